@@ -1,0 +1,85 @@
+// Turns one HTTP answer into data or a typed error. Every rule about envelopes lives here: the
+// error class follows `error.code` whatever the status, `code: "OK"` beside data is a success, and
+// a body that is not an envelope is an APIError (non-2xx) or a ResponseValidationError (2xx).
+
+import { checkEnvelope } from '../schemas/shape.js';
+import {
+  APIError,
+  type APIErrorOptions,
+  errorFromCode,
+  type FlashdutyError,
+  ResponseValidationError,
+} from './errors.js';
+import { parseRetryAfter } from '../internal/retry-after.js';
+
+/** How much of a response is checked: see `ClientOptions.validate`. */
+export type ValidateMode = 'envelope' | 'deep' | false;
+
+export interface RawAnswer {
+  status: number;
+  headers: Headers;
+  text: string;
+  /** The request URL, already scrubbed. */
+  url: string;
+}
+
+export interface Success {
+  data: unknown;
+  requestId: string;
+  /** The whole parsed envelope. */
+  body: object;
+}
+
+const EXCERPT_CHARS = 200;
+
+/** The request id by the spec's header, the vendor's header, then the body. */
+export function requestIdOf(headers: Headers, body?: unknown): string | undefined {
+  const fromHeader = headers.get('service-request-id') ?? headers.get('flashcat-request-id');
+  if (fromHeader) return fromHeader;
+  const fromBody = (body as { request_id?: unknown } | undefined)?.request_id;
+  return typeof fromBody === 'string' && fromBody ? fromBody : undefined;
+}
+
+export function excerpt(text: string): string {
+  const flat = text.replace(/\s+/g, ' ').trim();
+  return flat.length > EXCERPT_CHARS ? `${flat.slice(0, EXCERPT_CHARS)}…` : flat;
+}
+
+export function interpret(answer: RawAnswer, validate: ValidateMode, scrub: (s: string) => string): Success {
+  const { status, headers } = answer;
+  const ok = status >= 200 && status < 300;
+  let body: unknown;
+  try {
+    body = answer.text === '' ? undefined : JSON.parse(answer.text);
+  } catch {
+    body = undefined;
+  }
+  const requestId = requestIdOf(headers, body);
+  const base = { status, headers, url: answer.url, ...(requestId ? { requestId } : {}) };
+
+  const broken = (why: string, path = ''): FlashdutyError => {
+    if (ok) return new ResponseValidationError(`Invalid response envelope: ${why}`, path, base);
+    const text = scrub(excerpt(answer.text));
+    return new APIError(`HTTP ${status}${text ? `: ${text}` : ''}`, { ...base, body: text });
+  };
+
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) {
+    throw broken(answer.text === '' ? 'empty body' : body === undefined ? 'not JSON' : 'not an object');
+  }
+  if (validate !== false) {
+    const problem = checkEnvelope(body);
+    if (problem) throw broken(`${problem.path}: ${problem.why}`, problem.path);
+  }
+  const envelope = body as { data?: unknown; error?: { code?: unknown; message?: unknown } };
+  const code = typeof envelope.error?.code === 'string' ? envelope.error.code : undefined;
+  if (code !== undefined && code !== 'OK') {
+    const message = typeof envelope.error?.message === 'string' && envelope.error.message ? envelope.error.message : code;
+    const options: APIErrorOptions & { retryAfterMs?: number } = { ...base, code, body };
+    const retryAfterMs = parseRetryAfter(headers);
+    if (retryAfterMs !== undefined) options.retryAfterMs = retryAfterMs;
+    throw errorFromCode(scrub(message), options);
+  }
+  if (!ok) throw broken('an error status without an error code');
+  if (!requestId && validate !== false) throw broken('no request_id in the body or headers', 'request_id');
+  return { data: envelope.data, requestId: requestId ?? '', body };
+}

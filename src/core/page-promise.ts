@@ -1,0 +1,100 @@
+// A lazy promise of the first page that is also an async iterable of every item. Nothing is sent
+// until it is awaited or iterated, so a caller who only iterates never pays for an extra request,
+// and parameters that are only valid for iteration (a range over 31 days) do not fail up front.
+
+import { RequestValidationError } from './errors.js';
+
+export type PagingMode = 'cursor' | 'number';
+
+export interface PagesOptions {
+  /** `'cursor'` (default) follows `search_after_ctx`; `'number'` counts `p` up from the given page. */
+  by?: PagingMode;
+  /** Stop after this many pages. */
+  maxPages?: number;
+}
+
+export interface ItemsOptions extends PagesOptions {
+  /** Stop after this many items. */
+  maxItems?: number;
+}
+
+export interface PageSource<Page> {
+  /** The one page that `await` gives. */
+  first(): Promise<Page>;
+  /** Every page, in order, each item appearing once. */
+  pages(options: Required<Pick<PagesOptions, 'by'>> & PagesOptions): AsyncIterable<Page>;
+}
+
+export class PagePromise<Page extends { items: Item[] }, Item> implements PromiseLike<Page>, AsyncIterable<Item> {
+  readonly #source: PageSource<Page>;
+  #first: Promise<Page> | undefined;
+
+  constructor(source: PageSource<Page>) {
+    this.#source = source;
+  }
+
+  #firstPage(): Promise<Page> {
+    this.#first ??= this.#source.first();
+    return this.#first;
+  }
+
+  then<A = Page, B = never>(
+    onFulfilled?: ((page: Page) => A | PromiseLike<A>) | null,
+    onRejected?: ((reason: unknown) => B | PromiseLike<B>) | null,
+  ): Promise<A | B> {
+    return this.#firstPage().then(onFulfilled, onRejected);
+  }
+
+  catch<B = never>(onRejected?: ((reason: unknown) => B | PromiseLike<B>) | null): Promise<Page | B> {
+    return this.#firstPage().catch(onRejected);
+  }
+
+  finally(onFinally?: (() => void) | null): Promise<Page> {
+    return this.#firstPage().finally(onFinally);
+  }
+
+  /** Every page. */
+  pages(options: PagesOptions = {}): AsyncIterable<Page> {
+    return this.#source.pages({ ...options, by: checkMode(options.by) });
+  }
+
+  /** Every item, across pages. */
+  items(options: ItemsOptions = {}): AsyncIterable<Item> {
+    const pages = this.pages(options);
+    const maxItems = checkLimit(options.maxItems, 'maxItems');
+    return {
+      async *[Symbol.asyncIterator]() {
+        if (maxItems === 0) return;
+        let count = 0;
+        for await (const page of pages) {
+          for (const item of page.items) {
+            yield item;
+            if (++count >= maxItems) return;
+          }
+        }
+      },
+    };
+  }
+
+  [Symbol.asyncIterator](): AsyncIterator<Item> {
+    return this.items()[Symbol.asyncIterator]();
+  }
+
+  get [Symbol.toStringTag](): string {
+    return 'PagePromise';
+  }
+}
+
+function checkMode(by: unknown): PagingMode {
+  if (by === undefined || by === 'cursor' || by === 'number') return by ?? 'cursor';
+  throw new RequestValidationError('by', `expected 'cursor' or 'number', got ${JSON.stringify(by)}`);
+}
+
+/** A positive whole number, or Infinity when absent. */
+export function checkLimit(value: unknown, name: string): number {
+  if (value === undefined) return Infinity;
+  if (typeof value !== 'number' || !Number.isInteger(value) || value < 0) {
+    throw new RequestValidationError(name, `expected a whole number ≥ 0, got ${String(value)}`);
+  }
+  return value;
+}

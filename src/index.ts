@@ -1,0 +1,17 @@
+// Entry `flashduty-sdk`: the client, its errors, and the API's types and schemas.
+export { Flashduty, DEFAULT_BASE_URL } from './client/client.js';
+export type { ClientOptions, RequestOptions } from './client/client.js';
+export type { MutationResult } from './client/agents.js';
+export { IncidentPage, IncidentPagePromise } from './client/pagination.js';
+export type { RateLimitOptions } from './client/rate-limiter.js';
+export { PagePromise } from './core/page-promise.js';
+export type { ItemsOptions, PagesOptions, PagingMode } from './core/page-promise.js';
+export type { ValidateMode } from './core/envelope.js';
+export type { Logger, LogLevel } from './internal/logger.js';
+export * from './core/errors.js';
+export { VERSION } from './version.js';
+export type { Progress, Severity } from './schemas/common.js';
+export * from './schemas/incident.js';
+export * from './schemas/alert.js';
+export * from './schemas/list.js';
+export * from './schemas/envelope.js';

@@ -1,0 +1,30 @@
+// Logging goes through one place so that every line is scrubbed of the app_key before it leaves.
+
+import type { Redactor } from './redact.js';
+
+export type LogLevel = 'debug' | 'info' | 'warn' | 'error' | 'off';
+
+/** Anything with console's four methods; `console` itself is the default. */
+export interface Logger {
+  debug(message: string, ...rest: unknown[]): void;
+  info(message: string, ...rest: unknown[]): void;
+  warn(message: string, ...rest: unknown[]): void;
+  error(message: string, ...rest: unknown[]): void;
+}
+
+const RANK: Record<LogLevel, number> = { debug: 10, info: 20, warn: 30, error: 40, off: 100 };
+
+export function isLogLevel(value: unknown): value is LogLevel {
+  return typeof value === 'string' && Object.hasOwn(RANK, value);
+}
+
+export type LogFn = (level: Exclude<LogLevel, 'off'>, message: string) => void;
+
+/** The SDK only ever logs strings it built, and scrubs each one. */
+export function createLog(logger: Logger, level: LogLevel, scrub: Redactor): LogFn {
+  const threshold = RANK[level];
+  return (at, message) => {
+    if (RANK[at] < threshold) return;
+    logger[at](`[flashduty] ${scrub(message)}`);
+  };
+}

@@ -1,0 +1,30 @@
+// `validate: 'deep'`: every field through the zod schemas. Loaded on demand, so clients that keep
+// the default validation never load zod.
+
+import * as z from 'zod/mini';
+import { EnvelopeSchema } from './envelope.js';
+import { IncidentListResponseSchema } from './list.js';
+import type { ShapeProblem } from './shape.js';
+
+export function deepCheck(schema: z.ZodMiniType, value: unknown, prefix: string): ShapeProblem | undefined {
+  const result = z.safeParse(schema, value);
+  if (result.success) return undefined;
+  const issue = result.error.issues[0];
+  const path = [prefix, ...(issue?.path ?? []).map(String)].filter(Boolean).join('.');
+  return { path, why: describeIssue(issue) };
+}
+
+function describeIssue(issue: z.core.$ZodIssue | undefined): string {
+  if (!issue) return 'invalid value';
+  if (issue.code === 'invalid_type') return `expected ${issue.expected}`;
+  if (issue.code === 'invalid_format') return `expected ${issue.format} format`;
+  return issue.message || issue.code;
+}
+
+export function checkIncidentListDeep(data: unknown): ShapeProblem | undefined {
+  return deepCheck(IncidentListResponseSchema, data, 'data');
+}
+
+export function checkEnvelopeDeep(body: unknown): ShapeProblem | undefined {
+  return deepCheck(EnvelopeSchema, body, '');
+}

@@ -1,0 +1,9 @@
+// Entry `flashduty-sdk/testing`: the mock of the whole service, for your tests and ours.
+export { createMockService } from './service.js';
+export type { MockService, MockServiceOptions } from './service.js';
+export type { Fault } from './faults.js';
+export type { ListenOptions, RunningServer } from './server.js';
+export type { AgentSeed, AuditEntry, SkillSeed } from './model/agents.js';
+export type { Account, Channel, Member, Team, World } from './model/world.js';
+export type { RateLimits } from './rate-limit.js';
+export { MockClock } from './clock.js';

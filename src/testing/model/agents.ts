@@ -1,0 +1,55 @@
+// The AI SRE side of the mock: A2A agents (disabled → enabled, once) and skills (deleted for good),
+// with the account audit log that records every call, refused ones included.
+
+export interface AgentSeed {
+  agent_id: string;
+  enabled?: boolean;
+}
+
+export interface SkillSeed {
+  skill_id: string;
+}
+
+export interface AuditEntry {
+  /** The request id of the call. */
+  request_id: string;
+  /** Unix ms, by the mock's clock. */
+  time: number;
+  operation: 'a2a-agent.enable' | 'skill.delete';
+  /** The agent or skill id as sent. */
+  target: string;
+  account_id: number;
+  /** Name of the key used (never the key itself). */
+  key_name: string;
+  /** `OK` or the error code the call got. */
+  result: string;
+}
+
+export type AgentOutcome = 'OK' | 'InvalidParameter' | 'ResourceNotFound';
+
+export class AgentRegistry {
+  readonly agents = new Map<string, { enabled: boolean }>();
+  readonly skills = new Set<string>();
+  readonly auditLog: AuditEntry[] = [];
+
+  constructor(agents: AgentSeed[], skills: SkillSeed[]) {
+    for (const agent of agents) this.agents.set(agent.agent_id, { enabled: agent.enabled === true });
+    for (const skill of skills) this.skills.add(skill.skill_id);
+  }
+
+  enable(agentId: string): AgentOutcome {
+    const agent = this.agents.get(agentId);
+    if (!agent) return 'ResourceNotFound';
+    if (agent.enabled) return 'InvalidParameter';
+    agent.enabled = true;
+    return 'OK';
+  }
+
+  deleteSkill(skillId: string): AgentOutcome {
+    return this.skills.delete(skillId) ? 'OK' : 'ResourceNotFound';
+  }
+
+  record(entry: AuditEntry): void {
+    this.auditLog.push(entry);
+  }
+}

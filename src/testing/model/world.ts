@@ -1,0 +1,264 @@
+// The seeded world of the mock: one account, its members, teams, channels and incidents with their
+// alerts. Every required field of IncidentInfo and AlertInfo is present and consistent with the
+// spec's progress rules (status from alert states, 0 until set, earliest ack, recovery closes).
+
+import type { AlertInfo } from '../../schemas/alert.js';
+import type { IncidentInfo, Responder } from '../../schemas/incident.js';
+import { Random } from './random.js';
+
+export interface Member {
+  person_id: number;
+  person_name: string;
+  email: string;
+}
+
+export interface Team {
+  team_id: number;
+  team_name: string;
+  person_ids: number[];
+}
+
+export interface Channel {
+  channel_id: number;
+  channel_name: string;
+  /** Team that owns the channel. */
+  team_id: number;
+  /** Members who manage the channel personally. */
+  manager_ids: number[];
+}
+
+export interface Account {
+  account_id: number;
+  account_name: string;
+  account_locale: string;
+  account_time_zone: string;
+}
+
+export interface World {
+  account: Account;
+  members: Member[];
+  teams: Team[];
+  channels: Channel[];
+  incidents: IncidentInfo[];
+  /** The alerts merged into each incident, by incident id. */
+  alerts: Map<string, AlertInfo[]>;
+}
+
+export interface WorldOptions {
+  seed: number;
+  incidents: number;
+  /** Unix seconds; incidents spread over the 30 days before it. */
+  now: number;
+}
+
+const ACCOUNT: Account = {
+  account_id: 2451002751131,
+  account_name: 'Demo Co',
+  account_locale: 'en-US',
+  account_time_zone: 'Asia/Shanghai',
+};
+const NAMES = ['Ada', 'Grace', 'Linus', 'Margaret', 'Ken', 'Barbara', 'Dennis', 'Frances'];
+const TEAMS = ['Platform', 'Payments', 'Data'];
+const CHANNELS = ['Ops Channel', 'Payments Prod', 'Data Pipeline', 'Edge', 'Databases'];
+const CHECKS = ['cpu_usage_high', 'disk_full', 'http_5xx_rate', 'replication_lag', 'oom_killed', 'latency_p99'];
+const HOSTS = ['web-server-01', 'web-server-02', 'db-primary', 'db-replica', 'queue-01', 'edge-fra', 'edge-sin'];
+const SEVERITIES = ['Critical', 'Warning', 'Info'] as const;
+const INTEGRATIONS = [
+  { id: 2490562293131, type: 'monit.alert', name: 'Monit' },
+  { id: 2490562293132, type: 'prometheus.alert', name: 'Prometheus' },
+  { id: 2490562293133, type: 'zabbix.alert', name: 'Zabbix' },
+];
+const DAY = 86_400;
+const ORDER: Record<string, number> = { Critical: 3, Warning: 2, Info: 1, Ok: 0 };
+
+export function objectId(seconds: number, random: Random): string {
+  return Math.max(0, Math.floor(seconds)).toString(16).padStart(8, '0').slice(-8) + random.hex(16);
+}
+
+export function createWorld({ seed, incidents: count, now }: WorldOptions): World {
+  const random = new Random(seed);
+  const members: Member[] = NAMES.map((name, i) => ({
+    person_id: 2476444212131 + i,
+    person_name: name,
+    email: `${name.toLowerCase()}@example.com`,
+  }));
+  const teams: Team[] = TEAMS.map((team_name, i) => ({
+    team_id: 3100000000000 + i,
+    team_name,
+    person_ids: members.filter((_, m) => m % TEAMS.length === i || m === 0).map((m) => m.person_id),
+  }));
+  const channels: Channel[] = CHANNELS.map((channel_name, i) => ({
+    channel_id: 2551105804131 + i,
+    channel_name,
+    team_id: (teams[i % teams.length] as Team).team_id,
+    manager_ids: [(members[(i * 3) % members.length] as Member).person_id],
+  }));
+  const world: World = { account: ACCOUNT, members, teams, channels, incidents: [], alerts: new Map() };
+  for (let i = 0; i < count; i++) world.incidents.push(generateIncident(world, random, now));
+  return world;
+}
+
+function generateIncident(world: World, random: Random, now: number): IncidentInfo {
+  const start = now - random.int(60, 30 * DAY - 60);
+  const standalone = random.chance(0.1);
+  const channel = standalone ? undefined : random.pick(world.channels);
+  const integration = random.pick(INTEGRATIONS);
+  const severity = random.pick(SEVERITIES);
+  const check = random.pick(CHECKS);
+  const host = random.pick(HOSTS);
+  const incident_id = objectId(start, random);
+  const manual = random.chance(0.15);
+  const creator = manual ? random.pick(world.members) : undefined;
+  const responderPeople = [random.pick(world.members), random.pick(world.members)].filter(
+    (m, i, all) => all.findIndex((x) => x.person_id === m.person_id) === i,
+  );
+  const assignedAt = start + random.int(0, 120);
+  const acked = random.chance(0.6);
+  const responders: Responder[] = responderPeople.map((m, i) => ({
+    person_id: m.person_id,
+    assigned_at: assignedAt,
+    acknowledged_at: acked && (i === 0 || random.chance(0.5)) ? Math.min(now, assignedAt + random.int(30, 3600)) : 0,
+    person_name: m.person_name,
+    email: m.email,
+  }));
+  const labels = { check, resource: host, env: random.pick(['production', 'staging']) };
+  const alertCount = random.int(1, 3);
+  const recovered = random.chance(0.45);
+  const alerts: AlertInfo[] = [];
+  for (let a = 0; a < alertCount; a++) {
+    const alertStart = start + a * random.int(0, 300);
+    const alertEnd = recovered ? Math.min(now, alertStart + random.int(300, 6 * 3600)) : 0;
+    alerts.push({
+      alert_id: objectId(alertStart, random),
+      integration_id: integration.id,
+      data_source_id: integration.id,
+      channel_id: channel?.channel_id ?? 0,
+      account_id: world.account.account_id,
+      description: `${check} on ${host}`,
+      title: `${check.replace(/_/g, ' ')} - ${host}`,
+      title_rule: '$check - $resource',
+      alert_key: `${integration.id}:${host}:${check}`,
+      alert_severity: severity,
+      alert_status: alertEnd ? 'Ok' : a === 0 ? severity : random.pick(SEVERITIES),
+      start_time: alertStart,
+      last_time: alertEnd || Math.min(now, alertStart + random.int(60, 3600)),
+      end_time: alertEnd,
+      labels,
+      ever_muted: false,
+      created_at: alertStart,
+      updated_at: alertEnd || alertStart,
+      integration_name: integration.name,
+      integration_type: integration.type,
+      integration_ref_id: String(integration.id),
+      channel_name: channel?.channel_name ?? '',
+      channel_status: channel ? 'enabled' : '',
+      responder_name: responders[0]?.person_name ?? '',
+      responder_email: responders[0]?.email ?? '',
+      incident: { incident_id, title: '', progress: 'Triggered' },
+      event_cnt: random.int(1, 40),
+      images: null,
+      data_source_name: integration.name,
+      data_source_ref_id: String(integration.id),
+    });
+  }
+  const incident: IncidentInfo = {
+    incident_id,
+    account_id: world.account.account_id,
+    channel_id: channel?.channel_id ?? 0,
+    integration_id: integration.id,
+    integration_ids: [integration.id],
+    integration_types: [integration.type],
+    dedup_key: `${integration.id}:${host}:${check}`,
+    equals_md5: random.hex(32),
+    start_time: start,
+    end_time: 0,
+    last_time: start,
+    ack_time: 0,
+    close_time: 0,
+    creator_id: creator?.person_id ?? 0,
+    closer_id: 0,
+    owner_id: responders[0]?.person_id ?? 0,
+    incident_status: severity,
+    incident_severity: severity,
+    progress: 'Triggered',
+    title: `${check.replace(/_/g, ' ')} - ${host}`,
+    description: `${check} fired on ${host}`,
+    ai_summary: '',
+    impact: '',
+    root_cause: '',
+    resolution: '',
+    num: incident_id.slice(-6).toUpperCase(),
+    frequency: random.chance(0.15) ? 'rare' : 'frequent',
+    deleted_at: 0,
+    created_at: start,
+    updated_at: start,
+    snoozed_before: random.chance(0.1) ? now + random.int(600, 7200) : 0,
+    group_method: random.pick(['i', 'p', 'n']),
+    ever_muted: random.chance(0.1),
+    labels: manual ? {} : labels,
+    fields: random.chance(0.3) ? { region: random.pick(['eu', 'us', 'ap']) } : {},
+    assigned_to: {
+      person_ids: responders.map((r) => r.person_id),
+      layer_idx: 0,
+      type: 'assign',
+      assigned_at: assignedAt,
+      id: random.hex(22),
+      escalate_rule_id: '000000000000000000000000',
+      escalate_rule_name: '',
+    },
+    ...(creator ? { reporter_email: creator.email, creator: { ...creator } } : {}),
+    alert_cnt: alerts.length,
+    active_alert_cnt: 0,
+    alert_event_cnt: alerts.reduce((sum, a) => sum + a.event_cnt, 0),
+    responders,
+    account_name: world.account.account_name,
+    account_locale: world.account.account_locale,
+    account_time_zone: world.account.account_time_zone,
+    channel_name: channel?.channel_name ?? '',
+    channel_status: channel ? 'enabled' : '',
+    detail_url: `https://app.flashcat.cloud/incident/detail/${incident_id}`,
+    silence_url: channel
+      ? `https://app.flashcat.cloud/channel/detail/${channel.channel_id}?tab=alertSuppression&fromIncidentId=${incident_id}`
+      : '',
+    integration_type: integration.type,
+    post_mortem_id: '',
+    images: null,
+    manual_overrides: [],
+  };
+  deriveState(incident, alerts, now);
+  world.alerts.set(incident_id, alerts);
+  if (!recovered && random.chance(0.15)) closeIncident(incident, Math.min(now, start + random.int(600, 3 * DAY)), random.pick(world.members).person_id);
+  return incident;
+}
+
+/** Rules 1–4 of "Incident progress": status from the alerts, recovery closes, earliest ack. */
+export function deriveState(incident: IncidentInfo, alerts: AlertInfo[], now: number): void {
+  const active = alerts.filter((a) => a.alert_status !== 'Ok');
+  incident.active_alert_cnt = active.length;
+  incident.incident_status = active.reduce<string>(
+    (worst, a) => ((ORDER[a.alert_status] ?? 0) > (ORDER[worst] ?? 0) ? a.alert_status : worst),
+    'Ok',
+  );
+  incident.last_time = Math.max(incident.start_time, ...alerts.map((a) => a.last_time));
+  const acks = incident.responders.map((r) => r.acknowledged_at).filter((t) => t > 0);
+  incident.ack_time = acks.length ? Math.min(...acks) : 0;
+  if (active.length === 0 && alerts.length > 0) {
+    const recoveredAt = Math.min(now, Math.max(...alerts.map((a) => a.end_time)));
+    incident.end_time = recoveredAt;
+    if (incident.progress !== 'Closed') closeIncident(incident, recoveredAt, 0);
+  } else if (incident.progress !== 'Closed') {
+    incident.progress = incident.ack_time ? 'Processing' : 'Triggered';
+  }
+  incident.updated_at = Math.max(incident.updated_at, incident.last_time, incident.ack_time, incident.close_time);
+  for (const alert of alerts) {
+    alert.incident = { incident_id: incident.incident_id, title: incident.title, progress: incident.progress };
+  }
+}
+
+/** Closing sets progress and close_time; it does not recover (end_time stays as it was). */
+export function closeIncident(incident: IncidentInfo, at: number, closerId: number): void {
+  incident.progress = 'Closed';
+  incident.close_time = at;
+  incident.closer_id = closerId;
+  incident.updated_at = Math.max(incident.updated_at, at);
+}

@@ -1,0 +1,194 @@
+// One `(Request) → Response` for every route of the mock. MSW handlers and the loopback HTTP server
+// both call it, so the model never knows which transport brought the call.
+
+import type { ListIncidentsRequest } from '../schemas/list.js';
+import type { Fault } from './faults.js';
+import { type Locale, localeOf, message, type MessageKey } from './messages.js';
+import type { AgentOutcome } from './model/agents.js';
+import { checkListRequest, queryIncidents, type Refusal } from './model/incident-query.js';
+import type { MockState } from './state.js';
+
+/** Returned instead of a Response when the connection must be dropped without an answer. */
+export const DROP = Symbol('drop connection');
+export type RouteResult = Response | typeof DROP;
+
+/** HTTP status of each error code, from the spec's error table. */
+export const STATUS_OF_CODE: Record<string, number> = {
+  InvalidParameter: 400,
+  BadRequest: 400,
+  InvalidContentType: 400,
+  ResourceNotFound: 400,
+  NoLicense: 400,
+  ReferenceExist: 400,
+  Unauthorized: 401,
+  BalanceNotEnough: 402,
+  AccessDenied: 403,
+  RouteNotFound: 404,
+  MethodNotAllowed: 405,
+  UndonedOrderExist: 409,
+  EntityTooLarge: 413,
+  RequestLocked: 423,
+  RequestVerifyRequired: 428,
+  DangerousOperation: 428,
+  RequestTooFrequently: 429,
+  InternalError: 500,
+  ServiceUnavailable: 503,
+};
+const CODE_OF_STATUS: Record<number, string> = Object.fromEntries(
+  Object.entries(STATUS_OF_CODE).reverse().map(([code, status]) => [status, code]),
+);
+
+type Operation = 'list' | 'enable' | 'delete';
+const ROUTES: Record<string, Operation> = {
+  '/incident/list': 'list',
+  '/safari/a2a-agent/enable': 'enable',
+  '/safari/skill/delete': 'delete',
+};
+
+const CORS = {
+  'Access-Control-Allow-Origin': '*',
+  'Access-Control-Allow-Methods': 'POST, OPTIONS',
+  'Access-Control-Allow-Headers': 'Content-Type, Accept-Language',
+  'Access-Control-Expose-Headers': 'Service-Request-Id, Retry-After',
+};
+
+/** What the handlers of one call share. */
+interface Call {
+  state: MockState;
+  requestId: string;
+  locale: Locale;
+}
+
+export async function route(state: MockState, request: Request): Promise<RouteResult> {
+  const url = new URL(request.url);
+  const path = routePath(url.pathname);
+  const call: Call = { state, requestId: state.nextRequestId(), locale: localeOf(request.headers.get('accept-language')) };
+
+  const fault = state.faults.take(path);
+  if (fault) {
+    if (fault.delayMs) await new Promise((resolve) => setTimeout(resolve, fault.delayMs));
+    if (fault.drop) return DROP;
+    if (fault.code !== undefined || fault.status !== undefined || fault.body !== undefined) return faultResponse(call, fault);
+  }
+
+  const operation = ROUTES[path];
+  if (!operation) return fail(call, 'RouteNotFound', 'route', { path });
+  if (request.method === 'OPTIONS') return new Response(null, { status: 204, headers: CORS });
+  if (request.method !== 'POST') return fail(call, 'MethodNotAllowed', 'method', { method: request.method, path });
+
+  const key = state.keys.get(url.searchParams.get('app_key') ?? '');
+  if (!key) return fail(call, 'Unauthorized', 'unauthorized');
+  if (key.expired) return fail(call, 'Unauthorized', 'expiredKey');
+
+  const bucket = operation === 'list' ? `account:${state.world.account.account_id}` : `key:${key.name}`;
+  if (state.limiter && !state.limiter.admit(bucket, performance.now())) {
+    return fail(call, 'RequestTooFrequently', 'tooFrequent', {}, { 'Retry-After': '1' });
+  }
+  if (operation === 'list' && !key.permissions.includes('on-call')) {
+    return fail(call, 'AccessDenied', 'accessDenied', { permission: 'on-call' });
+  }
+
+  const contentType = request.headers.get('content-type') ?? '';
+  if (!/^application\/json\b/i.test(contentType.trim())) return fail(call, 'InvalidContentType', 'contentType');
+  const bytes = new Uint8Array(await request.arrayBuffer());
+  if (bytes.byteLength > state.maxBodyBytes) return fail(call, 'EntityTooLarge', 'tooLarge', { limit: state.maxBodyBytes });
+  let body: unknown;
+  try {
+    body = JSON.parse(new TextDecoder().decode(bytes));
+  } catch {
+    return fail(call, 'BadRequest', 'badJson');
+  }
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) return fail(call, 'BadRequest', 'badJson');
+
+  if (operation === 'list') return listIncidents(call, body as Record<string, unknown>, key.personId);
+  return agentOperation(call, operation, body as Record<string, unknown>, key.name);
+}
+
+function listIncidents(call: Call, body: Record<string, unknown>, personId: number): Response {
+  const refusal = checkListRequest(body);
+  if (refusal) return refuse(call, refusal);
+  const result = queryIncidents(body as unknown as ListIncidentsRequest, {
+    world: call.state.world,
+    personId,
+    now: Math.floor(call.state.clock.now() / 1000),
+  });
+  if ('key' in result) return refuse(call, result);
+  return json(call, 200, { request_id: call.requestId, data: result });
+}
+
+function agentOperation(call: Call, operation: 'enable' | 'delete', body: Record<string, unknown>, keyName: string): Response {
+  const field = operation === 'enable' ? 'agent_id' : 'skill_id';
+  const id = body[field];
+  const { agents } = call.state;
+  let outcome: AgentOutcome | 'missing' | 'type';
+  if (id === undefined || id === null || id === '') outcome = 'missing';
+  else if (typeof id !== 'string') outcome = 'type';
+  else outcome = operation === 'enable' ? agents.enable(id) : agents.deleteSkill(id);
+  agents.record({
+    request_id: call.requestId,
+    time: call.state.clock.now(),
+    operation: operation === 'enable' ? 'a2a-agent.enable' : 'skill.delete',
+    target: typeof id === 'string' ? id : JSON.stringify(id ?? null),
+    account_id: call.state.world.account.account_id,
+    key_name: keyName,
+    result: outcome === 'missing' || outcome === 'type' ? 'InvalidParameter' : outcome,
+  });
+  switch (outcome) {
+    case 'OK':
+      return json(call, 200, { request_id: call.requestId, data: null });
+    case 'missing':
+      return fail(call, 'InvalidParameter', 'required', { field });
+    case 'type':
+      return fail(call, 'InvalidParameter', 'type', { field, type: 'string' });
+    case 'InvalidParameter':
+      return fail(call, 'InvalidParameter', 'agentEnabled', { id: id as string });
+    case 'ResourceNotFound':
+      return fail(call, 'ResourceNotFound', operation === 'enable' ? 'agentMissing' : 'skillMissing', { id: id as string });
+  }
+}
+
+function refuse(call: Call, refusal: Refusal): Response {
+  return fail(call, 'InvalidParameter', refusal.key, refusal.vars);
+}
+
+function fail(
+  call: Call,
+  code: string,
+  key: MessageKey,
+  vars: Record<string, string | number> = {},
+  headers: Record<string, string> = {},
+): Response {
+  const body = { request_id: call.requestId, error: { code, message: message(key, call.locale, vars) } };
+  return json(call, STATUS_OF_CODE[code] ?? 400, body, headers);
+}
+
+function faultResponse(call: Call, fault: Fault): Response {
+  const status = fault.status ?? (fault.code ? STATUS_OF_CODE[fault.code] : undefined) ?? (fault.body ? 200 : 500);
+  if (fault.body !== undefined) {
+    return new Response(fault.body, {
+      status,
+      headers: { 'Content-Type': 'text/html; charset=utf-8', ...CORS, ...fault.headers },
+    });
+  }
+  const code = fault.code ?? CODE_OF_STATUS[status] ?? 'InternalError';
+  const text = fault.message ?? (code === 'InternalError' ? message('internal', call.locale) : code);
+  return json(call, status, { request_id: call.requestId, error: { code, message: text } }, fault.headers);
+}
+
+function json(call: Call, status: number, body: unknown, headers: Record<string, string> = {}): Response {
+  return new Response(JSON.stringify(body), {
+    status,
+    headers: {
+      'Content-Type': 'application/json; charset=utf-8',
+      'Service-Request-Id': call.requestId,
+      ...CORS,
+      ...headers,
+    },
+  });
+}
+
+/** The route a path names, whatever base path the client was given (`/api/incident/list` too). */
+function routePath(pathname: string): string {
+  const path = pathname.replace(/\/+$/, '') || '/';
+  return Object.keys(ROUTES).find((known) => path.endsWith(known)) ?? path;
+}

@@ -1,0 +1,112 @@
+// createMockService: a stateful, seeded model of the Flashduty service, served as MSW handlers and
+// over real HTTP on loopback from the same state.
+
+import type { RequestHandler } from 'msw';
+import type { MockClock } from './clock.js';
+import type { Fault } from './faults.js';
+import type { AgentSeed, AuditEntry, SkillSeed } from './model/agents.js';
+import { Random } from './model/random.js';
+import type { World } from './model/world.js';
+import type { RateLimits } from './rate-limit.js';
+import { createHandlers } from './msw.js';
+import { DROP, route } from './router.js';
+import { type ListenOptions, type RunningServer, serve } from './server.js';
+import { MockState } from './state.js';
+
+export interface MockServiceOptions {
+  /** Seed of the generated data; the same seed gives the same service. Default 1. */
+  seed?: number;
+  /** Incidents spread over the 30 days before the clock. Default 200. */
+  incidents?: number;
+  /** Start the clock here (Unix ms or Date) instead of following real time. */
+  now?: Date | number;
+  /** Default: `a2a_demo` (disabled) and `a2a_enabled` (enabled). */
+  agents?: AgentSeed[];
+  /** Default: `skill_demo`. */
+  skills?: SkillSeed[];
+  /** Server-side limits; default the spec's 50/s and 1000/min. `false` turns them off. */
+  rateLimits?: RateLimits | false;
+  /** Largest request body accepted; default 1 MiB (larger → 413 EntityTooLarge). */
+  maxBodyBytes?: number;
+}
+
+export interface MockService {
+  /** A valid key with every permission. */
+  readonly appKey: string;
+  /** Other keys: without the `on-call` permission, and expired. */
+  readonly keys: { readonly full: string; readonly noPermission: string; readonly expired: string };
+  /** The member behind `appKey`. */
+  readonly personId: number;
+  /** MSW request handlers for `setupServer` / `setupWorker` (needs the msw package). */
+  readonly handlers: RequestHandler[];
+  /** The generated data, live: changes show in later answers. */
+  readonly world: World;
+  readonly clock: MockClock;
+  /** Every agent and skill call, refused ones included, oldest first. */
+  readonly auditLog: readonly AuditEntry[];
+  /** Whether an agent is enabled; `undefined` for an unknown agent. */
+  agentEnabled(agentId: string): boolean | undefined;
+  /** Whether a skill still exists. */
+  hasSkill(skillId: string): boolean;
+  /** Faults for the next calls. */
+  readonly faults: { add(fault: Fault): void; clear(): void; readonly pending: number };
+  /** Answers one call, as a server would; a dropped connection rejects with a TypeError like fetch's. */
+  fetch(request: Request): Promise<Response>;
+  /** Serves the mock over HTTP on loopback. */
+  listen(options?: ListenOptions): Promise<RunningServer>;
+}
+
+export function createMockService(options: MockServiceOptions = {}): MockService {
+  const seed = options.seed ?? 1;
+  const state = new MockState({
+    seed,
+    incidents: options.incidents ?? 200,
+    ...(options.now !== undefined ? { now: options.now } : {}),
+    agents: options.agents ?? [{ agent_id: 'a2a_demo' }, { agent_id: 'a2a_enabled', enabled: true }],
+    skills: options.skills ?? [{ skill_id: 'skill_demo' }],
+    rateLimits: options.rateLimits === false ? false : { perSecond: 50, perMinute: 1000, ...options.rateLimits },
+    maxBodyBytes: options.maxBodyBytes ?? 1024 * 1024,
+  });
+  const keyRandom = new Random(seed * 31 + 7);
+  const owner = state.world.members[0];
+  if (!owner) throw new Error('mock service: the world has no members');
+  const keys = {
+    full: `fdk_${keyRandom.hex(32)}`,
+    noPermission: `fdk_${keyRandom.hex(32)}`,
+    expired: `fdk_${keyRandom.hex(32)}`,
+  };
+  state.keys.set(keys.full, { name: 'full', personId: owner.person_id, permissions: ['on-call', 'ai-sre'], expired: false });
+  state.keys.set(keys.noPermission, { name: 'no-permission', personId: owner.person_id, permissions: ['ai-sre'], expired: false });
+  state.keys.set(keys.expired, { name: 'expired', personId: owner.person_id, permissions: ['on-call', 'ai-sre'], expired: true });
+
+  const handle = (request: Request) => route(state, request);
+  let handlers: RequestHandler[] | undefined;
+
+  return {
+    appKey: keys.full,
+    keys,
+    personId: owner.person_id,
+    get handlers() {
+      handlers ??= createHandlers(handle);
+      return handlers;
+    },
+    world: state.world,
+    clock: state.clock,
+    auditLog: state.agents.auditLog,
+    agentEnabled: (agentId) => state.agents.agents.get(agentId)?.enabled,
+    hasSkill: (skillId) => state.agents.skills.has(skillId),
+    faults: {
+      add: (fault) => state.faults.add(fault),
+      clear: () => state.faults.clear(),
+      get pending() {
+        return state.faults.pending;
+      },
+    },
+    async fetch(request) {
+      const result = await handle(request);
+      if (result === DROP) throw new TypeError('fetch failed: the mock service dropped the connection');
+      return result;
+    },
+    listen: (listenOptions) => serve(handle, listenOptions),
+  };
+}

@@ -1,0 +1,58 @@
+// Everything the mock remembers, in one object the router reads and changes.
+
+import { MockClock } from './clock.js';
+import { FaultQueue } from './faults.js';
+import { AgentRegistry, type AgentSeed, type SkillSeed } from './model/agents.js';
+import { Random } from './model/random.js';
+import { createWorld, type World } from './model/world.js';
+import { ArrivalCounter, type RateLimits } from './rate-limit.js';
+
+export interface AppKeyInfo {
+  /** A label for logs and the audit log; never the key. */
+  name: string;
+  /** The member the key belongs to. */
+  personId: number;
+  permissions: string[];
+  expired: boolean;
+}
+
+export interface MockStateOptions {
+  seed: number;
+  incidents: number;
+  now?: Date | number;
+  agents: AgentSeed[];
+  skills: SkillSeed[];
+  rateLimits: RateLimits | false;
+  maxBodyBytes: number;
+}
+
+export class MockState {
+  readonly clock: MockClock;
+  readonly world: World;
+  readonly agents: AgentRegistry;
+  readonly faults = new FaultQueue();
+  readonly keys = new Map<string, AppKeyInfo>();
+  readonly limiter: ArrivalCounter | undefined;
+  readonly maxBodyBytes: number;
+  readonly #ids: Random;
+  #sequence = 0;
+
+  constructor(options: MockStateOptions) {
+    this.clock = new MockClock(options.now);
+    this.world = createWorld({
+      seed: options.seed,
+      incidents: options.incidents,
+      now: Math.floor(this.clock.now() / 1000),
+    });
+    this.agents = new AgentRegistry(options.agents, options.skills);
+    this.limiter = options.rateLimits ? new ArrivalCounter(options.rateLimits) : undefined;
+    this.maxBodyBytes = options.maxBodyBytes;
+    this.#ids = new Random(options.seed * 7919 + 17);
+  }
+
+  /** Unique per call, in the 32-hex form real request ids take. */
+  nextRequestId(): string {
+    this.#sequence++;
+    return this.#sequence.toString(16).padStart(8, '0') + this.#ids.hex(24);
+  }
+}

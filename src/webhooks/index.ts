@@ -1,0 +1,1 @@
+export const WEBHOOK_PLACEHOLDER = 1;
