@@ -8,6 +8,6 @@ export function readEnv(name: string): string | undefined {
 
 /** A page's JavaScript (not Node, Deno, Bun or a worker), where a secret would be visible to users. */
 export function isBrowser(): boolean {
-  const g = globalThis as { window?: { document?: unknown }; process?: { versions?: { node?: string } } };
-  return typeof g.window === 'object' && typeof g.window?.document === 'object' && !g.process?.versions?.node;
+  const g = globalThis as { window?: { document?: unknown }; document?: unknown; navigator?: unknown };
+  return typeof g.window === 'object' && typeof g.document === 'object' && typeof g.navigator === 'object';
 }

@@ -1,0 +1,61 @@
+// Shared test setup: the mock service over real HTTP on loopback, and a fetch that records what
+// went on the wire (the client's public `fetch` option, delegating to the real fetch).
+import { afterAll } from 'vitest';
+import { Flashduty, type ClientOptions } from '../src/index.js';
+import { createMockService, type MockService, type MockServiceOptions, type RunningServer } from '../src/testing/index.js';
+
+export interface WireCall {
+  url: string;
+  method: string;
+  headers: Headers;
+  body: unknown;
+}
+
+export interface Harness {
+  service: MockService;
+  server: RunningServer;
+  /** Every request the client sent, in order. */
+  calls: WireCall[];
+  client(options?: ClientOptions): Flashduty;
+}
+
+export const DAY = 86_400;
+/** A fixed clock for the mock: 2026-11-01T00:00:00Z. */
+export const NOW_MS = Date.UTC(2026, 10, 1);
+export const NOW = NOW_MS / 1000;
+
+export async function startMock(options: MockServiceOptions = {}): Promise<Harness> {
+  const service = createMockService({ now: NOW_MS, ...options });
+  const server = await service.listen();
+  afterAll(() => server.close());
+  const calls: WireCall[] = [];
+  const recordingFetch: typeof fetch = async (input, init) => {
+    const request = new Request(input, init);
+    const text = await request.clone().text();
+    calls.push({ url: request.url, method: request.method, headers: request.headers, body: text ? JSON.parse(text) : undefined });
+    return fetch(request);
+  };
+  return {
+    service,
+    server,
+    calls,
+    client: (options = {}) =>
+      new Flashduty({ appKey: service.appKey, baseUrl: server.url, fetch: recordingFetch, logLevel: 'off', ...options }),
+  };
+}
+
+/** The error a promise rejects with (fails the test if it resolves). */
+export async function rejection(promise: PromiseLike<unknown>): Promise<unknown> {
+  try {
+    await promise;
+  } catch (error) {
+    return error;
+  }
+  throw new Error('expected a rejection, but the promise resolved');
+}
+
+export async function collect<T>(iterable: AsyncIterable<T>): Promise<T[]> {
+  const out: T[] = [];
+  for await (const item of iterable) out.push(item);
+  return out;
+}
