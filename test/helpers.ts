@@ -1,5 +1,6 @@
 // Shared test setup: the mock service over real HTTP on loopback, and a fetch that records what
 // went on the wire (the client's public `fetch` option, delegating to the real fetch).
+import { createServer } from 'node:net';
 import { afterAll } from 'vitest';
 import { Flashduty, type ClientOptions } from '../src/index.js';
 import { createMockService, type MockService, type MockServiceOptions, type RunningServer } from '../src/testing/index.js';
@@ -58,4 +59,13 @@ export async function collect<T>(iterable: AsyncIterable<T>): Promise<T[]> {
   const out: T[] = [];
   for await (const item of iterable) out.push(item);
   return out;
+}
+
+/** A loopback port with nothing listening on it (fetch refuses some well-known ports outright). */
+export async function closedPort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as { port: number };
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
 }

@@ -1,4 +1,3 @@
-import { createServer } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import {
   APIConnectionError,
@@ -9,7 +8,7 @@ import {
   RequestTooFrequentlyError,
   ServiceUnavailableError,
 } from '../src/index.js';
-import { DAY, NOW, rejection, startMock } from './helpers.js';
+import { closedPort, DAY, NOW, rejection, startMock } from './helpers.js';
 
 const h = await startMock({ incidents: 10, skills: [{ skill_id: 'skill_a' }, { skill_id: 'skill_b' }] });
 afterEach(() => h.service.faults.clear());
@@ -145,12 +144,3 @@ describe('retries of the mutations', () => {
     expect(tries).toBe(3);
   });
 });
-
-/** A loopback port with nothing listening on it. */
-async function closedPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}

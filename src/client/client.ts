@@ -201,19 +201,23 @@ export class Flashduty {
       this.#log('debug', `POST ${url} → ${response.status} in ${Date.now() - started} ms (request ${result.requestId})`);
       return { data: result.data, requestId: result.requestId, status: response.status, url };
     } catch (error) {
-      if (error instanceof FlashdutyError) {
-        this.#log('debug', `POST ${url} → ${error.name} in ${Date.now() - started} ms`);
-        throw error;
-      }
-      const cause = sanitizeCause(error, this.#scrub);
-      if (options.signal?.aborted) throw new APIUserAbortError({ url, cause });
-      if (attempt.timedOut()) throw new APIConnectionTimeoutError(timeout, { url, cause });
-      if (isUnsentFailure(error)) throw new UnsentRequestError(undefined, { url, cause });
-      throw new APIConnectionError(undefined, { url, cause });
+      const failure = this.#classify(error, url, timeout, attempt.timedOut(), options.signal);
+      this.#log('debug', `POST ${url} → ${failure.name} in ${Date.now() - started} ms`);
+      throw failure;
     } finally {
       attempt.dispose();
       release?.();
     }
+  }
+
+  /** Names what went wrong in an attempt; foreign errors are kept only as scrubbed causes. */
+  #classify(error: unknown, url: string, timeout: number, timedOut: boolean, signal?: AbortSignal): FlashdutyError {
+    if (error instanceof FlashdutyError) return error;
+    const cause = sanitizeCause(error, this.#scrub);
+    if (signal?.aborted) return new APIUserAbortError({ url, cause });
+    if (timedOut) return new APIConnectionTimeoutError(timeout, { url, cause });
+    if (isUnsentFailure(error)) return new UnsentRequestError(undefined, { url, cause });
+    return new APIConnectionError(undefined, { url, cause });
   }
 
   /** The wait before the next attempt; `undefined` when the server asked for more than we honour. */

@@ -45,15 +45,18 @@ export function excerpt(text: string): string {
   return flat.length > EXCERPT_CHARS ? `${flat.slice(0, EXCERPT_CHARS)}…` : flat;
 }
 
+function parseOr(text: string, fallback: unknown): unknown {
+  try {
+    return text === '' ? fallback : JSON.parse(text);
+  } catch {
+    return fallback;
+  }
+}
+
 export function interpret(answer: RawAnswer, validate: ValidateMode, scrub: (s: string) => string): Success {
   const { status, headers } = answer;
   const ok = status >= 200 && status < 300;
-  let body: unknown;
-  try {
-    body = answer.text === '' ? undefined : JSON.parse(answer.text);
-  } catch {
-    body = undefined;
-  }
+  const body = parseOr(answer.text, undefined);
   const requestId = requestIdOf(headers, body);
   const base = { status, headers, url: answer.url, ...(requestId ? { requestId } : {}) };
 
@@ -74,7 +77,8 @@ export function interpret(answer: RawAnswer, validate: ValidateMode, scrub: (s: 
   const code = typeof envelope.error?.code === 'string' ? envelope.error.code : undefined;
   if (code !== undefined && code !== 'OK') {
     const message = typeof envelope.error?.message === 'string' && envelope.error.message ? envelope.error.message : code;
-    const options: APIErrorOptions & { retryAfterMs?: number } = { ...base, code, body };
+    // A failure body may echo the request (a message quoting the URL): keep a scrubbed copy only.
+    const options: APIErrorOptions & { retryAfterMs?: number } = { ...base, code, body: parseOr(scrub(answer.text), undefined) };
     const retryAfterMs = parseRetryAfter(headers);
     if (retryAfterMs !== undefined) options.retryAfterMs = retryAfterMs;
     throw errorFromCode(scrub(message), options);
