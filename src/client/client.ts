@@ -30,6 +30,7 @@ import {
   UnsentRequestError,
 } from './retry.js';
 import type { ListIncidentsParams } from '../schemas/list.js';
+import { loadDeep } from '../schemas/load-deep.js';
 
 export const DEFAULT_BASE_URL = 'https://api.flashcat.cloud';
 const DEFAULT_TIMEOUT_MS = 30_000;
@@ -92,7 +93,8 @@ export class Flashduty {
   readonly timeout: number;
   readonly maxRetries: number;
   readonly validate: ValidateMode;
-  readonly #appKey: string;
+  /** `?app_key=…`, built once: ky's searchParams option would build the Request twice per call. */
+  readonly #query: string;
   readonly #http: KyInstance;
   readonly #limiter: RateLimiter | undefined;
   readonly #headers: Record<string, string>;
@@ -112,8 +114,9 @@ export class Flashduty {
           'could read it. Call Flashduty from a server, or pass `dangerouslyAllowBrowser: true` if you accept that.',
       );
     }
-    this.#appKey = appKey.trim();
-    this.#scrub = createRedactor(this.#appKey);
+    const key = appKey.trim();
+    this.#query = `?app_key=${encodeURIComponent(key)}`;
+    this.#scrub = createRedactor(key);
     this.baseUrl = checkBaseUrl(options.baseUrl ?? readEnv('FLASHDUTY_BASE_URL') ?? DEFAULT_BASE_URL);
     this.timeout = checkTimeout(options.timeout ?? DEFAULT_TIMEOUT_MS, 'timeout');
     this.maxRetries = checkRetries(options.maxRetries ?? DEFAULT_MAX_RETRIES, 'maxRetries');
@@ -179,9 +182,8 @@ export class Flashduty {
     const attempt = attemptSignal(timeout, options.signal);
     const started = Date.now();
     try {
-      const response = await this.#http.post(path, {
+      const response = await this.#http.post(path + this.#query, {
         json: body,
-        searchParams: { app_key: this.#appKey },
         headers: options.headers ? { ...this.#headers, ...options.headers } : this.#headers,
         signal: attempt.signal,
       });
@@ -192,7 +194,7 @@ export class Flashduty {
         this.#scrub,
       );
       if (this.validate === 'deep') {
-        const problem = (await import('../schemas/deep.js')).checkEnvelopeDeep(result.body);
+        const problem = (await loadDeep()).checkEnvelopeDeep(result.body);
         if (problem) {
           const message = `Invalid response envelope: ${problem.path || 'body'}: ${problem.why}`;
           throw new ResponseValidationError(message, problem.path, { status: response.status, requestId: result.requestId, url });

@@ -6,6 +6,7 @@ import { RequestValidationError, ResponseValidationError } from '../core/errors.
 import { checkLimit, PagePromise, type PagesOptions, type PagingMode } from '../core/page-promise.js';
 import type { IncidentInfo } from '../schemas/incident.js';
 import type { IncidentListResponse, ListIncidentsRequest } from '../schemas/list.js';
+import { loadDeep } from '../schemas/load-deep.js';
 import { checkPageShape } from '../schemas/shape.js';
 import type { ApiResponse, Flashduty, RequestOptions } from './client.js';
 
@@ -100,7 +101,7 @@ async function checkPage(response: ApiResponse, mode: Flashduty['validate']): Pr
   const items = (data as { items?: unknown } | null | undefined)?.items;
   // Even unvalidated, iteration needs an array to walk.
   let problem = mode === false ? (Array.isArray(items) ? undefined : { path: 'data.items', why: 'expected an array' }) : checkPageShape(data);
-  if (!problem && mode === 'deep') problem = (await import('../schemas/deep.js')).checkIncidentListDeep(data);
+  if (!problem && mode === 'deep') problem = (await loadDeep()).checkIncidentListDeep(data);
   if (problem) throw invalidPage(response, problem.path, problem.why);
   return data as IncidentListResponse;
 }

@@ -1,0 +1,102 @@
+// `npm run bench`: the client's cost against baselines measured in the same run, on the same
+// machine, against the same local server. Prints ratios; the targets are those of the issue:
+//   listIncidents (100 incidents)            ≤ 1.25 × raw fetch + JSON.parse
+//   deep validation of that page             ≤ 2 × JSON.parse of it
+// Nothing here is a pass/fail test; the figures go in the README.
+
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { Flashduty } from '../dist/index.js';
+import { checkIncidentListDeep } from '../src/schemas/deep.js';
+import { createMockService } from '../dist/testing/index.js';
+
+const CALLS_PER_BATCH = 200;
+const ROUNDS = 15;
+
+// One page of 100 realistic incidents from the mock's generator, served as fixed bytes by a bare
+// node:http server, so the server costs the same for every contender.
+const service = createMockService({ seed: 42, incidents: 300, now: Date.UTC(2026, 10, 1) });
+const now = Date.UTC(2026, 10, 1) / 1000;
+const items = service.world.incidents.slice(0, 100);
+const page = { items, total: 300, has_next_page: true, search_after_ctx: 'cursor-1' };
+const payload = JSON.stringify({ request_id: '01HK8XQE3Z7JM2NTFQ5YJ8P9R4', data: page });
+const payloadBytes = Buffer.from(payload);
+
+const server = createServer((req, res) => {
+  req.resume();
+  req.on('end', () => {
+    res.writeHead(200, { 'Content-Type': 'application/json', 'Content-Length': payloadBytes.length, 'Service-Request-Id': 'r1' });
+    res.end(payloadBytes);
+  });
+});
+await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+const params = { start_time: now - 7 * 86_400, end_time: now, limit: 100 };
+const body = JSON.stringify(params);
+
+type Contender = [name: string, run: () => Promise<unknown>];
+const envelopeClient = new Flashduty({ appKey: 'bench-key', baseUrl, rateLimit: false, logLevel: 'off' });
+const deepClient = new Flashduty({ appKey: 'bench-key', baseUrl, rateLimit: false, logLevel: 'off', validate: 'deep' });
+const limitedClient = new Flashduty({ appKey: 'bench-key', baseUrl, logLevel: 'off', rateLimit: { perSecond: 1e6, perMinute: 1e9 } });
+
+const contenders: Contender[] = [
+  [
+    'raw fetch + JSON.parse',
+    async () => {
+      const res = await fetch(`${baseUrl}/incident/list?app_key=bench-key`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json' },
+        body,
+      });
+      return JSON.parse(await res.text());
+    },
+  ],
+  ["listIncidents (validate: 'envelope')", () => envelopeClient.listIncidents(params)],
+  ["listIncidents (validate: 'deep')", () => deepClient.listIncidents(params)],
+  ['listIncidents (limiter on, never full)', () => limitedClient.listIncidents(params)],
+];
+
+async function batch(run: () => Promise<unknown>): Promise<number> {
+  const started = performance.now();
+  for (let i = 0; i < CALLS_PER_BATCH; i++) await run();
+  return (performance.now() - started) / CALLS_PER_BATCH;
+}
+
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] as number;
+
+console.log(`Page: ${items.length} incidents, ${(payloadBytes.length / 1024).toFixed(1)} kB of JSON; ${ROUNDS} rounds × ${CALLS_PER_BATCH} calls, interleaved\n`);
+for (const [, run] of contenders) await batch(run); // warm-up
+const samples = new Map<string, number[]>(contenders.map(([name]) => [name, []]));
+for (let round = 0; round < ROUNDS; round++) {
+  for (const [name, run] of contenders) samples.get(name)?.push(await batch(run));
+}
+const baseline = median(samples.get('raw fetch + JSON.parse') ?? []);
+for (const [name] of contenders) {
+  const ms = median(samples.get(name) ?? []);
+  console.log(`${name.padEnd(42)} ${(ms * 1000).toFixed(0).padStart(6)} µs/call   ${(ms / baseline).toFixed(2)}×`);
+}
+
+// Deep validation alone, against JSON.parse of the same bytes.
+const parsed = JSON.parse(payload) as { data: unknown };
+function perOp(fn: () => unknown, iterations = 300): number {
+  const started = performance.now();
+  for (let i = 0; i < iterations; i++) fn();
+  return (performance.now() - started) / iterations;
+}
+const parseSamples: number[] = [];
+const deepSamples: number[] = [];
+perOp(() => checkIncidentListDeep(parsed.data));
+for (let round = 0; round < ROUNDS; round++) {
+  parseSamples.push(perOp(() => JSON.parse(payload)));
+  deepSamples.push(
+    perOp(() => {
+      if (checkIncidentListDeep(parsed.data)) throw new Error('bench page failed validation');
+    }),
+  );
+}
+const parseMs = median(parseSamples);
+const deepMs = median(deepSamples);
+console.log(`\nJSON.parse of the page                     ${(parseMs * 1000).toFixed(0).padStart(6)} µs`);
+console.log(`deep validation of the page                ${(deepMs * 1000).toFixed(0).padStart(6)} µs   ${(deepMs / parseMs).toFixed(2)}× JSON.parse`);
+
+server.close();
