@@ -1,1 +1,30 @@
-export const WEBHOOK_PLACEHOLDER = 1;
+// Entry `flashduty-sdk/webhooks`: the receiver, its adapters and state stores, the custom-body renderer.
+export { WebhookReceiver } from './receiver.js';
+export type { Delivery, InvalidDelivery, ReceiveOutcome, ReceiveResult, WebhookReceiverOptions } from './receiver.js';
+export type { SecretOptions } from './secret.js';
+export type { HeadersLike } from './body.js';
+export { MemoryStateStore } from './stores/memory.js';
+export type { MemoryStateStoreOptions } from './stores/memory.js';
+export { RedisStateStore } from './stores/redis.js';
+export type { RedisClientLike, RedisStateStoreOptions } from './stores/redis.js';
+export type { Claim, StateStore } from './stores/store.js';
+export { fastifyWebhooks } from './adapters/fastify.js';
+export type { FastifyLike, FastifyWebhooksOptions } from './adapters/fastify.js';
+export type { FetchHandler } from './adapters/fetch.js';
+export type { NodeMiddleware, NodeRequestLike, NodeResponseLike } from './adapters/node.js';
+export { renderCustomBody, TemplateSyntaxError } from './template.js';
+export type { ValueMapping } from './template.js';
+export { checkPayload, isWebhookEvent } from './payload.js';
+export type { PayloadProblem } from './payload.js';
+export { WEBHOOK_EVENT_TYPES } from './types.js';
+export type {
+  KnownWebhookEvent,
+  KnownWebhookEventType,
+  Person,
+  WebhookEvent,
+  WebhookEventFor,
+  WebhookEventOf,
+  WebhookEventType,
+  WebhookIncident,
+  WebhookResponder,
+} from './types.js';

@@ -1,0 +1,41 @@
+// The Fastify plugin: `app.register(fastifyWebhooks, { receiver, path })`. Inside its own scope it
+// replaces Fastify's body parsers with a pass-through, so the receiver reads the raw stream itself,
+// after the secret check and with its own limit (Fastify's parser would answer 413 before either).
+
+import { type NodeReadable, nodeStreamReader } from '../body.js';
+import type { WebhookReceiver } from '../receiver.js';
+import { answerBody, answerHeaders } from './respond.js';
+
+export interface FastifyWebhooksOptions {
+  receiver: WebhookReceiver;
+  /** Default `/`. */
+  path?: string;
+}
+
+/** The parts of a Fastify instance used here (no runtime or type dependency on fastify). */
+export interface FastifyLike {
+  removeAllContentTypeParsers(): unknown;
+  addContentTypeParser(
+    type: string,
+    parser: (request: unknown, payload: NodeReadable, done: (error: Error | null, body?: unknown) => void) => void,
+  ): unknown;
+  post(
+    path: string,
+    handler: (
+      request: { headers: Record<string, string | string[] | undefined>; body?: unknown },
+      reply: { code(status: number): { headers(h: Record<string, string>): { send(body: string): unknown } } },
+    ) => Promise<unknown>,
+  ): unknown;
+}
+
+export async function fastifyWebhooks(app: FastifyLike, options: FastifyWebhooksOptions): Promise<void> {
+  const { receiver, path = '/' } = options;
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser('*', (_request, payload, done) => done(null, payload));
+  app.post(path, async (request, reply) => {
+    const stream = request.body as NodeReadable | undefined;
+    const read = stream ? nodeStreamReader(stream) : async () => new Uint8Array(0);
+    const result = await receiver.handle(request.headers, { kind: 'reader', read });
+    return reply.code(result.status).headers(answerHeaders(result)).send(answerBody(result));
+  });
+}

@@ -1,0 +1,268 @@
+// The framework-neutral core of the webhook receiver. Every delivery goes through `#handle`:
+// secret → content type → size → JSON and payload → claim (dedup) → staleness → handlers → answer
+// within the ack deadline. Adapters only translate requests and responses.
+
+import EventEmitter from 'eventemitter3';
+import { type BodyReader, headerOf, type HeadersLike, isJsonContentType } from './body.js';
+import { type FetchHandler, fetchHandler } from './adapters/fetch.js';
+import { type NodeMiddleware, nodeMiddleware } from './adapters/node.js';
+import { checkPayload } from './payload.js';
+import { checkSecretOptions, type SecretOptions, secretMatches } from './secret.js';
+import { MemoryStateStore } from './stores/memory.js';
+import type { StateStore } from './stores/store.js';
+import type { KnownWebhookEventType, WebhookEvent, WebhookEventOf } from './types.js';
+
+export interface WebhookReceiverOptions {
+  /** Checks a custom header configured on the integration, in constant time (401 when it does not match). */
+  secret?: SecretOptions;
+  /** Dedup and staleness state; default a new MemoryStateStore (bounded, 24 h TTL). */
+  store?: StateStore;
+  /** Drop events older than one already accepted for the same incident; default true. */
+  dropStale?: boolean;
+  /** Largest body read, in bytes; default 1 MiB (larger → 413, read no further). */
+  maxBodyBytes?: number;
+  /** Answer by then even if handlers still run (the sender waits 2 s); default 1500 ms. */
+  ackTimeoutMs?: number;
+  /** How long a claim holds before another delivery may take over (a crashed replica); default 60 s. */
+  leaseMs?: number;
+}
+
+export type ReceiveOutcome = 'accepted' | 'duplicate' | 'stale' | 'rejected';
+
+export interface ReceiveResult {
+  /** The HTTP status to answer: 200 for accepted, duplicate and stale; 400, 401, 413, 415 or 500 otherwise. */
+  status: number;
+  outcome: ReceiveOutcome;
+  /** The delivery, once it parsed as a valid payload. */
+  event?: WebhookEvent;
+  /** Why it was rejected (with the path at fault for a bad payload). */
+  reason?: string;
+}
+
+/** What `receive` takes: the body as text or bytes, or a value a framework already parsed. */
+export interface Delivery {
+  body: string | Uint8Array | ArrayBuffer | object | null | undefined;
+  headers?: HeadersLike;
+}
+
+/** Passed to `'invalid'` listeners. */
+export interface InvalidDelivery {
+  status: number;
+  reason: string;
+}
+
+type EventHandler<E> = (event: E) => unknown;
+type Reserved = 'event' | 'duplicate' | 'stale' | 'invalid' | 'error';
+const RESERVED = new Set<string>(['event', 'duplicate', 'stale', 'invalid', 'error']);
+
+/** @internal How adapters hand over a body. */
+export type BodySource =
+  | { kind: 'parsed'; value: unknown }
+  | { kind: 'raw'; value: string | Uint8Array }
+  | { kind: 'reader'; read: BodyReader };
+
+const decoder = new TextDecoder();
+
+export class WebhookReceiver {
+  readonly #emitter = new EventEmitter();
+  readonly #secret: SecretOptions | undefined;
+  readonly #store: StateStore;
+  readonly #dropStale: boolean;
+  readonly #maxBodyBytes: number;
+  readonly #ackTimeoutMs: number;
+  readonly #leaseMs: number;
+  /** Deliveries being handled in this process, so a concurrent duplicate can wait for the outcome. */
+  readonly #inFlight = new Map<string, Promise<boolean>>();
+  /** `(request: Request) => Promise<Response>` for Hono, Next.js route handlers, Bun, Deno and Workers. */
+  readonly fetchHandler: FetchHandler = fetchHandler(this);
+
+  constructor(options: WebhookReceiverOptions = {}) {
+    this.#secret = checkSecretOptions(options.secret);
+    this.#store = options.store ?? new MemoryStateStore();
+    this.#dropStale = options.dropStale ?? true;
+    this.#maxBodyBytes = whole(options.maxBodyBytes ?? 1024 * 1024, 'maxBodyBytes');
+    this.#ackTimeoutMs = whole(options.ackTimeoutMs ?? 1500, 'ackTimeoutMs');
+    this.#leaseMs = whole(options.leaseMs ?? 60_000, 'leaseMs');
+  }
+
+  /** Every accepted event, known type or not. */
+  on(name: 'event', handler: EventHandler<WebhookEvent>): this;
+  /** A delivery of an event already handled (or being handled); answered 200. */
+  on(name: 'duplicate' | 'stale', handler: (event: WebhookEvent) => void): this;
+  /** A delivery refused with 400, 401, 413 or 415. */
+  on(name: 'invalid', handler: (info: InvalidDelivery) => void): this;
+  /** A handler (or the state store) failed; `event` is the delivery it was handling. */
+  on(name: 'error', handler: (error: unknown, event?: WebhookEvent) => void): this;
+  /** Accepted events of one type. */
+  on<T extends KnownWebhookEventType>(type: T, handler: EventHandler<WebhookEventOf<T>>): this;
+  /** Accepted events of a type this SDK does not know yet. */
+  on(type: string & {}, handler: EventHandler<WebhookEventOf<string>>): this;
+  on(name: string, handler: (...args: never[]) => unknown): this {
+    this.#emitter.on(name, handler as (...args: unknown[]) => unknown);
+    return this;
+  }
+
+  off(name: string, handler: (...args: never[]) => unknown): this {
+    this.#emitter.off(name, handler as (...args: unknown[]) => unknown);
+    return this;
+  }
+
+  /** `(req, res, next?)` for node:http, Express 4/5 and Connect, with or without a body parser in front. */
+  nodeMiddleware(): NodeMiddleware {
+    return nodeMiddleware(this);
+  }
+
+  /** Handles one delivery and says what to answer. Never throws. */
+  receive(delivery: Delivery): Promise<ReceiveResult> {
+    const { body } = delivery ?? {};
+    let source: BodySource;
+    if (typeof body === 'string' || body instanceof Uint8Array) source = { kind: 'raw', value: body };
+    else if (body instanceof ArrayBuffer) source = { kind: 'raw', value: new Uint8Array(body) };
+    else source = { kind: 'parsed', value: body };
+    return this.handle(delivery?.headers, source);
+  }
+
+  /** @internal The pipeline, for adapters that read the body themselves. */
+  async handle(headers: HeadersLike | undefined, source: BodySource): Promise<ReceiveResult> {
+    const started = Date.now();
+    try {
+      if (this.#secret && !secretMatches(this.#secret, headerOf(headers, this.#secret.header))) {
+        return this.#invalid(401, `missing or wrong ${this.#secret.header} header`);
+      }
+      let value: unknown;
+      if (source.kind === 'parsed') {
+        value = source.value;
+      } else {
+        const contentType = headerOf(headers, 'content-type');
+        if (!isJsonContentType(contentType)) {
+          return this.#invalid(415, contentType ? `content type ${contentType} is not JSON` : 'no Content-Type header');
+        }
+        const bytes = source.kind === 'raw' ? source.value : await source.read(this.#maxBodyBytes);
+        if (bytes === 'too-large' || byteLength(bytes) > this.#maxBodyBytes) {
+          return this.#invalid(413, `body over ${this.#maxBodyBytes} bytes`);
+        }
+        const text = typeof bytes === 'string' ? bytes : decoder.decode(bytes);
+        if (text.trim() === '') return this.#invalid(400, 'empty body');
+        try {
+          value = JSON.parse(text);
+        } catch (error) {
+          return this.#invalid(400, `malformed JSON: ${(error as Error).message}`);
+        }
+      }
+      const problem = checkPayload(value);
+      if (problem) return this.#invalid(400, `invalid payload${problem.path ? ` at ${problem.path}` : ''}: ${problem.message}`);
+      return await this.#accept(value as WebhookEvent, started + this.#ackTimeoutMs);
+    } catch (error) {
+      this.#emit('error', error);
+      return { status: 500, outcome: 'rejected', reason: `receiver failure: ${(error as Error)?.message ?? String(error)}` };
+    }
+  }
+
+  async #accept(event: WebhookEvent, deadline: number): Promise<ReceiveResult> {
+    const id = event.event_id;
+    for (;;) {
+      const claim = await this.#store.claim(id, this.#leaseMs);
+      if (claim.status === 'done') return this.#duplicate(event);
+      if (claim.status === 'pending') {
+        // Wait for the delivery that holds it: its success (or its running past our deadline) makes
+        // this a duplicate; its failure released the claim, so try to take it over.
+        const local = this.#inFlight.get(id);
+        const remaining = deadline - Date.now();
+        if (remaining <= 0) return this.#duplicate(event);
+        const succeeded = local ? await within(local, remaining) : await delay(Math.min(25, remaining)).then(() => undefined);
+        if (succeeded === true || (local && succeeded === undefined)) return this.#duplicate(event);
+        continue;
+      }
+      if (this.#dropStale && !(await this.#store.advance(event.incident.incident_id, event.event_time))) {
+        await this.#store.complete(id, claim.token);
+        this.#emit('stale', event);
+        return { status: 200, outcome: 'stale', event };
+      }
+      return this.#run(event, claim.token, deadline);
+    }
+  }
+
+  async #run(event: WebhookEvent, token: string, deadline: number): Promise<ReceiveResult> {
+    const id = event.event_id;
+    let failure: unknown;
+    const handled = this.#callHandlers(event).then(
+      async () => {
+        await this.#store.complete(id, token);
+        return true;
+      },
+      async (error: unknown) => {
+        failure = error;
+        this.#emit('error', error, event);
+        await this.#store.release(id, token);
+        return false;
+      },
+    );
+    const settled = handled.catch((error: unknown) => {
+      this.#emit('error', error, event); // the store failed
+      return false;
+    });
+    this.#inFlight.set(id, settled);
+    void settled.finally(() => {
+      if (this.#inFlight.get(id) === settled) this.#inFlight.delete(id);
+    });
+    const ok = await within(settled, deadline - Date.now());
+    if (ok === false) {
+      return { status: 500, outcome: 'rejected', event, reason: `handler failed: ${(failure as Error)?.message ?? String(failure)}` };
+    }
+    return { status: 200, outcome: 'accepted', event }; // done, or still running at the deadline
+  }
+
+  async #callHandlers(event: WebhookEvent): Promise<void> {
+    const typed = RESERVED.has(event.event_type) ? [] : this.#emitter.listeners(event.event_type);
+    const handlers = [...typed, ...this.#emitter.listeners('event')];
+    await Promise.all(handlers.map(async (handler) => handler(event)));
+  }
+
+  #duplicate(event: WebhookEvent): ReceiveResult {
+    this.#emit('duplicate', event);
+    return { status: 200, outcome: 'duplicate', event };
+  }
+
+  #invalid(status: number, reason: string): ReceiveResult {
+    this.#emit('invalid', { status, reason });
+    return { status, outcome: 'rejected', reason };
+  }
+
+  /** Informational listeners must not break a delivery; what they throw goes to 'error'. */
+  #emit(name: Reserved, ...args: unknown[]): void {
+    for (const listener of this.#emitter.listeners(name)) {
+      try {
+        listener(...args);
+      } catch (error) {
+        if (name !== 'error') this.#emit('error', error, args[0]);
+      }
+    }
+  }
+}
+
+function whole(value: number, name: string): number {
+  if (!Number.isInteger(value) || value < 1) throw new RangeError(`${name}: expected a whole number ≥ 1, got ${value}`);
+  return value;
+}
+
+function byteLength(body: string | Uint8Array): number {
+  return typeof body === 'string' ? new TextEncoder().encode(body).byteLength : body.byteLength;
+}
+
+function delay(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+/** The promise's value if it settles within `ms`, else `undefined`. */
+async function within<T>(promise: Promise<T>, ms: number): Promise<T | undefined> {
+  if (ms <= 0) return Promise.race([promise, Promise.resolve(undefined)]);
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const timeout = new Promise<undefined>((resolve) => {
+    timer = setTimeout(() => resolve(undefined), ms);
+  });
+  try {
+    return await Promise.race([promise, timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
+}

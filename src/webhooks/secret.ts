@@ -1,0 +1,40 @@
+// The shared-secret header check. Flashduty does not sign webhook calls; an integration can send
+// custom headers, so a secret header is the way to tell the real sender from anyone else.
+
+export interface SecretOptions {
+  /** The custom header configured on the integration, e.g. `x-flashduty-token`. */
+  header: string;
+  /** Accepted values; more than one while rotating. */
+  values: readonly string[];
+}
+
+const encoder = new TextEncoder();
+
+/** Compares in time that depends only on the lengths, never on where the bytes differ. */
+export function constantTimeEqual(a: string, b: string): boolean {
+  const x = encoder.encode(a);
+  const y = encoder.encode(b);
+  const length = Math.max(x.length, y.length);
+  let diff = x.length ^ y.length;
+  for (let i = 0; i < length; i++) diff |= (x[i] ?? 0) ^ (y[i] ?? 0);
+  return diff === 0;
+}
+
+export function checkSecretOptions(secret: SecretOptions | undefined): SecretOptions | undefined {
+  if (secret === undefined) return undefined;
+  if (typeof secret.header !== 'string' || secret.header.trim() === '') {
+    throw new TypeError('secret.header: expected the name of the header that carries the secret');
+  }
+  if (!Array.isArray(secret.values) || secret.values.length === 0 || secret.values.some((v) => typeof v !== 'string' || v === '')) {
+    throw new TypeError('secret.values: expected one or more non-empty strings');
+  }
+  return { header: secret.header.trim().toLowerCase(), values: [...secret.values] };
+}
+
+/** True when the header holds one of the values; every value is compared, so timing says nothing. */
+export function secretMatches(secret: SecretOptions, presented: string | undefined): boolean {
+  if (presented === undefined) return false;
+  let ok = false;
+  for (const value of secret.values) ok = constantTimeEqual(presented, value) || ok;
+  return ok;
+}

@@ -1,0 +1,98 @@
+// State shared by every replica through the user's own Redis client (ioredis or node-redis; the
+// SDK depends on neither). Each operation is one Lua script, so claim, complete, release and the
+// watermark are atomic across processes.
+
+import { type Claim, claimToken, type StateStore } from './store.js';
+
+/** The parts of an ioredis client used here. */
+interface IORedisLike {
+  call(command: string, ...args: Array<string | number>): Promise<unknown>;
+}
+/** The parts of a node-redis (v4+) client used here. */
+interface NodeRedisLike {
+  sendCommand(args: string[]): Promise<unknown>;
+}
+export type RedisClientLike = IORedisLike | NodeRedisLike;
+
+export interface RedisStateStoreOptions {
+  /** An ioredis or node-redis client, connected. */
+  client: RedisClientLike;
+  /** Prefix of every key; default `flashduty:webhooks:`. */
+  keyPrefix?: string;
+  /** How long a processed id (and a watermark) is remembered, in ms. Default 24 h. */
+  ttlMs?: number;
+}
+
+// KEYS[1] event key; ARGV: token, lease ms. Returns 'claimed', 'done' or 'pending'.
+const CLAIM = `
+local v = redis.call('GET', KEYS[1])
+if v == 'done' then return 'done' end
+if v then return 'pending' end
+redis.call('SET', KEYS[1], 'p:' .. ARGV[1], 'PX', ARGV[2])
+return 'claimed'`;
+
+// KEYS[1] event key; ARGV: token, ttl ms. Completes unless another holder took over a lapsed lease.
+const COMPLETE = `
+local v = redis.call('GET', KEYS[1])
+if v and v ~= 'p:' .. ARGV[1] then return 0 end
+redis.call('SET', KEYS[1], 'done', 'PX', ARGV[2])
+return 1`;
+
+// KEYS[1] event key; ARGV: token. Only the holder of the claim can release it.
+const RELEASE = `
+if redis.call('GET', KEYS[1]) == 'p:' .. ARGV[1] then return redis.call('DEL', KEYS[1]) end
+return 0`;
+
+// KEYS[1] watermark key; ARGV: event time ms, ttl ms. 0 when a later event was already accepted.
+const ADVANCE = `
+local current = tonumber(redis.call('GET', KEYS[1]))
+local time = tonumber(ARGV[1])
+if current and current > time then return 0 end
+if current and current == time then redis.call('PEXPIRE', KEYS[1], ARGV[2]) return 1 end
+redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
+return 1`;
+
+export class RedisStateStore implements StateStore {
+  readonly keyPrefix: string;
+  readonly ttlMs: number;
+  readonly #run: (args: string[]) => Promise<unknown>;
+
+  constructor(options: RedisStateStoreOptions) {
+    const client = options?.client as Partial<IORedisLike & NodeRedisLike> | undefined;
+    if (typeof client?.call === 'function') {
+      const ioredis = client as IORedisLike;
+      this.#run = ([command, ...args]) => ioredis.call(command as string, ...args);
+    } else if (typeof client?.sendCommand === 'function') {
+      const nodeRedis = client as NodeRedisLike;
+      this.#run = (args) => nodeRedis.sendCommand(args);
+    } else {
+      throw new TypeError('RedisStateStore: `client` must be an ioredis or node-redis client');
+    }
+    this.keyPrefix = options.keyPrefix ?? 'flashduty:webhooks:';
+    this.ttlMs = options.ttlMs ?? 86_400_000;
+    if (!Number.isInteger(this.ttlMs) || this.ttlMs < 1) throw new RangeError(`ttlMs: expected a whole number ≥ 1, got ${this.ttlMs}`);
+  }
+
+  async claim(eventId: string, leaseMs: number): Promise<Claim> {
+    const token = claimToken();
+    const status = String(await this.#eval(CLAIM, `event:${eventId}`, token, String(Math.max(1, Math.ceil(leaseMs)))));
+    if (status === 'claimed') return { status, token };
+    return status === 'done' ? { status } : { status: 'pending' };
+  }
+
+  async complete(eventId: string, token: string): Promise<void> {
+    await this.#eval(COMPLETE, `event:${eventId}`, token, String(this.ttlMs));
+  }
+
+  async release(eventId: string, token: string): Promise<void> {
+    await this.#eval(RELEASE, `event:${eventId}`, token);
+  }
+
+  async advance(incidentId: string, eventTime: number): Promise<boolean> {
+    return Number(await this.#eval(ADVANCE, `incident:${incidentId}`, String(eventTime), String(this.ttlMs))) === 1;
+  }
+
+  #eval(script: string, key: string, ...args: string[]): Promise<unknown> {
+    return this.#run(['EVAL', script, '1', this.keyPrefix + key, ...args]);
+  }
+}

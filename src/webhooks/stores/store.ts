@@ -1,0 +1,32 @@
+// What the receiver remembers between deliveries, behind one interface so that one process
+// (MemoryStateStore) and many replicas (RedisStateStore) follow the same rules.
+
+/** The answer to "may I process this event?". */
+export type Claim =
+  /** Yours: run the handlers, then `complete` or `release` with this token. */
+  | { status: 'claimed'; token: string }
+  /** Already processed (or dropped as stale): a duplicate. */
+  | { status: 'done' }
+  /** Another delivery is processing it right now. */
+  | { status: 'pending' };
+
+export interface StateStore {
+  /** Takes the event for processing, unless it is done or pending; a claim lapses after `leaseMs`. */
+  claim(eventId: string, leaseMs: number): Promise<Claim>;
+  /** The handlers ran: later deliveries of the id are duplicates (for the store's TTL). */
+  complete(eventId: string, token: string): Promise<void>;
+  /** The handlers failed: the next delivery of the id processes it. Only the claim's holder can release it. */
+  release(eventId: string, token: string): Promise<void>;
+  /**
+   * Moves the incident's watermark to `eventTime` (ms) unless a later event was already accepted;
+   * `false` means this event is stale. Equal times are not stale.
+   */
+  advance(incidentId: string, eventTime: number): Promise<boolean>;
+}
+
+let counter = 0;
+/** A token unique enough to tell claims apart across processes. */
+export function claimToken(): string {
+  counter = (counter + 1) % 0x7fffffff;
+  return `${Date.now().toString(36)}.${counter.toString(36)}.${Math.random().toString(36).slice(2, 10)}`;
+}
