@@ -7,3 +7,5 @@ export type { AgentSeed, AuditEntry, SkillSeed } from './model/agents.js';
 export type { Account, Channel, Member, Team, World } from './model/world.js';
 export type { RateLimits } from './rate-limit.js';
 export { MockClock } from './clock.js';
+export { buildDelivery, buildWebhookEvent } from './webhook-fixtures.js';
+export type { BuiltDelivery, DeliveryOptions, WebhookEventOverrides } from './webhook-fixtures.js';
