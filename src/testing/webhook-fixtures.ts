@@ -8,9 +8,14 @@ let sequence = 0;
 const PERSON: Person = { person_id: 1552048792504, person_name: 'TouTie', email: 'toutie@flashcat.cloud' };
 
 /** Options of {@link buildWebhookEvent}: any field of the payload, and of its incident. */
-export type WebhookEventOverrides = Partial<Omit<WebhookEventOf<string>, 'incident'>> & {
+export interface WebhookEventOverrides {
+  event_id?: string;
+  /** Milliseconds. */
+  event_time?: number;
+  person?: Person;
   incident?: Partial<WebhookIncident>;
-};
+  [field: string]: unknown;
+}
 
 /**
  * A delivery payload of the given event type, with every field real deliveries carry (see the

@@ -54,13 +54,14 @@ export interface NodeReadable {
   on(event: 'error', listener: (error: Error) => void): unknown;
   removeAllListeners?(event?: string): unknown;
   removeListener(event: string, listener: (...args: never[]) => void): unknown;
-  pause(): unknown;
+  resume(): unknown;
   readableEnded?: boolean;
 }
 
 /**
- * Reads a node stream up to the limit. Past it, stops listening and pauses the stream rather than
- * destroying it, so the 413 can still be written (the adapter closes the connection after it).
+ * Reads a node stream up to the limit. Past it, stops keeping bytes: the rest is discarded as it
+ * arrives (never buffered) so the sender reads a clean 413 instead of a reset connection, and the
+ * adapter closes the connection after the answer.
  */
 export function nodeStreamReader(stream: NodeReadable): BodyReader {
   return (limit) =>
@@ -78,7 +79,8 @@ export function nodeStreamReader(stream: NodeReadable): BodyReader {
         size += bytes.byteLength;
         if (size > limit) {
           cleanup();
-          stream.pause();
+          stream.on('error', () => {}); // a reset while discarding is no longer our business
+          stream.resume();
           resolve('too-large');
           return;
         }

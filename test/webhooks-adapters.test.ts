@@ -1,0 +1,202 @@
+// Every adapter under its real framework, over real HTTP on loopback, with the same deliveries.
+import { createServer, request as httpRequest, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { serve } from '@hono/node-server';
+import express from 'express';
+import Fastify from 'fastify';
+import { Hono } from 'hono';
+import { afterAll, describe, expect, it } from 'vitest';
+import { buildDelivery, buildWebhookEvent } from '../src/testing/index.js';
+import { fastifyWebhooks, type WebhookEvent, WebhookReceiver } from '../src/webhooks/index.js';
+import example from './fixtures/incident-webhook.example.json' with { type: 'json' };
+
+const PATH = '/hooks/flashduty';
+const SECRET = { header: 'x-flashduty-token', values: ['s3cret', 'old-s3cret'] };
+const AUTH = { 'x-flashduty-token': 's3cret' };
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+interface Running {
+  url: string;
+  close(): Promise<void>;
+}
+
+function listening(server: Server): Promise<Running> {
+  return new Promise((resolve) => {
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as AddressInfo;
+      resolve({
+        url: `http://127.0.0.1:${port}${PATH}`,
+        close: () => new Promise<void>((done) => {
+          server.closeAllConnections();
+          server.close(() => done());
+        }),
+      });
+    });
+  });
+}
+
+const adapters: Record<string, { start(receiver: WebhookReceiver): Promise<Running>; parsed?: boolean }> = {
+  'node:http': {
+    start: (receiver) => {
+      const middleware = receiver.nodeMiddleware();
+      return listening(createServer((req, res) => middleware(req, res)));
+    },
+  },
+  'express 5': {
+    start: (receiver) => {
+      const app = express();
+      app.post(PATH, receiver.nodeMiddleware());
+      return listening(createServer(app));
+    },
+  },
+  'express 5 + express.json()': {
+    parsed: true,
+    start: (receiver) => {
+      const app = express();
+      app.post(PATH, express.json({ limit: '5mb' }), receiver.nodeMiddleware());
+      return listening(createServer(app));
+    },
+  },
+  fastify: {
+    start: async (receiver) => {
+      const app = Fastify();
+      await app.register(fastifyWebhooks, { receiver, path: PATH });
+      await app.listen({ port: 0, host: '127.0.0.1' });
+      const { port } = app.server.address() as AddressInfo;
+      return { url: `http://127.0.0.1:${port}${PATH}`, close: () => app.close() };
+    },
+  },
+  'hono (fetchHandler)': {
+    start: (receiver) =>
+      new Promise((resolve) => {
+        const app = new Hono();
+        app.post(PATH, (c) => receiver.fetchHandler(c.req.raw));
+        const server = serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' }, (info) => {
+          resolve({
+            url: `http://127.0.0.1:${info.port}${PATH}`,
+            close: () => new Promise<void>((done) => server.close(() => done())),
+          });
+        });
+      }),
+  },
+};
+
+/** Posts raw bytes with exactly the given headers (fetch would add a content type of its own). */
+function post(url: string, body: string, headers: Record<string, string>): Promise<{ status: number; body: string }> {
+  return new Promise((resolve, reject) => {
+    const req = httpRequest(url, { method: 'POST', headers: { ...headers, 'content-length': String(Buffer.byteLength(body)) } }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString() }));
+    });
+    req.on('error', reject);
+    req.end(body);
+  });
+}
+
+const deliver = (url: string, payload: unknown, headers: Record<string, string> = AUTH, contentType: string | null = 'application/json') => {
+  const delivery = buildDelivery(payload, { headers, contentType });
+  return post(url, delivery.body, delivery.headers);
+};
+
+for (const [name, adapter] of Object.entries(adapters)) {
+  describe(`adapter: ${name}`, async () => {
+    const handled: WebhookEvent[] = [];
+    let failNext = 0;
+    let slowMs = 0;
+    const receiver = new WebhookReceiver({ secret: SECRET, maxBodyBytes: 16 * 1024, ackTimeoutMs: 300 });
+    receiver.on('event', async (event) => {
+      if (slowMs) await sleep(slowMs);
+      if (failNext > 0) {
+        failNext--;
+        throw new Error('handler failed');
+      }
+      handled.push(event);
+    });
+    receiver.on('error', () => {});
+    const server = await adapter.start(receiver);
+    afterAll(() => server.close());
+    const runs = (id: string) => handled.filter((e) => e.event_id === id).length;
+
+    it('accepts the documented example', async () => {
+      const res = await deliver(server.url, example);
+      expect(res).toEqual({ status: 200, body: '{"outcome":"accepted"}' });
+      expect(runs(example.event_id)).toBe(1);
+    });
+
+    it('runs handlers once for sequential and concurrent duplicates', async () => {
+      const event = buildWebhookEvent('i_ack');
+      const answers = await Promise.all(Array.from({ length: 4 }, () => deliver(server.url, event)));
+      answers.push(await deliver(server.url, event));
+      expect(answers.every((a) => a.status === 200)).toBe(true);
+      expect(answers.filter((a) => a.body.includes('duplicate'))).toHaveLength(4);
+      expect(runs(event.event_id)).toBe(1);
+    });
+
+    it('drops an out-of-order older event as stale (200)', async () => {
+      const incident = { incident_id: buildWebhookEvent('i_new').incident.incident_id };
+      await deliver(server.url, buildWebhookEvent('i_ack', { event_time: 2_000_000, incident }));
+      const res = await deliver(server.url, buildWebhookEvent('i_new', { event_time: 1_000_000, incident }));
+      expect(res).toEqual({ status: 200, body: '{"outcome":"stale"}' });
+    });
+
+    it('accepts an unknown event type', async () => {
+      expect((await deliver(server.url, buildWebhookEvent('i_brand_new'))).status).toBe(200);
+    });
+
+    it('refuses a wrong or missing secret with 401, before anything else', async () => {
+      expect((await deliver(server.url, buildWebhookEvent('i_new'), { 'x-flashduty-token': 'nope' })).status).toBe(401);
+      expect((await deliver(server.url, buildWebhookEvent('i_new'), {})).status).toBe(401);
+      expect((await deliver(server.url, 'x'.repeat(64 * 1024), {}, 'text/plain')).status).toBe(401);
+      expect((await deliver(server.url, buildWebhookEvent('i_new'), { 'x-flashduty-token': 'old-s3cret' })).status).toBe(200);
+    });
+
+    it('refuses an invalid payload with 400 and the path', async () => {
+      const bad = { ...buildWebhookEvent('i_new'), event_time: 'soon' };
+      const res = await deliver(server.url, bad);
+      expect(res.status).toBe(400);
+      expect(JSON.parse(res.body).reason).toContain('event_time');
+    });
+
+    // With express.json() in front, Express reads and parses the body itself: these are its answers, not ours.
+    if (!adapter.parsed) it('refuses malformed JSON and an empty body with 400', async () => {
+      expect((await deliver(server.url, '{"event_id": "x",')).status).toBe(400);
+      expect((await deliver(server.url, '')).status).toBe(400);
+    });
+
+    it('refuses a non-JSON content type with 415', async () => {
+      expect((await deliver(server.url, JSON.stringify(example), AUTH, 'text/plain')).status).toBe(415);
+    });
+
+    if (!adapter.parsed) it('refuses a missing content type with 415', async () => {
+      expect((await deliver(server.url, JSON.stringify(buildWebhookEvent('i_new')), AUTH, null)).status).toBe(415);
+    });
+
+    if (!adapter.parsed) it('refuses a body over the limit with 413', async () => {
+      const big = buildWebhookEvent('i_comm', { incident: { description: 'x'.repeat(200 * 1024) } });
+      const res = await deliver(server.url, big);
+      expect(res.status).toBe(413);
+      expect(runs(big.event_id)).toBe(0);
+    });
+
+    it('answers within the deadline while a slow handler runs', async () => {
+      slowMs = 1000;
+      const event = buildWebhookEvent('i_storm');
+      const started = Date.now();
+      const res = await deliver(server.url, event);
+      slowMs = 0;
+      expect(res.status).toBe(200);
+      expect(Date.now() - started).toBeLessThan(900);
+      await sleep(800);
+      expect(runs(event.event_id)).toBe(1);
+    });
+
+    it('answers 500 for a failing handler, and processes the redelivery', async () => {
+      failNext = 1;
+      const event = buildWebhookEvent('i_rslv');
+      expect((await deliver(server.url, event)).status).toBe(500);
+      expect((await deliver(server.url, event)).status).toBe(200);
+      expect(runs(event.event_id)).toBe(1);
+    });
+  });
+}
