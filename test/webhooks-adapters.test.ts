@@ -3,6 +3,7 @@ import { createServer, request as httpRequest, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { serve } from '@hono/node-server';
 import express from 'express';
+import express4 from 'express4';
 import Fastify from 'fastify';
 import { Hono } from 'hono';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -46,6 +47,21 @@ const adapters: Record<string, { start(receiver: WebhookReceiver): Promise<Runni
     start: (receiver) => {
       const app = express();
       app.post(PATH, receiver.nodeMiddleware());
+      return listening(createServer(app));
+    },
+  },
+  'express 4': {
+    start: (receiver) => {
+      const app = express4();
+      app.post(PATH, receiver.nodeMiddleware());
+      return listening(createServer(app));
+    },
+  },
+  'express 4 + express.json()': {
+    parsed: true,
+    start: (receiver) => {
+      const app = express4();
+      app.post(PATH, express4.json({ limit: '5mb' }), receiver.nodeMiddleware());
       return listening(createServer(app));
     },
   },
