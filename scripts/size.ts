@@ -9,6 +9,7 @@ import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { transform } from 'esbuild';
+import commonjs from '@rollup/plugin-commonjs';
 import { rollup } from 'rollup';
 
 interface Case {
@@ -36,6 +37,7 @@ async function measure(code: string): Promise<{ upFront: number; onDemand: numbe
       input,
       onwarn: () => {},
       plugins: [
+        commonjs(), // eventemitter3's ESM wrapper imports its CommonJS build
         {
           name: 'node-resolve-lite',
           resolveId(source, importer) {

@@ -1,0 +1,115 @@
+// Webhook receiver figures, each against a baseline measured in the same run:
+//   requests/s through nodeMiddleware on node:http vs a bare node:http server that reads the body,
+//   JSON.parses it and answers 200 (same payloads, same load generator)      target ≥ 0.85×
+//   renderCustomBody on the documented example vs JSON.stringify of the payload
+//   MemoryStateStore: bytes per remembered event id at 100 000 ids
+import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { Agent, request } from 'node:http';
+import { buildWebhookEvent } from '../dist/testing/index.js';
+import { MemoryStateStore, renderCustomBody } from '../dist/webhooks/index.js';
+
+const CONCURRENCY = 32;
+const SECONDS = 3;
+const ROUNDS = 3;
+
+const bodies = Array.from({ length: 200_000 }, (_, i) => JSON.stringify(buildWebhookEvent(i % 3 ? 'i_ack' : 'i_new')));
+let next = 0;
+
+async function startServer(kind: 'bare' | 'sdk') {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'bench/processes/webhook-server.ts', kind], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const port = await new Promise<number>((resolve) => {
+    child.stdout.on('data', (chunk: Buffer) => {
+      const match = /LISTENING (\d+)/.exec(chunk.toString());
+      if (match) resolve(Number(match[1]));
+    });
+  });
+  return { port, stop: () => child.kill() };
+}
+
+/** Requests per second over SECONDS with CONCURRENCY keep-alive connections, each a new event. */
+async function load(port: number): Promise<number> {
+  const agent = new Agent({ keepAlive: true, maxSockets: CONCURRENCY });
+  const until = Date.now() + SECONDS * 1000;
+  let done = 0;
+  let failed = 0;
+  const worker = async () => {
+    while (Date.now() < until) {
+      const body = bodies[next++ % bodies.length] as string;
+      const status = await new Promise<number>((resolve, reject) => {
+        const req = request({ port, host: '127.0.0.1', method: 'POST', path: '/hooks', agent, headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } }, (res) => {
+          res.resume();
+          res.on('end', () => resolve(res.statusCode ?? 0));
+        });
+        req.on('error', reject);
+        req.end(body);
+      });
+      if (status === 200) done++;
+      else failed++;
+    }
+  };
+  await Promise.all(Array.from({ length: CONCURRENCY }, worker));
+  agent.destroy();
+  if (failed) throw new Error(`${failed} requests failed`);
+  return done / SECONDS;
+}
+
+console.log(`Webhook deliveries: ${(Buffer.byteLength(bodies[0] as string) / 1024).toFixed(1)} kB each, ${CONCURRENCY} connections, ${ROUNDS} × ${SECONDS} s per server, alternating\n`);
+const servers = { bare: await startServer('bare'), sdk: await startServer('sdk') };
+try {
+  await load(servers.bare.port); // warm-up
+  await load(servers.sdk.port);
+  const rates: Record<'bare' | 'sdk', number[]> = { bare: [], sdk: [] };
+  for (let round = 0; round < ROUNDS; round++) {
+    rates.bare.push(await load(servers.bare.port));
+    rates.sdk.push(await load(servers.sdk.port));
+  }
+  const median = (v: number[]) => [...v].sort((a, b) => a - b)[Math.floor(v.length / 2)] as number;
+  const bare = median(rates.bare);
+  const sdk = median(rates.sdk);
+  console.log(`bare node:http + JSON.parse                 ${bare.toFixed(0).padStart(7)} req/s`);
+  console.log(`receiver.nodeMiddleware()                   ${sdk.toFixed(0).padStart(7)} req/s   ${(sdk / bare).toFixed(2)}×`);
+} finally {
+  servers.bare.stop();
+  servers.sdk.stop();
+}
+
+// renderCustomBody on the documented example.
+const payload = JSON.parse(readFileSync('test/fixtures/incident-webhook.example.json', 'utf8')) as unknown;
+const template = JSON.parse(readFileSync('test/fixtures/incident-webhook.custom-body-template.example.json', 'utf8')) as unknown;
+function opsPerSecond(fn: () => unknown): number {
+  for (let i = 0; i < 20_000; i++) fn();
+  const started = performance.now();
+  let n = 0;
+  while (performance.now() - started < 1000) {
+    for (let i = 0; i < 1000; i++) fn();
+    n += 1000;
+  }
+  return n / ((performance.now() - started) / 1000);
+}
+const renders = opsPerSecond(() => renderCustomBody(template, payload));
+const stringifies = opsPerSecond(() => JSON.stringify(payload));
+console.log(`\nJSON.stringify of the example payload       ${stringifies.toFixed(0).padStart(7)} /s`);
+console.log(`renderCustomBody(documented template)       ${renders.toFixed(0).padStart(7)} /s   ${(renders / stringifies).toFixed(2)}× JSON.stringify`);
+
+// MemoryStateStore footprint.
+const gc = (globalThis as { gc?: () => void }).gc;
+if (!gc) throw new Error('run with --expose-gc');
+const store = new MemoryStateStore({ maxEntries: 100_000 });
+gc();
+const before = process.memoryUsage().heapUsed;
+for (let i = 0; i < 100_000; i++) {
+  const id = `${i.toString(16).padStart(8, '0')}fac0599a2a25529ba2362c0c`;
+  const claim = await store.claim(id, 60_000);
+  if (claim.status === 'claimed') await store.complete(id, claim.token);
+}
+gc();
+const perId = (process.memoryUsage().heapUsed - before) / 100_000;
+console.log(`\nMemoryStateStore at 100 000 event ids (32-char): ${perId.toFixed(0)} bytes per id (${((perId * 100_000) / 1048576).toFixed(1)} MiB)`);
+for (let i = 100_000; i < 300_000; i++) {
+  const id = `${i.toString(16).padStart(8, '0')}fac0599a2a25529ba2362c0c`;
+  const claim = await store.claim(id, 60_000);
+  if (claim.status === 'claimed') await store.complete(id, claim.token);
+}
+gc();
+console.log(`after 200 000 more ids: ${store.size} held, ${((process.memoryUsage().heapUsed - before) / 1048576).toFixed(1)} MiB (flat: bounded by maxEntries)`);
