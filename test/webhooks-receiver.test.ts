@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, expectTypeOf, it } from 'vitest';
 import { buildDelivery, buildWebhookEvent } from '../src/testing/index.js';
 import {
   MemoryStateStore,
@@ -224,5 +224,23 @@ describe('MemoryStateStore', () => {
     expect(next.status).toBe('claimed');
     if (claim.status === 'claimed') await store.release('a', claim.token); // a stale holder cannot release it
     expect((await store.claim('a', 1000)).status).toBe('pending');
+  });
+});
+
+describe('types', () => {
+  it('types handlers by event type and keeps the union open', () => {
+    const receiver = new WebhookReceiver();
+    receiver.on('i_ack', (event) => {
+      expectTypeOf(event.event_type).toEqualTypeOf<'i_ack'>();
+      expectTypeOf(event.incident.incident_id).toBeString();
+    });
+    receiver.on('i_not_yet_known', (event) => {
+      expectTypeOf(event.event_type).toBeString();
+    });
+    receiver.on('event', (event) => {
+      expectTypeOf(event).toEqualTypeOf<WebhookEvent>();
+    });
+    receiver.on('invalid', (info) => expectTypeOf(info.status).toBeNumber());
+    expect(receiver).toBeInstanceOf(WebhookReceiver);
   });
 });
