@@ -9,3 +9,6 @@ export type { RateLimits } from './rate-limit.js';
 export { MockClock } from './clock.js';
 export { buildDelivery, buildWebhookEvent } from './webhook-fixtures.js';
 export type { BuiltDelivery, DeliveryOptions, WebhookEventOverrides } from './webhook-fixtures.js';
+export type { CreateIncidentParams, IncidentActions, IncidentEvent, UpdatableField } from './model/actions.js';
+export { MockActionError } from './model/actions.js';
+export type { HistoryFilter, HistoryRecord, WebhookIntegration, WebhookIntegrationConfig } from './sender.js';

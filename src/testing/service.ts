@@ -4,12 +4,14 @@
 import type { RequestHandler } from 'msw';
 import type { MockClock } from './clock.js';
 import type { Fault } from './faults.js';
+import type { IncidentActions } from './model/actions.js';
 import type { AgentSeed, AuditEntry, SkillSeed } from './model/agents.js';
 import { Random } from './model/random.js';
 import type { World } from './model/world.js';
 import type { RateLimits } from './rate-limit.js';
 import { createHandlers } from './msw.js';
 import { DROP, route } from './router.js';
+import type { HistoryFilter, HistoryRecord, WebhookIntegration, WebhookIntegrationConfig } from './sender.js';
 import { type ListenOptions, type RunningServer, serve } from './server.js';
 import { MockState } from './state.js';
 
@@ -50,6 +52,18 @@ export interface MockService {
   hasSkill(skillId: string): boolean;
   /** Faults for the next calls. */
   readonly faults: { add(fault: Fault): void; clear(): void; readonly pending: number };
+  /** Actions on incidents, as people and the platform take them; each emits its webhook event type. */
+  readonly actions: IncidentActions;
+  /** Outbound incident webhooks: integrations, deliveries and their call history. */
+  readonly webhooks: {
+    create(config: WebhookIntegrationConfig): WebhookIntegration;
+    list(): WebhookIntegration[];
+    remove(id: string): boolean;
+    /** Call history of an integration, newest first, within the last 7 days. */
+    history(id: string, filter?: HistoryFilter): HistoryRecord[];
+    /** Resolves when no delivery is queued or in flight. */
+    idle(): Promise<void>;
+  };
   /** Answers one call, as a server would; a dropped connection rejects with a TypeError like fetch's. */
   fetch(request: Request): Promise<Response>;
   /** Serves the mock over HTTP on loopback. */
@@ -101,6 +115,14 @@ export function createMockService(options: MockServiceOptions = {}): MockService
       get pending() {
         return state.faults.pending;
       },
+    },
+    actions: state.actions,
+    webhooks: {
+      create: (config) => state.sender.create(config),
+      list: () => state.sender.list(),
+      remove: (id) => state.sender.remove(id),
+      history: (id, filter) => state.sender.history(id, filter),
+      idle: () => state.sender.idle(),
     },
     async fetch(request) {
       const result = await handle(request);

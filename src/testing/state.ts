@@ -2,10 +2,12 @@
 
 import { MockClock } from './clock.js';
 import { FaultQueue } from './faults.js';
+import { IncidentActions } from './model/actions.js';
 import { AgentRegistry, type AgentSeed, type SkillSeed } from './model/agents.js';
 import { Random } from './model/random.js';
 import { createWorld, type World } from './model/world.js';
 import { ArrivalCounter, type RateLimits } from './rate-limit.js';
+import { WebhookSender } from './sender.js';
 
 export interface AppKeyInfo {
   /** A label for logs and the audit log; never the key. */
@@ -34,6 +36,8 @@ export class MockState {
   readonly keys = new Map<string, AppKeyInfo>();
   readonly limiter: ArrivalCounter | undefined;
   readonly maxBodyBytes: number;
+  readonly sender: WebhookSender;
+  readonly actions: IncidentActions;
   readonly #ids: Random;
   #sequence = 0;
 
@@ -48,6 +52,8 @@ export class MockState {
     this.limiter = options.rateLimits ? new ArrivalCounter(options.rateLimits) : undefined;
     this.maxBodyBytes = options.maxBodyBytes;
     this.#ids = new Random(options.seed * 7919 + 17);
+    this.sender = new WebhookSender(this.clock, options.seed);
+    this.actions = new IncidentActions(this.world, this.clock, (event) => this.sender.dispatch(event), options.seed);
   }
 
   /** Unique per call, in the 32-hex form real request ids take. */

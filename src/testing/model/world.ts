@@ -235,14 +235,19 @@ function generateIncident(world: World, random: Random, now: number): IncidentIn
 export function deriveState(incident: IncidentInfo, alerts: AlertInfo[], now: number): void {
   const active = alerts.filter((a) => a.alert_status !== 'Ok');
   incident.active_alert_cnt = active.length;
-  incident.incident_status = active.reduce<string>(
-    (worst, a) => ((ORDER[a.alert_status] ?? 0) > (ORDER[worst] ?? 0) ? a.alert_status : worst),
-    'Ok',
-  );
-  incident.last_time = Math.max(incident.start_time, ...alerts.map((a) => a.last_time));
   const acks = incident.responders.map((r) => r.acknowledged_at).filter((t) => t > 0);
   incident.ack_time = acks.length ? Math.min(...acks) : 0;
-  if (active.length === 0 && alerts.length > 0) {
+  if (alerts.length === 0) {
+    // An incident created by hand has no alerts: its status is its severity until it recovers.
+    incident.incident_status = incident.end_time ? 'Ok' : incident.incident_severity;
+  } else {
+    incident.incident_status = active.reduce<string>(
+      (worst, a) => ((ORDER[a.alert_status] ?? 0) > (ORDER[worst] ?? 0) ? a.alert_status : worst),
+      'Ok',
+    );
+    incident.last_time = Math.max(incident.start_time, ...alerts.map((a) => a.last_time));
+  }
+  if (alerts.length > 0 && active.length === 0) {
     const recoveredAt = Math.min(now, Math.max(...alerts.map((a) => a.end_time)));
     incident.end_time = recoveredAt;
     if (incident.progress !== 'Closed') closeIncident(incident, recoveredAt, 0);

@@ -1,0 +1,329 @@
+// The mock's outbound incident webhook: integrations, deliveries by the spec's delivery rules, and
+// the call history. Bodies are rendered with the same renderCustomBody the receiver package exports.
+//
+// Delivery rules: POST JSON with the custom headers; success only on HTTP 200; a 2-second
+// deadline; at most one retry, and only for deadline exceeded (not while awaiting headers), i/o
+// timeout and EOF; a fresh event_id per callback, kept by its retry; the latest incident in each.
+
+import type { IncidentInfo } from '../schemas/incident.js';
+import { renderCustomBody, type ValueMapping } from '../webhooks/template.js';
+import type { KnownWebhookEventType, Person, WebhookEventOf, WebhookIncident } from '../webhooks/types.js';
+import type { MockClock } from './clock.js';
+import type { IncidentEvent } from './model/actions.js';
+import { Random } from './model/random.js';
+
+export interface WebhookIntegrationConfig {
+  name?: string;
+  description?: string;
+  /** http:// or https:// address that receives the callbacks. */
+  endpoint: string;
+  /** Verify the target's TLS certificate (https); default true. */
+  tlsVerify?: boolean;
+  /** Custom request headers. */
+  headers?: Record<string, string>;
+  /** Subscribed event types; default all. */
+  eventTypes?: string[];
+  /** Only incidents of these channels (0: standalone); default all. */
+  channelIds?: number[];
+  /** A custom body template (a JSON value or JSON text); default the full payload. */
+  customBody?: unknown;
+  /** Value mapping for the custom body's variables. */
+  valueMapping?: ValueMapping;
+}
+
+export interface WebhookIntegration extends Required<Omit<WebhookIntegrationConfig, 'eventTypes' | 'channelIds' | 'customBody' | 'valueMapping'>> {
+  id: string;
+  eventTypes: string[] | 'all';
+  channelIds: number[] | 'all';
+  customBody?: unknown;
+  valueMapping: ValueMapping;
+}
+
+export interface HistoryRecord {
+  /** Unix ms when the event happened. */
+  trigger_time: number;
+  event_type: string;
+  incident_id: string;
+  /** Unique per callback; a retry carries the same one. */
+  event_id: string;
+  status: 'success' | 'failure';
+  /** 0 when no HTTP answer came. */
+  http_status: number;
+  /** Round trip of every attempt together. */
+  duration_ms: number;
+  /** The first request plus retries. */
+  request_count: number;
+  request: { endpoint: string; headers: Record<string, string>; payload: unknown };
+  response?: { headers: Record<string, string>; body: string };
+  /** Why it failed, when no success came. */
+  error?: string;
+}
+
+export interface HistoryFilter {
+  eventType?: string;
+  incidentId?: string;
+  status?: 'success' | 'failure';
+  /** Unix ms, inclusive. */
+  since?: number;
+  /** Unix ms, inclusive. */
+  until?: number;
+}
+
+const DEADLINE_MS = 2_000;
+const HISTORY_DAYS_MS = 7 * 86_400_000;
+const MAX_RECORDED_BODY = 64 * 1024;
+
+interface Attempt {
+  status: number;
+  headers: Record<string, string>;
+  body: string;
+  error?: string;
+  retryable: boolean;
+}
+
+export class WebhookSender {
+  readonly #clock: MockClock;
+  readonly #random: Random;
+  readonly #integrations = new Map<string, WebhookIntegration>();
+  readonly #history = new Map<string, HistoryRecord[]>();
+  /** Per integration, the tail of its delivery queue: events of one integration go out in order. */
+  readonly #queues = new Map<string, Promise<void>>();
+  #inFlight = 0;
+  #idleWaiters: Array<() => void> = [];
+  #sequence = 0;
+
+  constructor(clock: MockClock, seed: number) {
+    this.#clock = clock;
+    this.#random = new Random(seed * 13 + 5);
+  }
+
+  create(config: WebhookIntegrationConfig): WebhookIntegration {
+    let url: URL;
+    try {
+      url = new URL(config?.endpoint);
+    } catch {
+      throw new TypeError(`webhooks.create: endpoint is not a URL: ${JSON.stringify(config?.endpoint)}`);
+    }
+    if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new TypeError('webhooks.create: endpoint must start with http:// or https://');
+    if (config.customBody !== undefined) renderCustomBody(config.customBody, {}); // refuse a broken template now
+    const id = `wh_${(++this.#sequence).toString(36)}`;
+    const integration: WebhookIntegration = {
+      id,
+      name: config.name ?? `webhook ${this.#sequence}`,
+      description: config.description ?? '',
+      endpoint: url.href,
+      tlsVerify: config.tlsVerify ?? true,
+      headers: { ...config.headers },
+      eventTypes: config.eventTypes ? [...config.eventTypes] : 'all',
+      channelIds: config.channelIds ? [...config.channelIds] : 'all',
+      ...(config.customBody !== undefined ? { customBody: config.customBody } : {}),
+      valueMapping: config.valueMapping ?? {},
+    };
+    this.#integrations.set(id, integration);
+    this.#history.set(id, []);
+    return structuredClone(integration);
+  }
+
+  list(): WebhookIntegration[] {
+    return [...this.#integrations.values()].map((i) => structuredClone(i));
+  }
+
+  remove(id: string): boolean {
+    this.#history.delete(id);
+    return this.#integrations.delete(id);
+  }
+
+  /** Call history, newest first, within the last 7 days. */
+  history(id: string, filter: HistoryFilter = {}): HistoryRecord[] {
+    const records = this.#history.get(id);
+    if (!records) throw new TypeError(`webhooks.history: no integration ${id}`);
+    const oldest = Math.max(this.#clock.now() - HISTORY_DAYS_MS, filter.since ?? -Infinity);
+    return records
+      .filter(
+        (r) =>
+          r.trigger_time >= oldest &&
+          r.trigger_time <= (filter.until ?? Infinity) &&
+          (filter.eventType === undefined || r.event_type === filter.eventType) &&
+          (filter.incidentId === undefined || r.incident_id === filter.incidentId) &&
+          (filter.status === undefined || r.status === filter.status),
+      )
+      .reverse()
+      .map((r) => structuredClone(r));
+  }
+
+  /** Resolves when no delivery is queued or in flight. */
+  idle(): Promise<void> {
+    return this.#inFlight === 0 ? Promise.resolve() : new Promise((resolve) => this.#idleWaiters.push(resolve));
+  }
+
+  /** Called for every incident event: queues a delivery to each subscribed integration. */
+  dispatch(event: IncidentEvent): void {
+    for (const integration of this.#integrations.values()) {
+      if (integration.eventTypes !== 'all' && !integration.eventTypes.includes(event.event_type)) continue;
+      if (integration.channelIds !== 'all' && !integration.channelIds.includes(event.incident.channel_id)) continue;
+      const payload = this.#payload(event);
+      this.#inFlight++;
+      const previous = this.#queues.get(integration.id) ?? Promise.resolve();
+      const next = previous.then(() => this.#deliver(integration, payload)).finally(() => this.#settled());
+      this.#queues.set(integration.id, next);
+    }
+  }
+
+  #settled(): void {
+    if (--this.#inFlight > 0) return;
+    const waiters = this.#idleWaiters;
+    this.#idleWaiters = [];
+    for (const resolve of waiters) resolve();
+  }
+
+  #payload(event: IncidentEvent): WebhookEventOf<KnownWebhookEventType> {
+    return {
+      event_id: this.#random.hex(32),
+      event_time: event.at,
+      event_type: event.event_type,
+      ...(event.person ? { person: { ...event.person } } : {}),
+      incident: toWebhookIncident(event.incident),
+    };
+  }
+
+  async #deliver(integration: WebhookIntegration, payload: WebhookEventOf<string>): Promise<void> {
+    const body =
+      integration.customBody === undefined ? payload : renderCustomBody(integration.customBody, payload, integration.valueMapping);
+    const text = JSON.stringify(body);
+    const headers = { ...integration.headers, 'Content-Type': 'application/json' };
+    const started = Date.now();
+    let attempt = await post(integration, headers, text);
+    let count = 1;
+    if (attempt.retryable) {
+      attempt = await post(integration, headers, text);
+      count = 2;
+    }
+    const ok = attempt.status === 200 && attempt.error === undefined;
+    this.#history.get(integration.id)?.push({
+      trigger_time: payload.event_time,
+      event_type: payload.event_type,
+      incident_id: payload.incident.incident_id,
+      event_id: payload.event_id,
+      status: ok ? 'success' : 'failure',
+      http_status: attempt.status,
+      duration_ms: Date.now() - started,
+      request_count: count,
+      request: { endpoint: integration.endpoint, headers, payload: body },
+      ...(ok
+        ? { response: { headers: attempt.headers, body: attempt.body } }
+        : { error: attempt.error ?? `HTTP ${attempt.status}`, ...(attempt.status ? { response: { headers: attempt.headers, body: attempt.body } } : {}) }),
+    });
+  }
+}
+
+/** The incident as deliveries carry it: the spec's Incident table plus the IncidentInfo extras real deliveries have. */
+export function toWebhookIncident(info: IncidentInfo): WebhookIncident {
+  const person = (p: { person_id?: number; person_name?: string; email?: string } | undefined): Person | undefined =>
+    p?.person_id ? { person_id: p.person_id, person_name: p.person_name ?? '', email: p.email ?? '' } : undefined;
+  const creator = info.creator_id ? person(info.creator) : undefined;
+  const closer = info.closer_id ? person(info.closer) : undefined;
+  return {
+    incident_id: info.incident_id,
+    title: info.title,
+    description: info.description,
+    impact: info.impact,
+    root_cause: info.root_cause,
+    resolution: info.resolution,
+    incident_severity: info.incident_severity,
+    incident_status: info.incident_status,
+    progress: info.progress,
+    created_at: info.created_at,
+    updated_at: info.updated_at,
+    start_time: info.start_time,
+    last_time: info.last_time,
+    end_time: info.end_time,
+    ack_time: info.ack_time,
+    close_time: info.close_time,
+    snoozed_before: info.snoozed_before,
+    ...(creator ? {} : { labels: { ...info.labels } }),
+    fields: structuredClone(info.fields),
+    ...(creator ? { creator } : {}),
+    ...(closer ? { closer } : {}),
+    responders: info.responders.map((r) => ({
+      person_id: r.person_id,
+      person_name: r.person_name ?? '',
+      email: r.email ?? '',
+      assigned_at: r.assigned_at,
+      acknowledged_at: r.acknowledged_at,
+    })),
+    alert_cnt: info.alert_cnt,
+    channel_id: info.channel_id,
+    channel_name: info.channel_name,
+    detail_url: info.detail_url,
+    group_method: info.group_method,
+    account_id: info.account_id,
+    account_name: info.account_name,
+    assigned_to: structuredClone(info.assigned_to),
+    creator_id: info.creator_id,
+    data_source_id: info.integration_id,
+    dedup_key: info.dedup_key,
+    equals_md5: info.equals_md5,
+    num: info.num,
+    responder_ids: info.responders.map((r) => r.person_id),
+  };
+}
+
+/** One POST with the 2-second deadline, classified by the retry rule. */
+async function post(integration: WebhookIntegration, headers: Record<string, string>, body: string): Promise<Attempt> {
+  const url = new URL(integration.endpoint);
+  const http = url.protocol === 'https:' ? await import('node:https') : await import('node:http');
+  return new Promise<Attempt>((resolve) => {
+    let gotHeaders = false;
+    let finished = false;
+    const done = (attempt: Attempt) => {
+      if (finished) return;
+      finished = true;
+      clearTimeout(timer);
+      resolve(attempt);
+    };
+    const req = http.request(
+      url,
+      {
+        method: 'POST',
+        headers: { ...headers, 'Content-Length': String(Buffer.byteLength(body)) },
+        ...(url.protocol === 'https:' ? { rejectUnauthorized: integration.tlsVerify } : {}),
+        agent: false,
+      },
+      (res) => {
+        gotHeaders = true;
+        const chunks: Buffer[] = [];
+        let size = 0;
+        res.on('data', (chunk: Buffer) => {
+          size += chunk.length;
+          if (size <= MAX_RECORDED_BODY) chunks.push(chunk);
+        });
+        res.on('end', () =>
+          done({ status: res.statusCode ?? 0, headers: flatten(res.headers), body: Buffer.concat(chunks).toString('utf8'), retryable: false }),
+        );
+        res.on('error', () => done({ status: 0, headers: {}, body: '', error: 'EOF: the connection closed mid-response', retryable: true }));
+        res.on('aborted', () => done({ status: 0, headers: {}, body: '', error: 'EOF: the connection closed mid-response', retryable: true }));
+      },
+    );
+    const timer = setTimeout(() => {
+      // Go's client says "deadline exceeded (Client.Timeout exceeded while awaiting headers)" before
+      // the headers, which is not retried; once they came, a deadline is retried.
+      done(
+        gotHeaders
+          ? { status: 0, headers: {}, body: '', error: 'deadline exceeded while reading the body', retryable: true }
+          : { status: 0, headers: {}, body: '', error: 'deadline exceeded (timeout exceeded while awaiting headers)', retryable: false },
+      );
+      req.destroy();
+    }, DEADLINE_MS);
+    req.on('error', (error: NodeJS.ErrnoException) => {
+      const eof = error.code === 'ECONNRESET' || error.message === 'socket hang up';
+      done({ status: 0, headers: {}, body: '', error: eof ? `EOF: ${error.message}` : error.message, retryable: eof });
+    });
+    req.end(body);
+  });
+}
+
+function flatten(headers: Record<string, string | string[] | undefined>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [name, value] of Object.entries(headers)) if (value !== undefined) out[name] = Array.isArray(value) ? value.join(', ') : value;
+  return out;
+}
