@@ -4,8 +4,11 @@
 // loopback port and runs everything against it. With FLASHDUTY_APP_KEY set (and FLASHDUTY_BASE_URL
 // if you use another endpoint), it runs the read-only part against the real service.
 
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { Flashduty, type IncidentInfo, InvalidParameterError, ResourceNotFoundError } from 'flashduty-sdk';
-import { createMockService } from 'flashduty-sdk/testing';
+import { createMockService, type MockService } from 'flashduty-sdk/testing';
+import { WebhookReceiver } from 'flashduty-sdk/webhooks';
 
 const DAY = 86_400;
 
@@ -69,6 +72,49 @@ async function mutations(client: Flashduty): Promise<void> {
   }
 }
 
+async function webhooks(service: MockService): Promise<void> {
+  console.log('\n== Incident actions and the webhook events they produce ==');
+  const receiver = new WebhookReceiver({ secret: { header: 'x-demo-token', values: ['demo-secret'] } });
+  receiver.on('event', (event) => {
+    const who = event.person ? ` by ${event.person.person_name}` : '';
+    console.log(`  received ${event.event_type.padEnd(12)} ${event.incident.num} "${event.incident.title}" → ${event.incident.progress}${who}`);
+  });
+  receiver.on('duplicate', (event) => console.log(`  duplicate ${event.event_type} (${event.event_id.slice(0, 8)}…) answered 200, handlers not run`));
+  receiver.on('stale', (event) => console.log(`  stale ${event.event_type}: older than an event already handled, dropped`));
+  const middleware = receiver.nodeMiddleware();
+  const server = createServer((req, res) => middleware(req, res));
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const endpoint = `http://127.0.0.1:${(server.address() as AddressInfo).port}/hooks/flashduty`;
+  try {
+    const hook = service.webhooks.create({ name: 'demo', endpoint, headers: { 'X-Demo-Token': 'demo-secret' } });
+    const me = service.personId;
+    const incident = await service.actions.create({ title: 'Checkout latency over 2 s', incident_severity: 'Critical', channel_id: service.world.channels[0]?.channel_id });
+    await service.actions.assign(incident.incident_id, [me]);
+    service.clock.advance(30_000);
+    await service.actions.ack(incident.incident_id, me);
+    await service.actions.comment(incident.incident_id, 'Rolling back the last deploy', me);
+    service.clock.advance(30_000);
+    await service.actions.close(incident.incident_id, me);
+    await service.webhooks.idle();
+
+    // The sender retries after time-outs, and retries can reorder: post two old deliveries again.
+    const history = service.webhooks.history(hook.id);
+    const redeliver = (payload: unknown) =>
+      fetch(endpoint, { method: 'POST', headers: { 'Content-Type': 'application/json', 'X-Demo-Token': 'demo-secret' }, body: JSON.stringify(payload) });
+    const newest = history[0];
+    const created = history.find((r) => r.event_type === 'i_new');
+    if (newest) await redeliver(newest.request.payload);
+    if (created) await redeliver({ ...(created.request.payload as object), event_id: 'a-retry-that-arrived-late' });
+
+    console.log('\n== Call history of the integration (newest first) ==');
+    for (const r of history) {
+      console.log(`  ${new Date(r.trigger_time).toISOString()}  ${r.event_type.padEnd(8)} ${r.status} HTTP ${r.http_status}  ${r.duration_ms} ms  ${r.request_count} request(s)`);
+    }
+  } finally {
+    server.close();
+  }
+}
+
 if (process.env.FLASHDUTY_APP_KEY) {
   console.log('FLASHDUTY_APP_KEY is set: read-only run against', process.env.FLASHDUTY_BASE_URL ?? 'https://api.flashcat.cloud');
   await readOnly(new Flashduty());
@@ -80,6 +126,7 @@ if (process.env.FLASHDUTY_APP_KEY) {
     const client = new Flashduty({ appKey: service.appKey, baseUrl: server.url });
     await readOnly(client);
     await mutations(client);
+    await webhooks(service);
     console.log(`\nAudit log of the mock: ${service.auditLog.map((e) => `${e.operation}(${e.target})=${e.result}`).join(', ')}`);
   } finally {
     await server.close();

@@ -13,4 +13,8 @@ it('the demo runs end to end against the mock service', { timeout: 60_000 }, asy
   expect(stdout).toMatch(/second call → InvalidParameterError \(InvalidParameter, HTTP 400\)/);
   expect(stdout).toMatch(/second call → ResourceNotFoundError/);
   expect(stdout).toMatch(/\d+ pages; open incidents by severity/);
+  expect(stdout).toMatch(/received i_ack .* by Ada/);
+  expect(stdout).toMatch(/duplicate i_rslv .* handlers not run/);
+  expect(stdout).toMatch(/stale i_new/);
+  expect(stdout).toMatch(/i_new {4}success HTTP 200/);
 });
