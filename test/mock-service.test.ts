@@ -137,3 +137,26 @@ describe('mock service as MSW handlers', () => {
     expect(error).not.toBeInstanceOf(APIConnectionTimeoutError);
   });
 });
+
+describe('mock service: generated alerts and raw events', () => {
+  it('are complete and consistent with their incidents', async () => {
+    const { AlertInfoSchema, AlertEventItemSchema } = await import('../src/index.js');
+    const service = createMockService({ seed: 4, incidents: 50, now: NOW_MS });
+    for (const incident of service.world.incidents) {
+      const alerts = service.world.alerts.get(incident.incident_id) ?? [];
+      expect(alerts.length).toBe(incident.alert_cnt);
+      let events = 0;
+      for (const alert of alerts) {
+        expect(AlertInfoSchema['~standard'].validate(alert)).not.toHaveProperty('issues');
+        expect(alert.incident?.incident_id).toBe(incident.incident_id);
+        const raw = service.world.events.get(alert.alert_id) ?? [];
+        expect(raw).toHaveLength(alert.event_cnt);
+        for (const e of raw) expect(AlertEventItemSchema['~standard'].validate(e)).not.toHaveProperty('issues');
+        events += raw.length;
+      }
+      expect(incident.alert_event_cnt).toBe(events);
+      const active = alerts.filter((a) => a.alert_status !== 'Ok').length;
+      expect(incident.active_alert_cnt).toBe(active);
+    }
+  });
+});

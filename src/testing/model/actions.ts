@@ -123,6 +123,20 @@ export class IncidentActions {
       incident.reporter_email = creator.email;
     }
     const alerts: AlertInfo[] = creator ? [] : [this.#alertFor(incident)];
+    for (const alert of alerts) {
+      this.#world.events.set(alert.alert_id, [
+        {
+          event_id: objectId(now, this.#random),
+          alert_id: alert.alert_id,
+          channel_id: alert.channel_id,
+          title: alert.title,
+          event_severity: alert.alert_severity,
+          event_status: alert.alert_status,
+          event_time: now,
+          labels: alert.labels,
+        },
+      ]);
+    }
     incident.alert_cnt = alerts.length;
     incident.alert_event_cnt = alerts.length;
     deriveState(incident, alerts, now);

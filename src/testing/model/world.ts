@@ -2,7 +2,7 @@
 // alerts. Every required field of IncidentInfo and AlertInfo is present and consistent with the
 // spec's progress rules (status from alert states, 0 until set, earliest ack, recovery closes).
 
-import type { AlertInfo } from '../../schemas/alert.js';
+import type { AlertEventItem, AlertInfo } from '../../schemas/alert.js';
 import type { IncidentInfo, Responder } from '../../schemas/incident.js';
 import { Random } from './random.js';
 
@@ -42,6 +42,8 @@ export interface World {
   incidents: IncidentInfo[];
   /** The alerts merged into each incident, by incident id. */
   alerts: Map<string, AlertInfo[]>;
+  /** The raw events merged into each alert, by alert id, oldest first. */
+  events: Map<string, AlertEventItem[]>;
 }
 
 export interface WorldOptions {
@@ -93,7 +95,7 @@ export function createWorld({ seed, incidents: count, now }: WorldOptions): Worl
     team_id: (teams[i % teams.length] as Team).team_id,
     manager_ids: [(members[(i * 3) % members.length] as Member).person_id],
   }));
-  const world: World = { account: ACCOUNT, members, teams, channels, incidents: [], alerts: new Map() };
+  const world: World = { account: ACCOUNT, members, teams, channels, incidents: [], alerts: new Map(), events: new Map() };
   for (let i = 0; i < count; i++) world.incidents.push(generateIncident(world, random, now));
   return world;
 }
@@ -155,7 +157,7 @@ function generateIncident(world: World, random: Random, now: number): IncidentIn
       responder_name: responders[0]?.person_name ?? '',
       responder_email: responders[0]?.email ?? '',
       incident: { incident_id, title: '', progress: 'Triggered' },
-      event_cnt: random.int(1, 40),
+      event_cnt: random.int(1, 6),
       images: null,
       data_source_name: integration.name,
       data_source_ref_id: String(integration.id),
@@ -225,10 +227,42 @@ function generateIncident(world: World, random: Random, now: number): IncidentIn
     images: null,
     manual_overrides: [],
   };
+  for (const alert of alerts) world.events.set(alert.alert_id, rawEvents(alert, random));
   deriveState(incident, alerts, now);
   world.alerts.set(incident_id, alerts);
   if (!recovered && random.chance(0.15)) closeIncident(incident, Math.min(now, start + random.int(600, 3 * DAY)), random.pick(world.members).person_id);
   return incident;
+}
+
+/** `event_cnt` raw events between the alert's start and its last event; the last carries its status. */
+function rawEvents(alert: AlertInfo, random: Random): AlertEventItem[] {
+  const events: AlertEventItem[] = [];
+  for (let n = 0; n < alert.event_cnt; n++) {
+    const last = n === alert.event_cnt - 1;
+    const time = last ? alert.last_time : alert.start_time + Math.floor(((alert.last_time - alert.start_time) * n) / alert.event_cnt);
+    events.push({
+      event_id: objectId(time, random),
+      alert_id: alert.alert_id,
+      account_id: alert.account_id,
+      channel_id: alert.channel_id,
+      integration_id: alert.integration_id,
+      integration_type: alert.integration_type,
+      data_source_id: alert.integration_id,
+      title: alert.title,
+      title_rule: alert.title_rule,
+      description: alert.description,
+      alert_key: alert.alert_key,
+      event_severity: alert.alert_severity,
+      event_status: last ? alert.alert_status : alert.alert_severity,
+      event_time: time,
+      labels: alert.labels,
+      images: [],
+      created_at: time,
+      updated_at: time,
+      deleted_at: 0,
+    });
+  }
+  return events;
 }
 
 /** Rules 1–4 of "Incident progress": status from the alerts, recovery closes, earliest ack. */
