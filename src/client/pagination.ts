@@ -26,6 +26,11 @@ export class IncidentPage {
   /** Cursor of the next page; save it to resume later with `search_after_ctx`. */
   readonly searchAfterCtx: string | undefined;
   readonly requestId: string;
+  /**
+   * The wire request that produced this page, window included. With `searchAfterCtx` it is what
+   * you save to resume later: during iteration over a long range, each page belongs to one window.
+   */
+  readonly request: Readonly<ListIncidentsRequest>;
   readonly #client: Flashduty;
   readonly #request: ListIncidentsRequest;
   readonly #options: RequestOptions;
@@ -42,6 +47,7 @@ export class IncidentPage {
     this.hasNextPage = data.has_next_page;
     this.searchAfterCtx = data.search_after_ctx || undefined;
     this.requestId = requestId;
+    this.request = Object.freeze({ ...request });
     this.#client = client;
     this.#request = request;
     this.#options = options;
