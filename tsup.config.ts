@@ -13,6 +13,8 @@ const shared: Options = {
   sourcemap: true,
   dts: true,
   treeshake: false,
+  // Keep `node:http` as written: bare `http` cannot be told apart from a package by browser bundlers and Deno.
+  removeNodeProtocol: false,
   external: ['msw', 'msw/node', 'msw/browser'],
 };
 
