@@ -14,4 +14,5 @@ export type { Progress, Severity } from './schemas/common.js';
 export * from './schemas/incident.js';
 export * from './schemas/alert.js';
 export * from './schemas/list.js';
+export type { PageSource } from './core/page-promise.js';
 export * from './schemas/envelope.js';

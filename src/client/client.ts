@@ -32,10 +32,12 @@ import {
 import type { ListIncidentsParams } from '../schemas/list.js';
 import { loadDeep } from '../schemas/load-deep.js';
 
+/** The public endpoint of the Flashduty Open API. */
 export const DEFAULT_BASE_URL = 'https://api.flashcat.cloud';
 const DEFAULT_TIMEOUT_MS = 30_000;
 const DEFAULT_MAX_RETRIES = 2;
 
+/** Options of {@link Flashduty}; each has a default. */
 export interface ClientOptions {
   /** The account's API key. Default: `process.env.FLASHDUTY_APP_KEY`. It is sent as `app_key` and never logged. */
   appKey?: string;
@@ -88,6 +90,17 @@ export interface ApiResponse {
   url: string;
 }
 
+/**
+ * The client of the Flashduty Open API.
+ *
+ * @example
+ * ```ts
+ * const client = new Flashduty(); // FLASHDUTY_APP_KEY from the environment
+ * for await (const incident of client.listIncidents({ start_time: new Date(Date.now() - 86_400_000), end_time: new Date() })) {
+ *   console.log(incident.num, incident.title);
+ * }
+ * ```
+ */
 export class Flashduty {
   readonly baseUrl: string;
   readonly timeout: number;
@@ -236,6 +249,7 @@ export class Flashduty {
     this.#log(level, message);
   }
 
+  /** A log-friendly view of the client, without the app key. */
   toJSON(): Record<string, unknown> {
     return { baseUrl: this.baseUrl, appKey: '***', timeout: this.timeout, maxRetries: this.maxRetries };
   }

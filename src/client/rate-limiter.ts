@@ -6,6 +6,7 @@
 
 import { APIUserAbortError } from '../core/errors.js';
 
+/** Limits of the client-side limiter. */
 export interface RateLimitOptions {
   /** Calls per rolling second; default 50. */
   perSecond?: number;

@@ -2,12 +2,14 @@
 // the spec, chosen by the envelope's `code` (a 400 can be ResourceNotFound, a 200 can carry an error).
 // Messages and URLs reaching these constructors are already scrubbed of the app_key by the client.
 
+/** Options shared by the SDK's errors. */
 export interface FlashdutyErrorOptions {
   cause?: unknown;
   /** The request URL with `app_key=***`. */
   url?: string;
 }
 
+/** The base class of everything the SDK throws. */
 export class FlashdutyError extends Error {
   /** The request URL, with the app_key redacted; absent for errors raised before any request. */
   readonly url?: string;
@@ -41,6 +43,7 @@ export class RequestValidationError extends FlashdutyError {
 }
 RequestValidationError.prototype.name = 'RequestValidationError';
 
+/** What errors about a response know of it. */
 export interface ResponseErrorOptions extends FlashdutyErrorOptions {
   status: number;
   requestId?: string;
@@ -63,6 +66,7 @@ export class ResponseValidationError extends FlashdutyError {
 }
 ResponseValidationError.prototype.name = 'ResponseValidationError';
 
+/** What an {@link APIError} is built from. */
 export interface APIErrorOptions extends ResponseErrorOptions {
   code?: string;
   /** The parsed body, or an excerpt of a body that was not JSON. */

@@ -4,8 +4,10 @@
 
 import { RequestValidationError } from './errors.js';
 
+/** How iteration moves from page to page. */
 export type PagingMode = 'cursor' | 'number';
 
+/** Options of {@link PagePromise.pages}. */
 export interface PagesOptions {
   /** `'cursor'` (default) follows `search_after_ctx`; `'number'` counts `p` up from the given page. */
   by?: PagingMode;
@@ -13,11 +15,13 @@ export interface PagesOptions {
   maxPages?: number;
 }
 
+/** Options of {@link PagePromise.items}. */
 export interface ItemsOptions extends PagesOptions {
   /** Stop after this many items. */
   maxItems?: number;
 }
 
+/** Where a {@link PagePromise} gets its pages. */
 export interface PageSource<Page> {
   /** The one page that `await` gives. */
   first(): Promise<Page>;
@@ -25,6 +29,7 @@ export interface PageSource<Page> {
   pages(options: Required<Pick<PagesOptions, 'by'>> & PagesOptions): AsyncIterable<Page>;
 }
 
+/** A lazy promise of the first page that is also an async iterable of every item. */
 export class PagePromise<Page extends { items: Item[] }, Item> implements PromiseLike<Page>, AsyncIterable<Item> {
   readonly #source: PageSource<Page>;
   #first: Promise<Page> | undefined;
@@ -45,10 +50,12 @@ export class PagePromise<Page extends { items: Item[] }, Item> implements Promis
     return this.#firstPage().then(onFulfilled, onRejected);
   }
 
+  /** Like `Promise.prototype.catch`, for the first page. */
   catch<B = never>(onRejected?: ((reason: unknown) => B | PromiseLike<B>) | null): Promise<Page | B> {
     return this.#firstPage().catch(onRejected);
   }
 
+  /** Like `Promise.prototype.finally`, for the first page. */
   finally(onFinally?: (() => void) | null): Promise<Page> {
     return this.#firstPage().finally(onFinally);
   }
@@ -76,10 +83,12 @@ export class PagePromise<Page extends { items: Item[] }, Item> implements Promis
     };
   }
 
+  /** Every item, by cursor: `for await (const item of promise)`. */
   [Symbol.asyncIterator](): AsyncIterator<Item> {
     return this.items()[Symbol.asyncIterator]();
   }
 
+  /** Shows as `[object PagePromise]`. */
   get [Symbol.toStringTag](): string {
     return 'PagePromise';
   }

@@ -2,13 +2,18 @@
 
 import type { Redactor } from './redact.js';
 
+/** The least severe level that is logged; `off` logs nothing. */
 export type LogLevel = 'debug' | 'info' | 'warn' | 'error' | 'off';
 
 /** Anything with console's four methods; `console` itself is the default. */
 export interface Logger {
+  /** Per-attempt details: URL (key redacted), status, timing. */
   debug(message: string, ...rest: unknown[]): void;
+  /** Informational messages. */
   info(message: string, ...rest: unknown[]): void;
+  /** Retries, and iteration stopped by a server that repeats a cursor. */
   warn(message: string, ...rest: unknown[]): void;
+  /** Errors. */
   error(message: string, ...rest: unknown[]): void;
 }
 

@@ -110,6 +110,7 @@ export interface AlertInfo {
   data_source_ref_id: string;
 }
 
+/** zod/mini schema of {@link AlertImage}. */
 export const AlertImageSchema: z.ZodMiniType<AlertImage> = /* @__PURE__ */ (() =>
   loose({
     src: str,
@@ -117,6 +118,7 @@ export const AlertImageSchema: z.ZodMiniType<AlertImage> = /* @__PURE__ */ (() =
     alt: opt(str),
   }))();
 
+/** zod/mini schema of {@link IncidentShort}. */
 export const IncidentShortSchema: z.ZodMiniType<IncidentShort> = /* @__PURE__ */ (() =>
   loose({
     incident_id: opt(str),
@@ -126,6 +128,7 @@ export const IncidentShortSchema: z.ZodMiniType<IncidentShort> = /* @__PURE__ */
 
 const alertImages = /* @__PURE__ */ (() => z.nullable(z.array(AlertImageSchema)))();
 
+/** zod/mini schema of {@link AlertEventItem}. */
 export const AlertEventItemSchema: z.ZodMiniType<AlertEventItem> = /* @__PURE__ */ (() =>
   loose({
     event_id: opt(hexId),
@@ -149,6 +152,7 @@ export const AlertEventItemSchema: z.ZodMiniType<AlertEventItem> = /* @__PURE__ 
     deleted_at: opt(int),
   }))();
 
+/** zod/mini schema of {@link AlertInfo}. */
 export const AlertInfoSchema: z.ZodMiniType<AlertInfo> = /* @__PURE__ */ (() =>
   loose({
     alert_id: hexId,

@@ -18,6 +18,7 @@ export interface Envelope<T = unknown> {
 
 // Lenient on purpose: a failure envelope without a message still yields its typed error, and a
 // missing `request_id` can be made up for by the response headers.
+/** zod/mini schema of the response {@link Envelope}. */
 export const EnvelopeSchema = /* @__PURE__ */ (() =>
   loose({
     request_id: opt(str),

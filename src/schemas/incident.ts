@@ -187,6 +187,7 @@ export interface IncidentInfo {
   data_source_types?: string[];
 }
 
+/** zod/mini schema of {@link PersonShort} (unknown fields kept). */
 export const PersonShortSchema: z.ZodMiniType<PersonShort> = /* @__PURE__ */ (() =>
   loose({
     person_id: opt(int),
@@ -195,6 +196,7 @@ export const PersonShortSchema: z.ZodMiniType<PersonShort> = /* @__PURE__ */ (()
     as: opt(str),
   }))();
 
+/** zod/mini schema of {@link Responder}. */
 export const ResponderSchema: z.ZodMiniType<Responder> = /* @__PURE__ */ (() =>
   loose({
     person_id: int,
@@ -205,6 +207,7 @@ export const ResponderSchema: z.ZodMiniType<Responder> = /* @__PURE__ */ (() =>
     as: opt(str),
   }))();
 
+/** zod/mini schema of {@link AssignedTo}. */
 export const AssignedToSchema: z.ZodMiniType<AssignedTo> = /* @__PURE__ */ (() =>
   loose({
     person_ids: opt(ints),
@@ -217,8 +220,10 @@ export const AssignedToSchema: z.ZodMiniType<AssignedTo> = /* @__PURE__ */ (() =
     id: opt(str),
   }))();
 
+/** zod/mini schema of {@link Image}. */
 export const ImageSchema: z.ZodMiniType<Image> = /* @__PURE__ */ (() => loose({ src: str, href: opt(str), alt: opt(str) }))();
 
+/** zod/mini schema of {@link LinkItem}. */
 export const LinkItemSchema: z.ZodMiniType<LinkItem> = /* @__PURE__ */ (() =>
   loose({
     name: str,
@@ -226,6 +231,7 @@ export const LinkItemSchema: z.ZodMiniType<LinkItem> = /* @__PURE__ */ (() =>
     open_type: openEnum,
   }))();
 
+/** zod/mini schema of {@link IncidentInfo}: every required field typed, enums open, unknown fields kept. */
 export const IncidentInfoSchema: z.ZodMiniType<IncidentInfo> = /* @__PURE__ */ (() =>
   loose({
     incident_id: hexId,

@@ -51,7 +51,7 @@ export interface ListIncidentsRequest {
 }
 
 /** Progress or severity filters: an array, or the wire's comma-separated string. */
-type CommaList<T extends string> = T | readonly T[];
+export type CommaList<T extends string> = T | readonly T[];
 
 /**
  * What `listIncidents` accepts: the wire request, plus `Date` for the window and arrays for the

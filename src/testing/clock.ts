@@ -1,5 +1,6 @@
 // The mock's clock: real time by default; tests can pin it and move it forward by hand.
 
+/** The mock's clock: real time until a test pins or advances it. */
 export class MockClock {
   #fixed: number | undefined;
 

@@ -1,6 +1,7 @@
 // Faults the mock can play for users' tests: fail the next N calls with a code or a raw body, add
 // latency, or drop the connection without an answer.
 
+/** A fault the mock plays on the next matching calls. */
 export interface Fault {
   /** Only calls to this path (e.g. `/incident/list`); default any. */
   path?: string;

@@ -1,6 +1,7 @@
 // The service's limits as the mock enforces them: calls counted on arrival in a rolling second and
 // a rolling minute, per account (incident list) or per app key (agent operations).
 
+/** The service's rate limits as the mock enforces them. */
 export interface RateLimits {
   perSecond: number;
   perMinute: number;

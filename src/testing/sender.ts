@@ -12,6 +12,7 @@ import type { MockClock } from './clock.js';
 import type { IncidentEvent } from './model/actions.js';
 import { Random } from './model/random.js';
 
+/** The settings of a webhook integration. */
 export interface WebhookIntegrationConfig {
   name?: string;
   description?: string;
@@ -31,6 +32,7 @@ export interface WebhookIntegrationConfig {
   valueMapping?: ValueMapping;
 }
 
+/** A webhook integration of the mock. */
 export interface WebhookIntegration extends Required<Omit<WebhookIntegrationConfig, 'eventTypes' | 'channelIds' | 'customBody' | 'valueMapping'>> {
   id: string;
   eventTypes: string[] | 'all';
@@ -39,6 +41,7 @@ export interface WebhookIntegration extends Required<Omit<WebhookIntegrationConf
   valueMapping: ValueMapping;
 }
 
+/** One callback in the call history. */
 export interface HistoryRecord {
   /** Unix ms when the event happened. */
   trigger_time: number;
@@ -59,6 +62,7 @@ export interface HistoryRecord {
   error?: string;
 }
 
+/** Filters of the call history. */
 export interface HistoryFilter {
   eventType?: string;
   incidentId?: string;

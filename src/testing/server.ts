@@ -4,6 +4,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { DROP, type RouteResult } from './router.js';
 
+/** Where `listen()` serves the mock. */
 export interface ListenOptions {
   /** Default 0: a free port. */
   port?: number;
@@ -11,6 +12,7 @@ export interface ListenOptions {
   host?: string;
 }
 
+/** The mock served over HTTP. */
 export interface RunningServer {
   /** Base URL to give the client, e.g. `http://127.0.0.1:41234`. */
   url: string;

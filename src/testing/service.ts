@@ -15,6 +15,7 @@ import type { HistoryFilter, HistoryRecord, WebhookIntegration, WebhookIntegrati
 import { type ListenOptions, type RunningServer, serve } from './server.js';
 import { MockState } from './state.js';
 
+/** Options of {@link createMockService}; each has a default. */
 export interface MockServiceOptions {
   /** Seed of the generated data; the same seed gives the same service. Default 1. */
   seed?: number;
@@ -32,6 +33,7 @@ export interface MockServiceOptions {
   maxBodyBytes?: number;
 }
 
+/** A running model of the Flashduty service. */
 export interface MockService {
   /** A valid key with every permission. */
   readonly appKey: string;
@@ -51,13 +53,23 @@ export interface MockService {
   /** Whether a skill still exists. */
   hasSkill(skillId: string): boolean;
   /** Faults for the next calls. */
-  readonly faults: { add(fault: Fault): void; clear(): void; readonly pending: number };
+  readonly faults: {
+    /** Queues a fault for the next matching calls. */
+    add(fault: Fault): void;
+    /** Drops every queued fault. */
+    clear(): void;
+    /** Calls still to be faulted. */
+    readonly pending: number;
+  };
   /** Actions on incidents, as people and the platform take them; each emits its webhook event type. */
   readonly actions: IncidentActions;
   /** Outbound incident webhooks: integrations, deliveries and their call history. */
   readonly webhooks: {
+    /** Adds an integration; deliveries start with the next event. */
     create(config: WebhookIntegrationConfig): WebhookIntegration;
+    /** Every integration. */
     list(): WebhookIntegration[];
+    /** Removes an integration and its history. */
     remove(id: string): boolean;
     /** Call history of an integration, newest first, within the last 7 days. */
     history(id: string, filter?: HistoryFilter): HistoryRecord[];
@@ -70,6 +82,7 @@ export interface MockService {
   listen(options?: ListenOptions): Promise<RunningServer>;
 }
 
+/** Creates a seeded, stateful model of the service, to serve with MSW (`handlers`) or over HTTP (`listen()`). */
 export function createMockService(options: MockServiceOptions = {}): MockService {
   const seed = options.seed ?? 1;
   const state = new MockState({

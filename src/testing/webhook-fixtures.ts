@@ -74,6 +74,7 @@ export function buildWebhookEvent<T extends string>(eventType: T, overrides: Web
   } as WebhookEventOf<T>;
 }
 
+/** Options of {@link buildDelivery}. */
 export interface DeliveryOptions {
   /** Extra or replacement headers (e.g. the integration's secret header). */
   headers?: Record<string, string>;

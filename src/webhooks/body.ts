@@ -49,11 +49,17 @@ export function webStreamReader(stream: ReadableStream<Uint8Array> | null): Body
 
 /** The parts of a node readable (an IncomingMessage) used here. */
 export interface NodeReadable {
+  /** Readable's method of that name. */
   on(event: 'data', listener: (chunk: Uint8Array | string) => void): unknown;
+  /** Readable's method of that name. */
   on(event: 'end' | 'close', listener: () => void): unknown;
+  /** Readable's method of that name. */
   on(event: 'error', listener: (error: Error) => void): unknown;
+  /** Readable's method of that name. */
   removeAllListeners?(event?: string): unknown;
+  /** Readable's method of that name. */
   removeListener(event: string, listener: (...args: never[]) => void): unknown;
+  /** Readable's method of that name. */
   resume(): unknown;
   readableEnded?: boolean;
 }

@@ -1,12 +1,12 @@
 // Entry `flashduty-sdk/webhooks`: the receiver, its adapters and state stores, the custom-body renderer.
 export { WebhookReceiver } from './receiver.js';
-export type { Delivery, InvalidDelivery, ReceiveOutcome, ReceiveResult, WebhookReceiverOptions } from './receiver.js';
+export type { Delivery, EventHandler, InvalidDelivery, ReceiveOutcome, ReceiveResult, WebhookReceiverOptions } from './receiver.js';
 export type { SecretOptions } from './secret.js';
-export type { HeadersLike } from './body.js';
+export type { HeadersLike, NodeReadable } from './body.js';
 export { MemoryStateStore } from './stores/memory.js';
 export type { MemoryStateStoreOptions } from './stores/memory.js';
 export { RedisStateStore } from './stores/redis.js';
-export type { RedisClientLike, RedisStateStoreOptions } from './stores/redis.js';
+export type { IORedisLike, NodeRedisLike, RedisClientLike, RedisStateStoreOptions } from './stores/redis.js';
 export type { Claim, StateStore } from './stores/store.js';
 export { fastifyWebhooks } from './adapters/fastify.js';
 export type { FastifyLike, FastifyWebhooksOptions } from './adapters/fastify.js';

@@ -3,6 +3,7 @@
 
 import type { WebhookEvent } from './types.js';
 
+/** Where a delivery breaks the payload contract. */
 export interface PayloadProblem {
   /** Where, e.g. `incident.start_time`; empty for the whole body. */
   path: string;
@@ -59,6 +60,7 @@ export function checkPayload(body: unknown): PayloadProblem | undefined {
   return undefined;
 }
 
+/** Whether a parsed body is a valid delivery (the same check the receiver makes). */
 export function isWebhookEvent(body: unknown): body is WebhookEvent {
   return checkPayload(body) === undefined;
 }

@@ -12,6 +12,7 @@ import { MemoryStateStore } from './stores/memory.js';
 import type { StateStore } from './stores/store.js';
 import type { KnownWebhookEventType, WebhookEvent, WebhookEventOf } from './types.js';
 
+/** Options of {@link WebhookReceiver}; each has a default. */
 export interface WebhookReceiverOptions {
   /** Checks a custom header configured on the integration, in constant time (401 when it does not match). */
   secret?: SecretOptions;
@@ -27,8 +28,10 @@ export interface WebhookReceiverOptions {
   leaseMs?: number;
 }
 
+/** What became of a delivery. */
 export type ReceiveOutcome = 'accepted' | 'duplicate' | 'stale' | 'rejected';
 
+/** The answer to a delivery, as `receive()` gives it. */
 export interface ReceiveResult {
   /** The HTTP status to answer: 200 for accepted, duplicate and stale; 400, 401, 413, 415 or 500 otherwise. */
   status: number;
@@ -51,7 +54,8 @@ export interface InvalidDelivery {
   reason: string;
 }
 
-type EventHandler<E> = (event: E) => unknown;
+/** A handler of accepted events; a returned promise is awaited (within the ack deadline). */
+export type EventHandler<E> = (event: E) => unknown;
 type Reserved = 'event' | 'duplicate' | 'stale' | 'invalid' | 'error';
 const RESERVED = new Set<string>(['event', 'duplicate', 'stale', 'invalid', 'error']);
 
@@ -63,6 +67,10 @@ export type BodySource =
 
 const decoder = new TextDecoder();
 
+/**
+ * Receives Flashduty incident webhooks: checks, deduplicates, drops stale events, runs your handlers
+ * and answers within the sender's deadline. Use it through an adapter or `receive()`.
+ */
 export class WebhookReceiver {
   readonly #emitter = new EventEmitter();
   readonly #secret: SecretOptions | undefined;
@@ -102,6 +110,7 @@ export class WebhookReceiver {
     return this;
   }
 
+  /** Removes a handler added with `on`. */
   off(name: string, handler: (...args: never[]) => unknown): this {
     this.#emitter.off(name, handler as (...args: unknown[]) => unknown);
     return this;

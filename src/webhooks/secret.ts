@@ -1,6 +1,7 @@
 // The shared-secret header check. Flashduty does not sign webhook calls; an integration can send
 // custom headers, so a secret header is the way to tell the real sender from anyone else.
 
+/** The shared-secret header check. */
 export interface SecretOptions {
   /** The custom header configured on the integration, e.g. `x-flashduty-token`. */
   header: string;

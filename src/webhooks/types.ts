@@ -29,7 +29,9 @@ export const WEBHOOK_EVENT_TYPES = [
   'i_r_field',
 ] as const;
 
+/** An event type of the spec. */
 export type KnownWebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
+/** An event type: one of the spec's, or one added later. */
 export type WebhookEventType = KnownWebhookEventType | (string & {});
 
 /** A member who acted, or who is referenced. */

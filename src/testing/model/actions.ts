@@ -19,6 +19,7 @@ export interface IncidentEvent {
   at: number;
 }
 
+/** What `actions.create` takes. */
 export interface CreateIncidentParams {
   title: string;
   incident_severity: 'Critical' | 'Warning' | 'Info';
@@ -34,19 +35,22 @@ export interface CreateIncidentParams {
 }
 
 /** The fields `update` can change, each with its event type. */
-const UPDATE_EVENTS = {
+const UPDATE_EVENTS: Record<UpdatableField, KnownWebhookEventType> = {
   title: 'i_r_title',
   description: 'i_r_desc',
   impact: 'i_r_impact',
   root_cause: 'i_r_rc',
   resolution: 'i_r_rsltn',
   incident_severity: 'i_r_severity',
-} as const;
-export type UpdatableField = keyof typeof UPDATE_EVENTS;
+};
+/** A field `actions.update` can change. */
+export type UpdatableField = 'title' | 'description' | 'impact' | 'root_cause' | 'resolution' | 'incident_severity';
 
+/** An action the mock cannot take (unknown incident or member, bad arguments). */
 export class MockActionError extends Error {}
 MockActionError.prototype.name = 'MockActionError';
 
+/** Actions on incidents, as people and the platform take them; each emits its webhook event type. */
 export class IncidentActions {
   readonly #world: World;
   readonly #clock: MockClock;

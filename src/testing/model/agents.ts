@@ -1,15 +1,18 @@
 // The AI SRE side of the mock: A2A agents (disabled → enabled, once) and skills (deleted for good),
 // with the account audit log that records every call, refused ones included.
 
+/** An A2A agent of the mock at start. */
 export interface AgentSeed {
   agent_id: string;
   enabled?: boolean;
 }
 
+/** A skill of the mock at start. */
 export interface SkillSeed {
   skill_id: string;
 }
 
+/** One record of the account audit log. */
 export interface AuditEntry {
   /** The request id of the call. */
   request_id: string;

@@ -6,18 +6,21 @@ import type { AlertEventItem, AlertInfo } from '../../schemas/alert.js';
 import type { IncidentInfo, Responder } from '../../schemas/incident.js';
 import { Random } from './random.js';
 
+/** A member of the account. */
 export interface Member {
   person_id: number;
   person_name: string;
   email: string;
 }
 
+/** A team; teams own channels. */
 export interface Team {
   team_id: number;
   team_name: string;
   person_ids: number[];
 }
 
+/** A channel (collaboration space). */
 export interface Channel {
   channel_id: number;
   channel_name: string;
@@ -27,6 +30,7 @@ export interface Channel {
   manager_ids: number[];
 }
 
+/** The account behind the mock's keys. */
 export interface Account {
   account_id: number;
   account_name: string;
@@ -34,6 +38,7 @@ export interface Account {
   account_time_zone: string;
 }
 
+/** Everything the mock holds, live. */
 export interface World {
   account: Account;
   members: Member[];

@@ -6,6 +6,7 @@ import { type NodeReadable, nodeStreamReader } from '../body.js';
 import type { WebhookReceiver } from '../receiver.js';
 import { answerBody, answerHeaders } from './respond.js';
 
+/** Options of {@link fastifyWebhooks}. */
 export interface FastifyWebhooksOptions {
   receiver: WebhookReceiver;
   /** Default `/`. */
@@ -14,11 +15,14 @@ export interface FastifyWebhooksOptions {
 
 /** The parts of a Fastify instance used here (no runtime or type dependency on fastify). */
 export interface FastifyLike {
+  /** Fastify's method of that name. */
   removeAllContentTypeParsers(): unknown;
+  /** Fastify's method of that name. */
   addContentTypeParser(
     type: string,
     parser: (request: unknown, payload: NodeReadable, done: (error: Error | null, body?: unknown) => void) => void,
   ): unknown;
+  /** Fastify's method of that name. */
   post(
     path: string,
     handler: (
@@ -28,6 +32,7 @@ export interface FastifyLike {
   ): unknown;
 }
 
+/** The Fastify plugin: `app.register(fastifyWebhooks, { receiver, path })`. */
 export async function fastifyWebhooks(app: FastifyLike, options: FastifyWebhooksOptions): Promise<void> {
   const { receiver, path = '/' } = options;
   app.removeAllContentTypeParsers();

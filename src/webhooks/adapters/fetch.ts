@@ -5,6 +5,7 @@ import { webStreamReader } from '../body.js';
 import type { WebhookReceiver } from '../receiver.js';
 import { answerBody, answerHeaders } from './respond.js';
 
+/** A web-standard request handler. */
 export type FetchHandler = (request: Request) => Promise<Response>;
 
 export function fetchHandler(receiver: WebhookReceiver): FetchHandler {

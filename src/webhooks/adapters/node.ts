@@ -15,11 +15,14 @@ export interface NodeRequestLike extends NodeReadable {
 
 /** The parts of a ServerResponse used here. */
 export interface NodeResponseLike {
+  /** ServerResponse's method of that name. */
   writeHead(status: number, headers: Record<string, string>): unknown;
+  /** ServerResponse's method of that name. */
   end(body?: string): unknown;
   headersSent?: boolean;
 }
 
+/** A node:http / Express / Connect handler. */
 export type NodeMiddleware = (req: NodeRequestLike, res: NodeResponseLike, next?: (error?: unknown) => void) => void;
 
 export function nodeMiddleware(receiver: WebhookReceiver): NodeMiddleware {

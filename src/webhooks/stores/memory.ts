@@ -3,6 +3,7 @@
 
 import { type Claim, claimToken, type StateStore } from './store.js';
 
+/** Options of {@link MemoryStateStore}. */
 export interface MemoryStateStoreOptions {
   /** Event ids remembered at most (and, separately, incidents' watermarks). Default 100 000. */
   maxEntries?: number;
@@ -16,6 +17,7 @@ interface Entry {
   expiresAt: number;
 }
 
+/** Dedup and staleness state in this process's memory: bounded by `maxEntries`, O(1) per operation. */
 export class MemoryStateStore implements StateStore {
   readonly maxEntries: number;
   readonly ttlMs: number;

@@ -5,15 +5,19 @@
 import { type Claim, claimToken, type StateStore } from './store.js';
 
 /** The parts of an ioredis client used here. */
-interface IORedisLike {
+export interface IORedisLike {
+  /** ioredis's generic command method. */
   call(command: string, ...args: Array<string | number>): Promise<unknown>;
 }
 /** The parts of a node-redis (v4+) client used here. */
-interface NodeRedisLike {
+export interface NodeRedisLike {
+  /** node-redis's generic command method. */
   sendCommand(args: string[]): Promise<unknown>;
 }
+/** An ioredis or a node-redis client. */
 export type RedisClientLike = IORedisLike | NodeRedisLike;
 
+/** Options of {@link RedisStateStore}. */
 export interface RedisStateStoreOptions {
   /** An ioredis or node-redis client, connected. */
   client: RedisClientLike;
@@ -52,6 +56,7 @@ if current and current == time then redis.call('PEXPIRE', KEYS[1], ARGV[2]) retu
 redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
 return 1`;
 
+/** Dedup and staleness state shared by every replica through Redis; each operation is one atomic Lua script. */
 export class RedisStateStore implements StateStore {
   readonly keyPrefix: string;
   readonly ttlMs: number;

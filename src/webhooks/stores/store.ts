@@ -10,6 +10,7 @@ export type Claim =
   /** Another delivery is processing it right now. */
   | { status: 'pending' };
 
+/** Where the receiver remembers event ids and incidents' watermarks. Implement it to keep the state elsewhere. */
 export interface StateStore {
   /** Takes the event for processing, unless it is done or pending; a claim lapses after `leaseMs`. */
   claim(eventId: string, leaseMs: number): Promise<Claim>;
