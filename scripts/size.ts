@@ -43,8 +43,10 @@ async function measure(code: string): Promise<{ upFront: number; onDemand: numbe
           resolveId(source, importer) {
             if (!importer || source.startsWith('.') || path.isAbsolute(source)) return null;
             const parent = importer === input ? pathToFileURL(path.join(root, 'package.json')).href : pathToFileURL(importer).href;
+            // Our own entries by the package's exports map (the built files, never src/ through tsconfig paths).
+            const own = /^flashduty-sdk(\/\w+)?$/.exec(source);
             return {
-              id: fileURLToPath(import.meta.resolve(source, parent)),
+              id: own ? path.join(root, 'dist', own[1] ?? '', 'index.js') : fileURLToPath(import.meta.resolve(source, parent)),
               moduleSideEffects: !PACKAGES_WITHOUT_SIDE_EFFECTS.test(source),
             };
           },
