@@ -19,8 +19,12 @@ export interface Fault {
   headers?: Record<string, string>;
   /** Wait this long (ms) before answering; with nothing else set, the call then proceeds normally. */
   delayMs?: number;
-  /** Close the connection without any answer. */
+  /** Close the connection without any answer, before the call takes effect. */
   drop?: boolean;
+  /** Let the call take effect, then close the connection instead of answering (the answer is lost). */
+  dropAfter?: boolean;
+  /** Send the status and headers, then only half of the body before closing the connection. */
+  truncate?: boolean;
 }
 
 export class FaultQueue {

@@ -12,3 +12,4 @@ export type { BuiltDelivery, DeliveryOptions, WebhookEventOverrides } from './we
 export type { CreateIncidentParams, IncidentActions, IncidentEvent, UpdatableField } from './model/actions.js';
 export { MockActionError } from './model/actions.js';
 export type { HistoryFilter, HistoryRecord, WebhookIntegration, WebhookIntegrationConfig } from './sender.js';
+export type { CallRecord } from './state.js';

@@ -2,7 +2,7 @@
 
 import type { RequestHandler } from 'msw';
 import { loadMsw } from './msw-loader.js';
-import { DROP, type RouteResult } from './router.js';
+import { DROP, type RouteResult, Truncated } from './router.js';
 
 const PATHS = ['*/incident/list', '*/safari/a2a-agent/enable', '*/safari/skill/delete'];
 
@@ -14,7 +14,8 @@ export function createHandlers(handle: (request: Request) => Promise<RouteResult
   return PATHS.map((path) =>
     msw.http.all(path, async ({ request }) => {
       const result = await handle(request);
-      return result === DROP ? msw.HttpResponse.error() : result;
+      // MSW cannot cut a body off; a truncated answer becomes a network error, as the client sees it.
+      return result === DROP || result instanceof Truncated ? msw.HttpResponse.error() : result;
     }),
   );
 }

@@ -10,7 +10,11 @@ import type { MockState } from './state.js';
 
 /** Returned instead of a Response when the connection must be dropped without an answer. */
 export const DROP = Symbol('drop connection');
-export type RouteResult = Response | typeof DROP;
+/** A response whose body must be cut off halfway (the connection then drops). */
+export class Truncated {
+  constructor(readonly response: Response) {}
+}
+export type RouteResult = Response | Truncated | typeof DROP;
 
 /** HTTP status of each error code, from the spec's error table. */
 export const STATUS_OF_CODE: Record<string, number> = {
@@ -63,14 +67,28 @@ export async function route(state: MockState, request: Request): Promise<RouteRe
   const url = new URL(request.url);
   const path = routePath(url.pathname);
   const call: Call = { state, requestId: state.nextRequestId(), locale: localeOf(request.headers.get('accept-language')) };
+  const keyName = state.keys.get(url.searchParams.get('app_key') ?? '')?.name;
+  const record = (status: number) => state.recordCall({ time: Date.now(), path, key_name: keyName, status, request_id: call.requestId });
 
   const fault = state.faults.take(path);
-  if (fault) {
-    if (fault.delayMs) await new Promise((resolve) => setTimeout(resolve, fault.delayMs));
-    if (fault.drop) return DROP;
-    if (fault.code !== undefined || fault.status !== undefined || fault.body !== undefined) return faultResponse(call, fault);
+  if (fault?.delayMs) await new Promise((resolve) => setTimeout(resolve, fault.delayMs));
+  if (fault?.drop) {
+    record(0);
+    return DROP;
   }
+  const response =
+    fault && (fault.code !== undefined || fault.status !== undefined || fault.body !== undefined)
+      ? faultResponse(call, fault)
+      : await answer(call, request, url, path);
+  record(fault?.dropAfter ? 0 : response.status);
+  // After the call took effect: the answer is lost on the way (dropAfter) or cut off (truncate).
+  if (fault?.dropAfter) return DROP;
+  if (fault?.truncate) return new Truncated(response);
+  return response;
+}
 
+async function answer(call: Call, request: Request, url: URL, path: string): Promise<Response> {
+  const { state } = call;
   const operation = ROUTES[path];
   if (!operation) return fail(call, 'RouteNotFound', 'route', { path });
   if (request.method === 'OPTIONS') return new Response(null, { status: 204, headers: CORS });

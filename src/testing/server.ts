@@ -2,7 +2,7 @@
 
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { DROP, type RouteResult } from './router.js';
+import { DROP, type RouteResult, Truncated } from './router.js';
 
 /** Where `listen()` serves the mock. */
 export interface ListenOptions {
@@ -69,8 +69,13 @@ async function answer(
       req.socket.destroy();
       return;
     }
-    const body = Buffer.from(await result.arrayBuffer());
-    res.writeHead(result.status, Object.fromEntries(result.headers));
+    const response = result instanceof Truncated ? result.response : result;
+    const body = Buffer.from(await response.arrayBuffer());
+    res.writeHead(response.status, { ...Object.fromEntries(response.headers), 'Content-Length': String(body.length) });
+    if (result instanceof Truncated) {
+      res.write(body.subarray(0, Math.floor(body.length / 2)), () => req.socket.destroy());
+      return;
+    }
     res.end(body);
   } catch (error) {
     if (!res.headersSent) res.writeHead(500, { 'Content-Type': 'text/plain' });

@@ -10,10 +10,10 @@ import { Random } from './model/random.js';
 import type { World } from './model/world.js';
 import type { RateLimits } from './rate-limit.js';
 import { createHandlers } from './msw.js';
-import { DROP, route } from './router.js';
+import { DROP, route, Truncated } from './router.js';
 import type { HistoryFilter, HistoryRecord, WebhookIntegration, WebhookIntegrationConfig } from './sender.js';
 import { type ListenOptions, type RunningServer, serve } from './server.js';
-import { MockState } from './state.js';
+import { type CallRecord, MockState } from './state.js';
 
 /** Options of {@link createMockService}; each has a default. */
 export interface MockServiceOptions {
@@ -46,8 +46,10 @@ export interface MockService {
   /** The generated data, live: changes show in later answers. */
   readonly world: World;
   readonly clock: MockClock;
-  /** Every agent and skill call, refused ones included, oldest first. */
+  /** Every agent and skill call that reached the operation, refused ones included, oldest first. */
   readonly auditLog: readonly AuditEntry[];
+  /** The most recent calls of every route as the mock saw them (bounded), oldest first. */
+  readonly callLog: readonly CallRecord[];
   /** Whether an agent is enabled; `undefined` for an unknown agent. */
   agentEnabled(agentId: string): boolean | undefined;
   /** Whether a skill still exists. */
@@ -120,6 +122,7 @@ export function createMockService(options: MockServiceOptions = {}): MockService
     world: state.world,
     clock: state.clock,
     auditLog: state.agents.auditLog,
+    callLog: state.callLog,
     agentEnabled: (agentId) => state.agents.agents.get(agentId)?.enabled,
     hasSkill: (skillId) => state.agents.skills.has(skillId),
     faults: {
@@ -139,7 +142,7 @@ export function createMockService(options: MockServiceOptions = {}): MockService
     },
     async fetch(request) {
       const result = await handle(request);
-      if (result === DROP) throw new TypeError('fetch failed: the mock service dropped the connection');
+      if (result === DROP || result instanceof Truncated) throw new TypeError('fetch failed: the mock service dropped the connection');
       return result;
     },
     listen: (listenOptions) => serve(handle, listenOptions),

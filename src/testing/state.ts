@@ -18,6 +18,20 @@ export interface AppKeyInfo {
   expired: boolean;
 }
 
+/** One call as the mock saw it. */
+export interface CallRecord {
+  /** Unix ms, real time (rate limits count real time too). */
+  time: number;
+  path: string;
+  /** Name of the key used; `undefined` for a missing or unknown key. */
+  key_name: string | undefined;
+  /** HTTP status answered; 0 when the connection was dropped. */
+  status: number;
+  request_id: string;
+}
+
+const CALL_LOG_LIMIT = 20_000;
+
 export interface MockStateOptions {
   seed: number;
   incidents: number;
@@ -38,6 +52,8 @@ export class MockState {
   readonly maxBodyBytes: number;
   readonly sender: WebhookSender;
   readonly actions: IncidentActions;
+  /** The most recent calls, oldest first (bounded). */
+  readonly callLog: CallRecord[] = [];
   readonly #ids: Random;
   #sequence = 0;
 
@@ -54,6 +70,11 @@ export class MockState {
     this.#ids = new Random(options.seed * 7919 + 17);
     this.sender = new WebhookSender(this.clock, options.seed);
     this.actions = new IncidentActions(this.world, this.clock, (event) => this.sender.dispatch(event), options.seed);
+  }
+
+  recordCall(record: CallRecord): void {
+    this.callLog.push(record);
+    if (this.callLog.length > CALL_LOG_LIMIT) this.callLog.splice(0, this.callLog.length - CALL_LOG_LIMIT);
   }
 
   /** Unique per call, in the 32-hex form real request ids take. */
