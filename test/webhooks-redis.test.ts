@@ -1,12 +1,12 @@
 // RedisStateStore against a real redis-server, with both client libraries, and two receiver
 // processes sharing one Redis.
-import { type ChildProcess, spawn } from 'node:child_process';
 import { Redis } from 'ioredis';
 import { createClient } from 'redis';
 import { afterAll, describe, expect, it } from 'vitest';
 import { buildDelivery, buildWebhookEvent } from '../src/testing/index.js';
 import { RedisStateStore, WebhookReceiver } from '../src/webhooks/index.js';
 import { startRedis } from './redis-server.js';
+import { type Replica, startReplica, stopReplica } from './replicas.js';
 
 const redis = await startRedis();
 afterAll(() => redis.stop());
@@ -83,7 +83,7 @@ it('refuses a client that is neither ioredis nor node-redis', () => {
 
 describe('two receiver processes sharing one Redis', () => {
   it('run each event once, with duplicates sent to both at once', { timeout: 60_000 }, async () => {
-    const procs = await Promise.all([startReplica('ioredis'), startReplica('node-redis')]);
+    const procs = await Promise.all([startReplica(redis.url, 'ioredis'), startReplica(redis.url, 'node-redis')]);
     try {
       const events = Array.from({ length: 150 }, (_, i) => buildWebhookEvent(i % 2 ? 'i_ack' : 'i_comm'));
       const sends: Array<Promise<number>> = [];
@@ -96,7 +96,7 @@ describe('two receiver processes sharing one Redis', () => {
       }
       const statuses = await Promise.all(sends);
       expect(statuses.every((s) => s === 200)).toBe(true);
-      const handled = (await Promise.all(procs.map(stopReplica))).flat();
+      const handled = (await Promise.all(procs.map(stopReplica))).flatMap((r) => r.handled);
       expect(handled.length).toBe(events.length);
       expect(new Set(handled).size).toBe(events.length);
       expect(procs.every((p) => p.child.exitCode === 0 || p.child.exitCode === null)).toBe(true);
@@ -105,41 +105,3 @@ describe('two receiver processes sharing one Redis', () => {
     }
   });
 });
-
-interface Replica {
-  url: string;
-  child: ChildProcess;
-  output: () => string;
-}
-
-function startReplica(flavour: 'ioredis' | 'node-redis'): Promise<Replica> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'test/processes/redis-receiver.ts', redis.url, flavour], {
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let out = '';
-  let err = '';
-  child.stdout?.on('data', (c: Buffer) => (out += c.toString()));
-  child.stderr?.on('data', (c: Buffer) => (err += c.toString()));
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`replica did not start: ${err}`)), 20_000);
-    child.stdout?.on('data', () => {
-      const match = /LISTENING (\S+)/.exec(out);
-      if (match) {
-        clearTimeout(timer);
-        resolve({ url: match[1] as string, child, output: () => out });
-      }
-    });
-    child.once('exit', (code) => reject(new Error(`replica exited with ${code}: ${err}`)));
-  });
-}
-
-function stopReplica(replica: Replica): Promise<string[]> {
-  return new Promise((resolve, reject) => {
-    replica.child.once('exit', () => {
-      const match = /HANDLED (\[.*\])/.exec(replica.output());
-      if (match) resolve(JSON.parse(match[1] as string) as string[]);
-      else reject(new Error(`no report from the replica: ${replica.output()}`));
-    });
-    replica.child.kill('SIGTERM');
-  });
-}

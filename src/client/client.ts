@@ -200,6 +200,8 @@ export class Flashduty {
         headers: options.headers ? { ...this.#headers, ...options.headers } : this.#headers,
         signal: attempt.signal,
       });
+      // The server had the request before it answered: its window counts from here at the latest.
+      release?.();
       const text = await response.text();
       const result = interpret(
         { status: response.status, headers: response.headers, text, url },

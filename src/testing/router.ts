@@ -59,6 +59,8 @@ const CORS = {
 /** What the handlers of one call share. */
 interface Call {
   state: MockState;
+  /** performance.now() at arrival: the rate limiter and the call log use the same instant. */
+  arrived: number;
   requestId: string;
   locale: Locale;
 }
@@ -66,9 +68,14 @@ interface Call {
 export async function route(state: MockState, request: Request): Promise<RouteResult> {
   const url = new URL(request.url);
   const path = routePath(url.pathname);
-  const call: Call = { state, requestId: state.nextRequestId(), locale: localeOf(request.headers.get('accept-language')) };
+  const call: Call = {
+    state,
+    arrived: performance.now(),
+    requestId: state.nextRequestId(),
+    locale: localeOf(request.headers.get('accept-language')),
+  };
   const keyName = state.keys.get(url.searchParams.get('app_key') ?? '')?.name;
-  const record = (status: number) => state.recordCall({ time: Date.now(), path, key_name: keyName, status, request_id: call.requestId });
+  const record = (status: number) => state.recordCall({ time: performance.timeOrigin + call.arrived, path, key_name: keyName, status, request_id: call.requestId });
 
   const fault = state.faults.take(path);
   if (fault?.delayMs) await new Promise((resolve) => setTimeout(resolve, fault.delayMs));
@@ -99,7 +106,7 @@ async function answer(call: Call, request: Request, url: URL, path: string): Pro
   if (key.expired) return fail(call, 'Unauthorized', 'expiredKey');
 
   const bucket = operation === 'list' ? `account:${state.world.account.account_id}` : `key:${key.name}`;
-  if (state.limiter && !state.limiter.admit(bucket, performance.now())) {
+  if (state.limiter && !state.limiter.admit(bucket, call.arrived)) {
     return fail(call, 'RequestTooFrequently', 'tooFrequent', {}, { 'Retry-After': '1' });
   }
   if (operation === 'list' && !key.permissions.includes('on-call')) {

@@ -20,7 +20,7 @@ export interface AppKeyInfo {
 
 /** One call as the mock saw it. */
 export interface CallRecord {
-  /** Unix ms, real time (rate limits count real time too). */
+  /** Unix ms (fractional) of arrival, real time: the instant the rate limits counted. */
   time: number;
   path: string;
   /** Name of the key used; `undefined` for a missing or unknown key. */
