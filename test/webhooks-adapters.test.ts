@@ -36,6 +36,19 @@ function listening(server: Server): Promise<Running> {
   });
 }
 
+/** An Express app (either major), with or without express.json() in front of the middleware. */
+function expressAdapter(factory: typeof express, withJson: boolean) {
+  return {
+    parsed: withJson,
+    start: (receiver: WebhookReceiver) => {
+      const app = factory();
+      if (withJson) app.post(PATH, factory.json({ limit: '5mb' }), receiver.nodeMiddleware());
+      else app.post(PATH, receiver.nodeMiddleware());
+      return listening(createServer(app));
+    },
+  };
+}
+
 const adapters: Record<string, { start(receiver: WebhookReceiver): Promise<Running>; parsed?: boolean }> = {
   'node:http': {
     start: (receiver) => {
@@ -43,36 +56,10 @@ const adapters: Record<string, { start(receiver: WebhookReceiver): Promise<Runni
       return listening(createServer((req, res) => middleware(req, res)));
     },
   },
-  'express 5': {
-    start: (receiver) => {
-      const app = express();
-      app.post(PATH, receiver.nodeMiddleware());
-      return listening(createServer(app));
-    },
-  },
-  'express 4': {
-    start: (receiver) => {
-      const app = express4();
-      app.post(PATH, receiver.nodeMiddleware());
-      return listening(createServer(app));
-    },
-  },
-  'express 4 + express.json()': {
-    parsed: true,
-    start: (receiver) => {
-      const app = express4();
-      app.post(PATH, express4.json({ limit: '5mb' }), receiver.nodeMiddleware());
-      return listening(createServer(app));
-    },
-  },
-  'express 5 + express.json()': {
-    parsed: true,
-    start: (receiver) => {
-      const app = express();
-      app.post(PATH, express.json({ limit: '5mb' }), receiver.nodeMiddleware());
-      return listening(createServer(app));
-    },
-  },
+  'express 5': expressAdapter(express, false),
+  'express 4': expressAdapter(express4, false),
+  'express 5 + express.json()': expressAdapter(express, true),
+  'express 4 + express.json()': expressAdapter(express4, true),
   fastify: {
     start: async (receiver) => {
       const app = Fastify();

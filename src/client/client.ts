@@ -195,14 +195,19 @@ export class Flashduty {
     const attempt = attemptSignal(timeout, options.signal);
     const started = Date.now();
     try {
-      const response = await this.#http.post(path + this.#query, {
-        json: body,
-        headers: options.headers ? { ...this.#headers, ...options.headers } : this.#headers,
-        signal: attempt.signal,
-      });
+      const response = await attempt.guard(
+        this.#http.post(path + this.#query, {
+          json: body,
+          headers: options.headers ? { ...this.#headers, ...options.headers } : this.#headers,
+          signal: attempt.signal,
+        }),
+      );
       // The server had the request before it answered: its window counts from here at the latest.
       release?.();
-      const text = await response.text();
+      const text = await attempt.guard(response.text()).catch((error: unknown) => {
+        void response.body?.cancel().catch(() => {});
+        throw error;
+      });
       const result = interpret(
         { status: response.status, headers: response.headers, text, url },
         this.validate,

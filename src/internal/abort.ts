@@ -4,6 +4,12 @@
 export interface AttemptSignal {
   signal: AbortSignal;
   timedOut(): boolean;
+  /**
+   * Settles with the promise, or rejects as soon as the attempt is aborted. Passing the signal to
+   * fetch is not enough on its own: ky links it through AbortSignal.any, whose links Node 20 can
+   * lose to garbage collection, and then a timed-out request would simply go on.
+   */
+  guard<T>(promise: Promise<T>): Promise<T>;
   dispose(): void;
 }
 
@@ -17,9 +23,16 @@ export function attemptSignal(timeoutMs: number, userSignal?: AbortSignal): Atte
   const onAbort = () => controller.abort(userSignal?.reason);
   if (userSignal?.aborted) onAbort();
   else userSignal?.addEventListener('abort', onAbort, { once: true });
+  const aborted = new Promise<never>((_, reject) => {
+    const fail = () => reject(controller.signal.reason ?? new Error('aborted'));
+    if (controller.signal.aborted) fail();
+    else controller.signal.addEventListener('abort', fail, { once: true });
+  });
+  aborted.catch(() => {}); // only a guarded promise reports it
   return {
     signal: controller.signal,
     timedOut: () => timedOut,
+    guard: (promise) => Promise.race([promise, aborted]),
     dispose() {
       clearTimeout(timer);
       userSignal?.removeEventListener('abort', onAbort);
