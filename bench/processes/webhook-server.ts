@@ -26,3 +26,4 @@ if (kind === 'bare') {
 const server = createServer(handler);
 server.keepAliveTimeout = 30_000;
 server.listen(0, '127.0.0.1', () => console.log(`LISTENING ${(server.address() as AddressInfo).port}`));
+process.on('SIGINT', () => process.exit(0)); // lets --cpu-prof write its profile

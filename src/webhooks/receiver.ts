@@ -147,7 +147,7 @@ export class WebhookReceiver {
           return this.#invalid(415, contentType ? `content type ${contentType} is not JSON` : 'no Content-Type header');
         }
         const bytes = source.kind === 'raw' ? source.value : await source.read(this.#maxBodyBytes);
-        if (bytes === 'too-large' || byteLength(bytes) > this.#maxBodyBytes) {
+        if (bytes === 'too-large' || overLimit(bytes, this.#maxBodyBytes)) {
           return this.#invalid(413, `body over ${this.#maxBodyBytes} bytes`);
         }
         const text = typeof bytes === 'string' ? bytes : decoder.decode(bytes);
@@ -178,7 +178,7 @@ export class WebhookReceiver {
         const local = this.#inFlight.get(id);
         const remaining = deadline - Date.now();
         if (remaining <= 0) return this.#duplicate(event);
-        const succeeded = local ? await within(local, remaining) : await delay(Math.min(25, remaining)).then(() => undefined);
+        const succeeded = local ? await within(local, deadline) : await delay(Math.min(25, remaining)).then(() => undefined);
         if (succeeded === true || (local && succeeded === undefined)) return this.#duplicate(event);
         continue;
       }
@@ -194,37 +194,56 @@ export class WebhookReceiver {
   async #run(event: WebhookEvent, token: string, deadline: number): Promise<ReceiveResult> {
     const id = event.event_id;
     let failure: unknown;
-    const handled = this.#callHandlers(event).then(
-      async () => {
-        await this.#store.complete(id, token);
-        return true;
-      },
-      async (error: unknown) => {
-        failure = error;
-        this.#emit('error', error, event);
-        await this.#store.release(id, token);
-        return false;
-      },
-    );
-    const settled = handled.catch((error: unknown) => {
-      this.#emit('error', error, event); // the store failed
-      return false;
-    });
+    const settled = this.#process(event, token, (error) => (failure = error));
     this.#inFlight.set(id, settled);
-    void settled.finally(() => {
+    void settled.then(() => {
       if (this.#inFlight.get(id) === settled) this.#inFlight.delete(id);
     });
-    const ok = await within(settled, deadline - Date.now());
+    const ok = await within(settled, deadline);
     if (ok === false) {
       return { status: 500, outcome: 'rejected', event, reason: `handler failed: ${(failure as Error)?.message ?? String(failure)}` };
     }
     return { status: 200, outcome: 'accepted', event }; // done, or still running at the deadline
   }
 
+  /** Runs the handlers, then completes or releases the claim. Never rejects: `true` on success. */
+  async #process(event: WebhookEvent, token: string, onFailure: (error: unknown) => void): Promise<boolean> {
+    const id = event.event_id;
+    try {
+      await this.#callHandlers(event);
+    } catch (error) {
+      onFailure(error);
+      this.#emit('error', error, event);
+      await this.#store.release(id, token).catch((storeError: unknown) => this.#emit('error', storeError, event));
+      return false;
+    }
+    try {
+      await this.#store.complete(id, token);
+    } catch (storeError) {
+      this.#emit('error', storeError, event);
+    }
+    return true;
+  }
+
+  /** Calls every handler of the event (all of them, even when one throws); rejects with the first failure. */
   async #callHandlers(event: WebhookEvent): Promise<void> {
     const typed = RESERVED.has(event.event_type) ? [] : this.#emitter.listeners(event.event_type);
-    const handlers = [...typed, ...this.#emitter.listeners('event')];
-    await Promise.all(handlers.map(async (handler) => handler(event)));
+    const pending: Array<PromiseLike<unknown>> = [];
+    let thrown: { error: unknown } | undefined;
+    for (const handler of [...typed, ...this.#emitter.listeners('event')]) {
+      try {
+        const result: unknown = handler(event);
+        if (typeof (result as PromiseLike<unknown> | undefined)?.then === 'function') pending.push(result as PromiseLike<unknown>);
+      } catch (error) {
+        thrown ??= { error };
+      }
+    }
+    if (pending.length > 0) {
+      const outcomes = await Promise.allSettled(pending);
+      const rejected = outcomes.find((o): o is PromiseRejectedResult => o.status === 'rejected');
+      if (rejected) thrown ??= { error: rejected.reason };
+    }
+    if (thrown) throw thrown.error;
   }
 
   #duplicate(event: WebhookEvent): ReceiveResult {
@@ -254,16 +273,21 @@ function whole(value: number, name: string): number {
   return value;
 }
 
-function byteLength(body: string | Uint8Array): number {
-  return typeof body === 'string' ? new TextEncoder().encode(body).byteLength : body.byteLength;
+/** UTF-8 size over the limit? Text is measured only when its length alone cannot tell. */
+function overLimit(body: string | Uint8Array, limit: number): boolean {
+  if (typeof body !== 'string') return body.byteLength > limit;
+  if (body.length * 3 <= limit) return false; // a UTF-16 unit is at most 3 bytes of UTF-8
+  if (body.length > limit) return true; // and at least 1
+  return new TextEncoder().encode(body).byteLength > limit;
 }
 
 function delay(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
 }
 
-/** The promise's value if it settles within `ms`, else `undefined`. */
-async function within<T>(promise: Promise<T>, ms: number): Promise<T | undefined> {
+/** The promise's value if it settles by `deadline` (Unix ms), else `undefined`. */
+async function within<T>(promise: Promise<T>, deadline: number): Promise<T | undefined> {
+  const ms = deadline - Date.now();
   if (ms <= 0) return Promise.race([promise, Promise.resolve(undefined)]);
   let timer: ReturnType<typeof setTimeout> | undefined;
   const timeout = new Promise<undefined>((resolve) => {

@@ -2,13 +2,21 @@
 
 import type { ReceiveResult } from '../receiver.js';
 
+// Built once: most answers are one of these.
+const PLAIN_BODIES: Record<string, string> = {
+  accepted: '{"outcome":"accepted"}',
+  duplicate: '{"outcome":"duplicate"}',
+  stale: '{"outcome":"stale"}',
+};
+const JSON_HEADERS: Readonly<Record<string, string>> = Object.freeze({ 'Content-Type': 'application/json' });
+// After a 413 the rest of the body was never read: the connection cannot be reused.
+const CLOSING_HEADERS: Readonly<Record<string, string>> = Object.freeze({ 'Content-Type': 'application/json', Connection: 'close' });
+
 export function answerBody(result: ReceiveResult): string {
-  return JSON.stringify(result.reason === undefined ? { outcome: result.outcome } : { outcome: result.outcome, reason: result.reason });
+  if (result.reason === undefined) return PLAIN_BODIES[result.outcome] ?? JSON.stringify({ outcome: result.outcome });
+  return JSON.stringify({ outcome: result.outcome, reason: result.reason });
 }
 
 export function answerHeaders(result: ReceiveResult): Record<string, string> {
-  // After a 413 the rest of the body was never read: the connection cannot be reused.
-  return result.status === 413
-    ? { 'Content-Type': 'application/json', Connection: 'close' }
-    : { 'Content-Type': 'application/json' };
+  return result.status === 413 ? { ...CLOSING_HEADERS } : { ...JSON_HEADERS };
 }
