@@ -12,7 +12,7 @@ import { MemoryStateStore, renderCustomBody } from '../dist/webhooks/index.js';
 
 const CONNECTIONS = 32;
 const SECONDS = 4;
-const ROUNDS = 4;
+const ROUNDS = 6;
 
 // The load tool is wrk (Debian's package): light enough that the servers, not the load, are what is
 // measured. Each request carries a fresh event_id, so the receiver handles every one (no duplicates).
@@ -62,6 +62,7 @@ try {
     rates.bare.push(load(servers.bare.port));
     rates.sdk.push(load(servers.sdk.port));
   }
+  console.log(`rounds: bare ${rates.bare.map((r) => r.toFixed(0)).join(" ")}; sdk ${rates.sdk.map((r) => r.toFixed(0)).join(" ")}`);
   const median = (v: number[]) => [...v].sort((a, b) => a - b)[Math.floor(v.length / 2)] as number;
   const bare = median(rates.bare);
   const sdk = median(rates.sdk);

@@ -1,9 +1,10 @@
-// One process's memory: a Map in insertion order is both the index and the eviction queue, so
-// every operation is O(1) and the size never passes `maxEntries`, however many ids stream by.
+// One process's memory. Processed ids live in a Map of id → expiry, in insertion order, which is
+// both the index and the eviction queue: every operation is O(1), the size never passes
+// `maxEntries`, and an entry is one number (no object per id, so a full store churns little garbage).
+// Claims being processed are kept apart: there are only as many as deliveries in flight.
 
 import { type Claim, claimToken, type StateStore } from './store.js';
 
-/** Options of {@link MemoryStateStore}. */
 export interface MemoryStateStoreOptions {
   /** Event ids remembered at most (and, separately, incidents' watermarks). Default 100 000. */
   maxEntries?: number;
@@ -11,17 +12,15 @@ export interface MemoryStateStoreOptions {
   ttlMs?: number;
 }
 
-interface Entry {
-  /** The claim's token while pending; `undefined` once done. */
-  token: string | undefined;
-  expiresAt: number;
-}
-
 /** Dedup and staleness state in this process's memory: bounded by `maxEntries`, O(1) per operation. */
 export class MemoryStateStore implements StateStore {
   readonly maxEntries: number;
   readonly ttlMs: number;
-  readonly #events = new Map<string, Entry>();
+  /** Processed ids → expiry (Unix ms), oldest first. */
+  readonly #done = new Map<string, number>();
+  /** Ids being processed → their claim. */
+  readonly #pending = new Map<string, { token: string; expiresAt: number }>();
+  /** Incident id → latest accepted event_time; and its expiry. */
   readonly #watermarks = new Map<string, { time: number; expiresAt: number }>();
 
   constructor(options: MemoryStateStoreOptions = {}) {
@@ -31,46 +30,61 @@ export class MemoryStateStore implements StateStore {
 
   /** Event ids held now (pending and done). */
   get size(): number {
-    return this.#events.size;
+    return this.#done.size + this.#pending.size;
   }
 
   async claim(eventId: string, leaseMs: number): Promise<Claim> {
     const now = Date.now();
-    const entry = this.#events.get(eventId);
-    if (entry && entry.expiresAt > now) return entry.token === undefined ? { status: 'done' } : { status: 'pending' };
+    const doneUntil = this.#done.get(eventId);
+    if (doneUntil !== undefined) {
+      if (doneUntil > now) return { status: 'done' };
+      this.#done.delete(eventId);
+    }
+    const pending = this.#pending.get(eventId);
+    if (pending && pending.expiresAt > now) return { status: 'pending' };
     const token = claimToken();
-    this.#put(this.#events, eventId, { token, expiresAt: now + leaseMs });
+    this.#pending.set(eventId, { token, expiresAt: now + leaseMs });
+    if (this.#pending.size > this.maxEntries) this.#evictPending(now);
     return { status: 'claimed', token };
   }
 
   async complete(eventId: string, token: string): Promise<void> {
-    const entry = this.#events.get(eventId);
-    if (entry && entry.token !== token) return; // the lease lapsed and someone else holds it now
-    this.#put(this.#events, eventId, { token: undefined, expiresAt: Date.now() + this.ttlMs });
+    const pending = this.#pending.get(eventId);
+    if (pending && pending.token !== token) return; // the lease lapsed and someone else holds it now
+    this.#pending.delete(eventId);
+    const now = Date.now();
+    this.#done.delete(eventId);
+    this.#done.set(eventId, now + this.ttlMs);
+    evict(this.#done, this.maxEntries, now, (expiresAt) => expiresAt);
   }
 
   async release(eventId: string, token: string): Promise<void> {
-    if (this.#events.get(eventId)?.token === token) this.#events.delete(eventId);
+    if (this.#pending.get(eventId)?.token === token) this.#pending.delete(eventId);
   }
 
   async advance(incidentId: string, eventTime: number): Promise<boolean> {
     const now = Date.now();
     const current = this.#watermarks.get(incidentId);
-    if (current && current.expiresAt > now && current.time > eventTime) return false;
-    const time = current && current.expiresAt > now ? Math.max(current.time, eventTime) : eventTime;
-    this.#put(this.#watermarks, incidentId, { time, expiresAt: now + this.ttlMs });
+    const live = current !== undefined && current.expiresAt > now;
+    if (live && current.time > eventTime) return false;
+    this.#watermarks.delete(incidentId);
+    this.#watermarks.set(incidentId, { time: live ? Math.max(current.time, eventTime) : eventTime, expiresAt: now + this.ttlMs });
+    evict(this.#watermarks, this.maxEntries, now, (w) => w.expiresAt);
     return true;
   }
 
-  /** Re-inserts at the end (newest) and evicts from the front: expired entries first, then the oldest. */
-  #put<V extends { expiresAt: number }>(map: Map<string, V>, key: string, value: V): void {
+  /** More claims than entries means leases were abandoned: drop the lapsed ones, then the oldest. */
+  #evictPending(now: number): void {
+    for (const [id, claim] of this.#pending) if (claim.expiresAt <= now) this.#pending.delete(id);
+    evict(this.#pending, this.maxEntries, now, (c) => c.expiresAt);
+  }
+}
+
+/** Drops from the front (oldest): expired entries, and any beyond `max`. */
+function evict<V>(map: Map<string, V>, max: number, now: number, expiry: (value: V) => number): void {
+  for (const [key, value] of map) {
+    if (map.size <= max && expiry(value) > now) return;
     map.delete(key);
-    map.set(key, value);
-    const now = Date.now();
-    for (const [oldKey, old] of map) {
-      if (map.size <= this.maxEntries && old.expiresAt > now) break;
-      map.delete(oldKey);
-    }
   }
 }
 
