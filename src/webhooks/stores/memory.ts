@@ -5,6 +5,7 @@
 
 import { type Claim, claimToken, type StateStore } from './store.js';
 
+/** Options of {@link MemoryStateStore}. */
 export interface MemoryStateStoreOptions {
   /** Event ids remembered at most (and, separately, incidents' watermarks). Default 100 000. */
   maxEntries?: number;
