@@ -21,7 +21,7 @@ beforeAll(async () => {
     cwd: project,
     timeout: 170_000,
   });
-  for (const file of ['smoke.cjs', 'smoke.mjs', 'consumer.ts', 'consumer-cjs.cts']) {
+  for (const file of ['run-smoke.cjs', 'smoke.cjs', 'smoke.mjs', 'consumer.ts', 'consumer-cjs.cts']) {
     copyFileSync(path.join(root, 'test/package', file), path.join(project, file));
   }
   const base = { strict: true, noEmit: true, target: 'es2022', lib: ['es2022', 'dom'], types: ['node'], skipLibCheck: false };

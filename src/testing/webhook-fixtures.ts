@@ -7,7 +7,7 @@ let sequence = 0;
 
 const PERSON: Person = { person_id: 1552048792504, person_name: 'TouTie', email: 'toutie@flashcat.cloud' };
 
-/** Options of {@link buildWebhookEvent}: any field of the payload, and of its incident. */
+/** Options of {@link buildWebhookEvent}: fields of the payload to set, and of its incident. */
 export interface WebhookEventOverrides {
   event_id?: string;
   /** Milliseconds. */
