@@ -1,6 +1,7 @@
-// One process's memory. Processed ids live in a Map of id → expiry, in insertion order, which is
-// both the index and the eviction queue: every operation is O(1), the size never passes
-// `maxEntries`, and an entry is one number (no object per id, so a full store churns little garbage).
+// One process's memory. Processed ids live in a Map of id → expiry beside a FIFO queue of the
+// same ids, oldest first: every operation is O(1), the size never passes `maxEntries`, and an
+// entry is one number. (Evicting by iterating the Map from its front would not be O(1): V8 leaves
+// deleted slots at the front until the table is rebuilt, and iteration walks over every one.)
 // Claims being processed are kept apart: there are only as many as deliveries in flight.
 
 import { type Claim, claimToken, type StateStore } from './store.js';
@@ -17,16 +18,18 @@ export interface MemoryStateStoreOptions {
 export class MemoryStateStore implements StateStore {
   readonly maxEntries: number;
   readonly ttlMs: number;
-  /** Processed ids → expiry (Unix ms), oldest first. */
-  readonly #done = new Map<string, number>();
+  /** Processed ids → expiry (Unix ms). */
+  readonly #done: ExpiringMap<true>;
   /** Ids being processed → their claim. */
   readonly #pending = new Map<string, { token: string; expiresAt: number }>();
-  /** Incident id → latest accepted event_time; and its expiry. */
-  readonly #watermarks = new Map<string, { time: number; expiresAt: number }>();
+  /** Incident id → latest accepted event_time. */
+  readonly #watermarks: ExpiringMap<number>;
 
   constructor(options: MemoryStateStoreOptions = {}) {
     this.maxEntries = positive(options.maxEntries ?? 100_000, 'maxEntries');
     this.ttlMs = positive(options.ttlMs ?? 86_400_000, 'ttlMs');
+    this.#done = new ExpiringMap(this.maxEntries, this.ttlMs, false);
+    this.#watermarks = new ExpiringMap(this.maxEntries, this.ttlMs, true);
   }
 
   /** Event ids held now (pending and done). */
@@ -34,13 +37,10 @@ export class MemoryStateStore implements StateStore {
     return this.#done.size + this.#pending.size;
   }
 
+
   async claim(eventId: string, leaseMs: number): Promise<Claim> {
     const now = Date.now();
-    const doneUntil = this.#done.get(eventId);
-    if (doneUntil !== undefined) {
-      if (doneUntil > now) return { status: 'done' };
-      this.#done.delete(eventId);
-    }
+    if (this.#done.has(eventId, now)) return { status: 'done' };
     const pending = this.#pending.get(eventId);
     if (pending && pending.expiresAt > now) return { status: 'pending' };
     const token = claimToken();
@@ -53,10 +53,7 @@ export class MemoryStateStore implements StateStore {
     const pending = this.#pending.get(eventId);
     if (pending && pending.token !== token) return; // the lease lapsed and someone else holds it now
     this.#pending.delete(eventId);
-    const now = Date.now();
-    this.#done.delete(eventId);
-    this.#done.set(eventId, now + this.ttlMs);
-    evict(this.#done, this.maxEntries, now, (expiresAt) => expiresAt);
+    this.#done.set(eventId, true, Date.now());
   }
 
   async release(eventId: string, token: string): Promise<void> {
@@ -65,27 +62,85 @@ export class MemoryStateStore implements StateStore {
 
   async advance(incidentId: string, eventTime: number): Promise<boolean> {
     const now = Date.now();
-    const current = this.#watermarks.get(incidentId);
-    const live = current !== undefined && current.expiresAt > now;
-    if (live && current.time > eventTime) return false;
-    this.#watermarks.delete(incidentId);
-    this.#watermarks.set(incidentId, { time: live ? Math.max(current.time, eventTime) : eventTime, expiresAt: now + this.ttlMs });
-    evict(this.#watermarks, this.maxEntries, now, (w) => w.expiresAt);
+    const current = this.#watermarks.get(incidentId, now);
+    if (current !== undefined && current > eventTime) return false;
+    this.#watermarks.set(incidentId, current === undefined ? eventTime : Math.max(current, eventTime), now);
     return true;
   }
 
-  /** More claims than entries means leases were abandoned: drop the lapsed ones, then the oldest. */
+  /** More claims than entries means leases were abandoned: drop the lapsed ones (rare, so a full pass is fine). */
   #evictPending(now: number): void {
     for (const [id, claim] of this.#pending) if (claim.expiresAt <= now) this.#pending.delete(id);
-    evict(this.#pending, this.maxEntries, now, (c) => c.expiresAt);
+    for (const id of this.#pending.keys()) {
+      if (this.#pending.size <= this.maxEntries) break;
+      this.#pending.delete(id);
+    }
   }
 }
 
-/** Drops from the front (oldest): expired entries, and any beyond `max`. */
-function evict<V>(map: Map<string, V>, max: number, now: number, expiry: (value: V) => number): void {
-  for (const [key, value] of map) {
-    if (map.size <= max && expiry(value) > now) return;
-    map.delete(key);
+/**
+ * Keys that expire after `ttlMs`, the oldest going first beyond `max`, each with an optional value.
+ * Expiries are plain numbers and the eviction queue is two parallel arrays: no object per key.
+ */
+class ExpiringMap<V> {
+  readonly #expiries = new Map<string, number>();
+  readonly #values = new Map<string, V>();
+  /** Keys and the expiry they were set with, in the order they were set; stale ones are skipped. */
+  #keys: string[] = [];
+  #times: number[] = [];
+  #head = 0;
+
+  constructor(
+    readonly max: number,
+    readonly ttlMs: number,
+    readonly keepsValues: boolean,
+  ) {}
+
+  get size(): number {
+    return this.#expiries.size;
+  }
+
+  has(key: string, now: number): boolean {
+    const expiresAt = this.#expiries.get(key);
+    if (expiresAt === undefined) return false;
+    if (expiresAt > now) return true;
+    this.#delete(key);
+    return false;
+  }
+
+  get(key: string, now: number): V | undefined {
+    return this.has(key, now) ? this.#values.get(key) : undefined;
+  }
+
+  set(key: string, value: V, now: number): void {
+    const expiresAt = now + this.ttlMs;
+    this.#expiries.set(key, expiresAt);
+    if (this.keepsValues) this.#values.set(key, value);
+    this.#keys.push(key);
+    this.#times.push(expiresAt);
+    // Evict from the oldest: what expired, and what is beyond `max`.
+    while (this.#head < this.#keys.length) {
+      const oldest = this.#keys[this.#head] as string;
+      const queued = this.#times[this.#head] as number;
+      const live = this.#expiries.get(oldest);
+      if (live !== undefined && live !== queued) {
+        this.#head++; // set again since: a newer queue entry speaks for it
+        continue;
+      }
+      if (live !== undefined && this.#expiries.size <= this.max && queued > now) break;
+      if (live !== undefined) this.#delete(oldest);
+      this.#head++;
+    }
+    if (this.#head > 1024 && this.#head * 2 > this.#keys.length) {
+      this.#keys = this.#keys.slice(this.#head);
+      this.#times = this.#times.slice(this.#head);
+      this.#head = 0;
+    }
+  }
+
+  #delete(key: string): void {
+    this.#expiries.delete(key);
+    if (this.keepsValues) this.#values.delete(key);
   }
 }
 
