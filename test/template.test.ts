@@ -71,6 +71,12 @@ describe('renderCustomBody', () => {
     expect(() => renderCustomBody('{"a": {{incident.title}}}', example)).toThrow(TemplateSyntaxError);
   });
 
+  it('keeps a template key named __proto__ as a key', () => {
+    const rendered = renderCustomBody('{"__proto__": {"title": "{{incident.title}}"}}', example) as Record<string, unknown>;
+    expect(Object.getPrototypeOf(rendered)).toBe(Object.prototype);
+    expect(Object.getOwnPropertyDescriptor(rendered, '__proto__')?.value).toEqual({ title: 'ysy028' });
+  });
+
   it('never resolves inherited properties', () => {
     expect(renderCustomBody('"{{constructor}}"', example)).toBe('{{constructor}}');
     expect(renderCustomBody('"{{incident.title.length}}"', example)).toBe('{{incident.title.length}}');

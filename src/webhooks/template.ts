@@ -44,9 +44,9 @@ function render(node: unknown, resolve: (path: string) => unknown): unknown {
   if (typeof node === 'string') return renderString(node, resolve);
   if (Array.isArray(node)) return node.map((item) => render(item, resolve));
   if (typeof node === 'object' && node !== null) {
-    const out: Record<string, unknown> = {};
-    for (const [key, item] of Object.entries(node)) out[key] = render(item, resolve);
-    return out;
+    // fromEntries defines own properties, so a key named `__proto__` stays a key (an assignment
+    // would set the prototype instead).
+    return Object.fromEntries(Object.entries(node).map(([key, item]) => [key, render(item, resolve)]));
   }
   return node;
 }
