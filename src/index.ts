@@ -8,7 +8,36 @@ export { PagePromise } from './core/page-promise.js';
 export type { ItemsOptions, PagesOptions, PagingMode } from './core/page-promise.js';
 export type { ValidateMode } from './core/envelope.js';
 export type { Logger, LogLevel } from './internal/logger.js';
-export * from './core/errors.js';
+export {
+  AccessDeniedError,
+  APIConnectionError,
+  APIConnectionTimeoutError,
+  APIError,
+  APIUserAbortError,
+  BadRequestError,
+  BalanceNotEnoughError,
+  DangerousOperationError,
+  EntityTooLargeError,
+  ERROR_CLASSES,
+  FlashdutyError,
+  InternalError,
+  InvalidContentTypeError,
+  InvalidParameterError,
+  MethodNotAllowedError,
+  NoLicenseError,
+  ReferenceExistError,
+  RequestLockedError,
+  RequestTooFrequentlyError,
+  RequestValidationError,
+  RequestVerifyRequiredError,
+  ResourceNotFoundError,
+  ResponseValidationError,
+  RouteNotFoundError,
+  ServiceUnavailableError,
+  UnauthorizedError,
+  UndonedOrderExistError,
+} from './core/errors.js';
+export type { APIErrorOptions, ErrorCode, FlashdutyErrorOptions, ResponseErrorOptions } from './core/errors.js';
 export { VERSION } from './version.js';
 export type { Progress, Severity } from './schemas/common.js';
 export * from './schemas/incident.js';

@@ -32,7 +32,6 @@ export class IncidentPage {
    */
   readonly request: Readonly<ListIncidentsRequest>;
   readonly #client: Flashduty;
-  readonly #request: ListIncidentsRequest;
   readonly #options: RequestOptions;
 
   constructor(
@@ -49,21 +48,20 @@ export class IncidentPage {
     this.requestId = requestId;
     this.request = Object.freeze({ ...request });
     this.#client = client;
-    this.#request = request;
     this.#options = options;
   }
 
   /** The next page by cursor, or `null` when there is none. */
   nextPage(): Promise<IncidentPage | null> {
     if (!this.hasNextPage || !this.searchAfterCtx) return Promise.resolve(null);
-    return fetchPage(this.#client, cursorRequest(this.#request, this.searchAfterCtx), this.#options);
+    return fetchPage(this.#client, cursorRequest(this.request, this.searchAfterCtx), this.#options);
   }
 
   /** @internal The same page without the items an earlier page or window already yielded. */
   withItems(items: IncidentInfo[]): IncidentPage {
     if (items.length === this.items.length) return this;
     const data = { items, total: this.total, has_next_page: this.hasNextPage, search_after_ctx: this.searchAfterCtx };
-    return new IncidentPage(this.#client, this.#request, this.#options, data, this.requestId);
+    return new IncidentPage(this.#client, this.request, this.#options, data, this.requestId);
   }
 }
 
