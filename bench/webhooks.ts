@@ -3,74 +3,122 @@
 //   JSON.parses it and answers 200 (same payloads, same load tool: wrk)      target ≥ 0.85×
 //   renderCustomBody on the documented example vs JSON.stringify of the payload
 //   MemoryStateStore: bytes per remembered event id at 100 000 ids
-import { spawn, spawnSync } from 'node:child_process';
+//
+// Throughput is measured two ways, because a shared 2-core machine drifts by ±30% from one second
+// to the next:
+//   alone         each server in turn on CPU 0, wrk on CPU 1 (taskset), rounds alternating; the
+//                 ratio of medians (rounds seconds apart drift: read it with its spread).
+//   side by side  the bare server and one receiver on CPU 0 at the same time, one wrk each on CPU 1:
+//                 the scheduler gives both the same CPU time, so their rates compare their costs
+//                 per request under the very same conditions. (Slightly harsh on the receiver: the
+//                 two processes share one core's caches, and its state store is the larger.)
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { cpus, tmpdir } from 'node:os';
 import path from 'node:path';
 import { buildWebhookEvent } from '../dist/testing/index.js';
 import { MemoryStateStore, renderCustomBody } from '../dist/webhooks/index.js';
 
 const CONNECTIONS = 32;
-const SECONDS = 4;
-const ROUNDS = 6;
+const SECONDS = 3;
+const ROUNDS = 7;
+type Kind = 'bare' | 'sdk' | 'sdk-async';
+const LABELS: Record<Kind, string> = {
+  bare: 'bare node:http + JSON.parse',
+  sdk: 'nodeMiddleware(), no-op handler',
+  'sdk-async': 'nodeMiddleware(), async no-op handler',
+};
 
-// The load tool is wrk (Debian's package): light enough that the servers, not the load, are what is
-// measured. Each request carries a fresh event_id, so the receiver handles every one (no duplicates).
-const deliveryTemplate = JSON.stringify(buildWebhookEvent('i_ack', { event_id: 'EVENTID' }));
+// Pinning needs taskset (util-linux) and two CPUs; without them the processes float.
+const pinning = cpus().length >= 2 && spawnSync('taskset', ['-c', '0', 'true']).status === 0;
+const pinned = (cpu: number, command: string, args: string[]): [string, string[]] =>
+  pinning ? ['taskset', ['-c', String(cpu), command, ...args]] : [command, args];
+
+// wrk (Debian's package) is light enough that the servers, not the load, are what is measured.
+// Each request carries a fresh event_id, so the receiver handles every one (no duplicates).
+const [head, tail] = JSON.stringify(buildWebhookEvent('i_ack', { event_id: 'EVENTID' })).split('EVENTID') as [string, string];
 const script = path.join(mkdtempSync(path.join(tmpdir(), 'fd-wrk-')), 'deliveries.lua');
 writeFileSync(
   script,
   `local counter = 0
 local prefix = string.format("%08x", math.random(0, 0x7fffffff))
-local template = [==[${deliveryTemplate}]==]
+local head = [==[${head}]==]
+local tail = [==[${tail}]==]
+local headers = { ["Content-Type"] = "application/json" }
 request = function()
   counter = counter + 1
-  local body = template:gsub("EVENTID", prefix .. string.format("%016x", counter))
-  return wrk.format("POST", "/hooks", { ["Content-Type"] = "application/json" }, body)
+  return wrk.format("POST", "/hooks", headers, head .. prefix .. string.format("%016x", counter) .. tail)
 end
 `,
 );
 
-async function startServer(kind: 'bare' | 'sdk') {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'bench/processes/webhook-server.ts', kind], { stdio: ['ignore', 'pipe', 'inherit'] });
+async function startServer(kind: Kind): Promise<{ port: number; child: ChildProcess }> {
+  const [command, args] = pinned(0, process.execPath, ['--import', 'tsx', 'bench/processes/webhook-server.ts', kind]);
+  const child = spawn(command, args, { stdio: ['ignore', 'pipe', 'inherit'] });
   const port = await new Promise<number>((resolve) => {
-    child.stdout.on('data', (chunk: Buffer) => {
+    child.stdout?.on('data', (chunk: Buffer) => {
       const match = /LISTENING (\d+)/.exec(chunk.toString());
       if (match) resolve(Number(match[1]));
     });
   });
-  return { port, stop: () => child.kill() };
+  return { port, child };
 }
 
 /** Requests per second that wrk reaches against the server; every answer must be a 200. */
-function load(port: number): number {
-  const result = spawnSync('wrk', ['-t1', `-c${CONNECTIONS}`, `-d${SECONDS}s`, '-s', script, `http://127.0.0.1:${port}/hooks`], { encoding: 'utf8' });
-  if (result.error) throw new Error(`wrk is needed for this benchmark (apt-get install wrk): ${result.error.message}`);
-  if (/Non-2xx or 3xx responses/.test(result.stdout)) throw new Error(`some answers were not 200:\n${result.stdout}`);
-  const rate = /Requests\/sec:\s+([\d.]+)/.exec(result.stdout);
-  if (!rate) throw new Error(`unexpected wrk output:\n${result.stdout}${result.stderr}`);
-  return Number(rate[1]);
+function load(port: number, seconds = SECONDS): Promise<number> {
+  const [command, args] = pinned(1, 'wrk', ['-t1', `-c${CONNECTIONS}`, `-d${seconds}s`, '-s', script, `http://127.0.0.1:${port}/hooks`]);
+  return new Promise((resolve, reject) => {
+    const child = spawn(command, args);
+    let out = '';
+    child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
+    child.on('error', (error) => reject(new Error(`wrk is needed for this benchmark (apt-get install wrk): ${error.message}`)));
+    child.on('close', () => {
+      if (/Non-2xx or 3xx responses/.test(out)) return reject(new Error(`some answers were not 200:\n${out}`));
+      const rate = /Requests\/sec:\s+([\d.]+)/.exec(out);
+      if (!rate) return reject(new Error(`unexpected wrk output:\n${out}`));
+      resolve(Number(rate[1]));
+    });
+  });
 }
 
-console.log(`Webhook deliveries: ${(Buffer.byteLength(deliveryTemplate) / 1024).toFixed(1)} kB each, wrk with ${CONNECTIONS} connections, ${ROUNDS} × ${SECONDS} s per server, alternating\n`);
-const servers = { bare: await startServer('bare'), sdk: await startServer('sdk') };
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] as number;
+const rates = (values: number[]) => values.map((v) => v.toFixed(0)).join(' ');
+const ratios = (values: number[]) => values.map((v) => v.toFixed(2)).join(' ');
+
+console.log(
+  `Webhook deliveries: ${((head.length + tail.length + 24) / 1024).toFixed(1)} kB each, wrk with ${CONNECTIONS} connections, ` +
+    `${ROUNDS} rounds × ${SECONDS} s${pinning ? ', servers on CPU 0 and wrk on CPU 1' : ' (taskset unavailable: not pinned)'}\n`,
+);
+const kinds: Kind[] = ['bare', 'sdk', 'sdk-async'];
+const servers = new Map<Kind, { port: number; child: ChildProcess }>();
 try {
-  load(servers.bare.port); // warm-up
-  load(servers.sdk.port);
-  const rates: Record<'bare' | 'sdk', number[]> = { bare: [], sdk: [] };
+  for (const kind of kinds) servers.set(kind, await startServer(kind));
+  const port = (kind: Kind) => (servers.get(kind) as { port: number }).port;
+  for (const kind of kinds) await load(port(kind), 2); // warm-up: JIT and a full state store
+
+  console.log('alone (one server at a time, alternating):');
+  const alone = new Map<Kind, number[]>(kinds.map((k) => [k, []]));
   for (let round = 0; round < ROUNDS; round++) {
-    rates.bare.push(load(servers.bare.port));
-    rates.sdk.push(load(servers.sdk.port));
+    for (const kind of round % 2 ? [...kinds].reverse() : kinds) alone.get(kind)?.push(await load(port(kind)));
   }
-  console.log(`rounds: bare ${rates.bare.map((r) => r.toFixed(0)).join(" ")}; sdk ${rates.sdk.map((r) => r.toFixed(0)).join(" ")}`);
-  const median = (v: number[]) => [...v].sort((a, b) => a - b)[Math.floor(v.length / 2)] as number;
-  const bare = median(rates.bare);
-  const sdk = median(rates.sdk);
-  console.log(`bare node:http + JSON.parse                 ${bare.toFixed(0).padStart(7)} req/s`);
-  console.log(`receiver.nodeMiddleware()                   ${sdk.toFixed(0).padStart(7)} req/s   ${(sdk / bare).toFixed(2)}×`);
+  const bare = median(alone.get('bare') as number[]);
+  for (const kind of kinds) {
+    const own = alone.get(kind) as number[];
+    const ratio = kind === 'bare' ? '       ' : `  ${(median(own) / bare).toFixed(2)}×`;
+    console.log(`  ${LABELS[kind].padEnd(40)} ${median(own).toFixed(0).padStart(6)} req/s${ratio}   rounds: ${rates(own)}`);
+  }
+
+  console.log('side by side (the bare server and one receiver on one core at the same time):');
+  for (const kind of ['sdk', 'sdk-async'] as const) {
+    const perRound: number[] = [];
+    for (let round = 0; round < ROUNDS; round++) {
+      const [bare, sdk] = await Promise.all([load(port('bare')), load(port(kind))]);
+      perRound.push(sdk / bare);
+    }
+    console.log(`  ${LABELS[kind].padEnd(40)} ${median(perRound).toFixed(2)}× the bare server (rounds ${ratios(perRound)})`);
+  }
 } finally {
-  servers.bare.stop();
-  servers.sdk.stop();
+  for (const { child } of servers.values()) child.kill('SIGTERM');
 }
 
 // renderCustomBody on the documented example.

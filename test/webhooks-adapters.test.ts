@@ -203,3 +203,66 @@ for (const [name, adapter] of Object.entries(adapters)) {
     });
   });
 }
+
+// Handlers that return no promise take the synchronous path: the answer goes out in the tick the
+// body ends, without a timer. The same guarantees must hold there.
+for (const [name, adapter] of Object.entries(adapters)) {
+  describe(`adapter: ${name}, synchronous handlers`, async () => {
+    const handled: string[] = [];
+    let failNext = 0;
+    const receiver = new WebhookReceiver({ secret: SECRET });
+    receiver.on('event', (event) => {
+      if (failNext > 0) {
+        failNext--;
+        throw new Error('handler failed');
+      }
+      handled.push(event.event_id);
+    });
+    receiver.on('error', () => {});
+    const server = await adapter.start(receiver);
+    afterAll(() => server.close());
+
+    it('runs each event once, duplicates sent together or one after another', async () => {
+      const event = buildWebhookEvent('i_ack');
+      const answers = await Promise.all(Array.from({ length: 5 }, () => deliver(server.url, event)));
+      answers.push(await deliver(server.url, event));
+      expect(answers.map((a) => a.status)).toEqual([200, 200, 200, 200, 200, 200]);
+      expect(answers.filter((a) => a.body.includes('"accepted"'))).toHaveLength(1);
+      expect(handled.filter((id) => id === event.event_id)).toHaveLength(1);
+    });
+
+    it('answers 500 for a handler that throws, and processes the redelivery', async () => {
+      const event = buildWebhookEvent('i_comm');
+      failNext = 1;
+      expect((await deliver(server.url, event)).status).toBe(500);
+      expect((await deliver(server.url, event)).status).toBe(200);
+      expect(handled.filter((id) => id === event.event_id)).toHaveLength(1);
+    });
+  });
+}
+
+describe('nodeMiddleware after another middleware answered', () => {
+  it('hands the error to next() instead of throwing', async () => {
+    const receiver = new WebhookReceiver();
+    const app = express();
+    const errors: unknown[] = [];
+    app.post(
+      PATH,
+      (_req: express.Request, res: express.Response, next: express.NextFunction) => {
+        res.status(202).end('taken');
+        next();
+      },
+      receiver.nodeMiddleware(),
+      (error: unknown, _req: express.Request, _res: express.Response, _next: express.NextFunction) => void errors.push(error),
+    );
+    const server = await listening(createServer(app));
+    try {
+      const answer = await deliver(server.url, buildWebhookEvent('i_new'), {});
+      expect(answer).toEqual({ status: 202, body: 'taken' });
+      await sleep(20);
+      expect(errors).toEqual([expect.objectContaining({ code: 'ERR_HTTP_HEADERS_SENT' })]);
+    } finally {
+      await server.close();
+    }
+  });
+});

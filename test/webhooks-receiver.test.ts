@@ -1,11 +1,16 @@
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
+import fc from 'fast-check';
 import { describe, expect, expectTypeOf, it } from 'vitest';
 import { buildDelivery, buildWebhookEvent } from '../src/testing/index.js';
 import {
   MemoryStateStore,
+  type StateStore,
   type WebhookEvent,
   type WebhookEventOf,
   WebhookReceiver,
 } from '../src/webhooks/index.js';
+import { findProblem, isValidFast } from '../src/webhooks/payload.js';
 import example from './fixtures/incident-webhook.example.json' with { type: 'json' };
 
 const receive = (receiver: WebhookReceiver, payload: unknown, options?: Parameters<typeof buildDelivery>[1]) =>
@@ -184,15 +189,27 @@ describe('WebhookReceiver.receive', () => {
     expect(calls).toBe(2);
   });
 
-  it('never throws, even when the store fails', async () => {
-    const broken = new MemoryStateStore();
-    broken.claim = async () => {
+  it.each([
+    ['throws', () => {
       throw new Error('store unreachable');
+    }],
+    ['rejects', () => Promise.reject(new Error('store unreachable'))],
+  ])('never throws, even when the store %s', async (_, claim) => {
+    const memory = new MemoryStateStore();
+    const broken: StateStore = {
+      claim,
+      complete: (id, token) => memory.complete(id, token),
+      release: (id, token) => memory.release(id, token),
+      advance: (incident, time) => memory.advance(incident, time),
     };
     const receiver = new WebhookReceiver({ store: broken });
     const errors: unknown[] = [];
     receiver.on('error', (e) => void errors.push(e));
-    expect(await receive(receiver, buildWebhookEvent('i_new'))).toMatchObject({ status: 500, outcome: 'rejected' });
+    expect(await receive(receiver, buildWebhookEvent('i_new'))).toMatchObject({
+      status: 500,
+      outcome: 'rejected',
+      reason: 'receiver failure: store unreachable',
+    });
     expect(errors).toHaveLength(1);
   });
 
@@ -203,6 +220,36 @@ describe('WebhookReceiver.receive', () => {
   });
 });
 
+describe('payload check', () => {
+  const fields = ['event_id', 'event_type', 'event_time', 'incident', 'person'] as const;
+  const incidentFields = [
+    'incident_id', 'title', 'incident_severity', 'incident_status', 'progress',
+    'created_at', 'updated_at', 'start_time', 'detail_url',
+  ] as const;
+  const anyValue = fc.oneof(
+    fc.constant(undefined), fc.constant(null), fc.constant(''), fc.string(), fc.integer(), fc.double(),
+    fc.constant(2 ** 60), fc.boolean(), fc.array(fc.integer(), { maxLength: 2 }), fc.object({ maxDepth: 1 }),
+  );
+  const mutation = fc.record({
+    top: fc.dictionary(fc.constantFrom(...fields), anyValue, { maxKeys: 2 }),
+    incident: fc.dictionary(fc.constantFrom(...incidentFields), anyValue, { maxKeys: 2 }),
+    whole: fc.option(anyValue, { freq: 10 }),
+  });
+
+  it('has a fast path that agrees with the rules it explains failures by', () => {
+    fc.assert(
+      fc.property(mutation, ({ top, incident, whole }) => {
+        const event = structuredClone(buildWebhookEvent('i_ack')) as unknown as Record<string, unknown>;
+        Object.assign(event.incident as object, incident);
+        Object.assign(event, top);
+        const body = whole === null ? event : whole;
+        expect(isValidFast(body)).toBe(findProblem(body) === undefined);
+      }),
+      { numRuns: 3000 },
+    );
+  });
+});
+
 describe('MemoryStateStore', () => {
   it('stays within maxEntries under an endless stream of new ids', async () => {
     const store = new MemoryStateStore({ maxEntries: 1000 });
@@ -210,9 +257,18 @@ describe('MemoryStateStore', () => {
       const claim = await store.claim(`id-${i}`, 60_000);
       if (claim.status === 'claimed') await store.complete(`id-${i}`, claim.token);
     }
-    expect(store.size).toBe(1000);
+    expect(store.size).toBeLessThanOrEqual(1000);
+    expect(store.size).toBeGreaterThanOrEqual(500);
+    for (let i = 49_500; i < 50_000; i++) expect((await store.claim(`id-${i}`, 60_000)).status).toBe('done'); // the newest half
     expect((await store.claim('id-49999', 60_000)).status).toBe('done');
     expect((await store.claim('id-0', 60_000)).status).toBe('claimed'); // long evicted
+  });
+
+  it('bounds claims that are never completed (handlers that hang)', () => {
+    const store = new MemoryStateStore({ maxEntries: 100 });
+    for (let i = 0; i < 5_000; i++) expect(store.claim(`hung-${i}`, 60_000).status).toBe('claimed');
+    expect(store.size).toBeLessThanOrEqual(100);
+    expect(store.claim('hung-4999', 60_000).status).toBe('pending'); // the newest stay claimed
   });
 
   it('forgets ids after ttlMs, and lets a lapsed claim be taken over', async () => {
@@ -226,6 +282,46 @@ describe('MemoryStateStore', () => {
     expect((await store.claim('a', 1000)).status).toBe('pending');
   });
 });
+
+describe('MemoryStateStore watermarks', () => {
+  it('forget incidents after ttlMs', async () => {
+    const store = new MemoryStateStore({ ttlMs: 30 });
+    expect(store.advance('inc', 2_000)).toBe(true);
+    expect(store.advance('inc', 1_000)).toBe(false);
+    await sleep(40);
+    expect(store.advance('inc', 1_000)).toBe(true);
+  });
+
+  it('evict the least recently moved incidents first', () => {
+    const store = new MemoryStateStore({ maxEntries: 4 });
+    for (const incident of ['a', 'b', 'c']) store.advance(incident, 100);
+    store.advance('a', 200); // a moved again: b is now the least recent
+    store.advance('d', 100);
+    expect(store.advance('a', 150)).toBe(false); // still remembered
+    expect(store.advance('c', 50)).toBe(false);
+    expect(store.advance('b', 50)).toBe(true); // forgotten
+  });
+
+  it('keep memory flat while a few incidents move forever', () => {
+    const gc = collector();
+    const store = new MemoryStateStore({ maxEntries: 1000 });
+    store.advance('quiet', 1); // never moves again, so it stays at the front of the queue
+    for (let i = 0; i < 10_000; i++) store.advance('busy', i); // warm up
+    gc();
+    const before = process.memoryUsage().heapUsed;
+    for (let i = 10_000; i < 1_000_000; i++) store.advance('busy', i);
+    gc();
+    expect(process.memoryUsage().heapUsed - before).toBeLessThan(2 * 1024 * 1024);
+    expect(store.advance('busy', 999_999)).toBe(true);
+    expect(store.advance('quiet', 0)).toBe(false);
+  });
+});
+
+/** A full garbage collection, without starting node with --expose-gc. */
+function collector(): () => void {
+  setFlagsFromString('--expose-gc');
+  return runInNewContext('gc') as () => void;
+}
 
 describe('types', () => {
   it('types handlers by event type and keeps the union open', () => {

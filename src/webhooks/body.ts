@@ -19,32 +19,41 @@ export function headerOf(headers: HeadersLike | undefined, name: string): string
 /** `application/json`, or any `+json` type, with or without parameters. */
 export function isJsonContentType(value: string | undefined): boolean {
   if (!value) return false;
+  if (value === 'application/json') return true; // what the sender sends
   const type = value.split(';')[0]?.trim().toLowerCase() ?? '';
   return type === 'application/json' || /^application\/[\w.+-]+\+json$/.test(type);
 }
 
-/** A body to read: `'too-large'` as soon as more than `limit` bytes arrived (reading stops there). */
-export type BodyReader = (limit: number) => Promise<Uint8Array | 'too-large'>;
+/**
+ * A body to read, up to `limit` bytes: calls `done` once with the bytes, or with `'too-large'` as
+ * soon as more arrived (reading stops there), or `fail` once. Callbacks rather than a promise, so
+ * that a receiver with synchronous handlers answers in the same tick the body ends.
+ */
+export type BodyReader = (limit: number, done: (body: Uint8Array | 'too-large') => void, fail: (error: unknown) => void) => void;
 
 /** Reads a web ReadableStream up to the limit, cancelling it beyond. */
 export function webStreamReader(stream: ReadableStream<Uint8Array> | null): BodyReader {
-  return async (limit) => {
-    if (!stream) return new Uint8Array(0);
-    const reader = stream.getReader();
-    const chunks: Uint8Array[] = [];
-    let size = 0;
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      size += value.byteLength;
-      if (size > limit) {
-        await reader.cancel().catch(() => {});
-        return 'too-large';
-      }
-      chunks.push(value);
-    }
-    return concat(chunks, size);
+  return (limit, done, fail) => {
+    if (!stream) return done(new Uint8Array(0));
+    readWebStream(stream, limit).then(done, fail);
   };
+}
+
+async function readWebStream(stream: ReadableStream<Uint8Array>, limit: number): Promise<Uint8Array | 'too-large'> {
+  const reader = stream.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > limit) {
+      await reader.cancel().catch(() => {});
+      return 'too-large';
+    }
+    chunks.push(value);
+  }
+  return concat(chunks, size);
 }
 
 /** The parts of a node readable (an IncomingMessage) used here. */
@@ -55,60 +64,48 @@ export interface NodeReadable {
   on(event: 'end' | 'close', listener: () => void): unknown;
   /** Readable's method of that name. */
   on(event: 'error', listener: (error: Error) => void): unknown;
-  /** Readable's method of that name. */
-  removeAllListeners?(event?: string): unknown;
-  /** Readable's method of that name. */
-  removeListener(event: string, listener: (...args: never[]) => void): unknown;
-  /** Readable's method of that name. */
-  resume(): unknown;
   readableEnded?: boolean;
 }
 
 /**
  * Reads a node stream up to the limit. Past it, stops keeping bytes: the rest is discarded as it
  * arrives (never buffered) so the sender reads a clean 413 instead of a reset connection, and the
- * adapter closes the connection after the answer.
+ * adapter closes the connection after the answer. The listeners stay until the request is dropped
+ * (cheaper than removing them); once settled they ignore what comes.
  */
 export function nodeStreamReader(stream: NodeReadable): BodyReader {
-  return (limit) =>
-    new Promise((resolve, reject) => {
-      const chunks: Uint8Array[] = [];
-      let size = 0;
-      const cleanup = () => {
-        stream.removeListener('data', onData);
-        stream.removeListener('end', onEnd);
-        stream.removeListener('error', onError);
-        stream.removeListener('close', onClose);
-      };
-      const onData = (chunk: Uint8Array | string) => {
-        const bytes = typeof chunk === 'string' ? new TextEncoder().encode(chunk) : chunk;
-        size += bytes.byteLength;
-        if (size > limit) {
-          cleanup();
-          stream.on('error', () => {}); // a reset while discarding is no longer our business
-          stream.resume();
-          resolve('too-large');
-          return;
-        }
-        chunks.push(bytes);
-      };
-      const onEnd = () => {
-        cleanup();
-        resolve(concat(chunks, size));
-      };
-      const onError = (error: Error) => {
-        cleanup();
-        reject(error);
-      };
-      const onClose = () => {
-        cleanup();
-        reject(new Error('the connection closed before the body was complete'));
-      };
-      stream.on('data', onData);
-      stream.on('end', onEnd);
-      stream.on('error', onError);
-      stream.on('close', onClose);
+  return (limit, done, fail) => {
+    const chunks: Uint8Array[] = [];
+    let size = 0;
+    let settled = false;
+    stream.on('data', (chunk: Uint8Array | string) => {
+      if (settled) return;
+      const bytes = typeof chunk === 'string' ? new TextEncoder().encode(chunk) : chunk;
+      size += bytes.byteLength;
+      if (size > limit) {
+        settled = true;
+        chunks.length = 0;
+        done('too-large');
+        return;
+      }
+      chunks.push(bytes);
     });
+    stream.on('end', () => {
+      if (settled) return;
+      settled = true;
+      done(concat(chunks, size));
+    });
+    stream.on('error', (error: Error) => {
+      if (settled) return; // a reset while discarding is no longer our business
+      settled = true;
+      fail(error);
+    });
+    stream.on('close', () => {
+      if (settled) return;
+      settled = true;
+      fail(new Error('the connection closed before the body was complete'));
+    });
+  };
 }
 
 function concat(chunks: Uint8Array[], size: number): Uint8Array {

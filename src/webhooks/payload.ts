@@ -41,8 +41,40 @@ function describe(v: unknown): string {
   return `a ${typeof v}`;
 }
 
+/**
+ * The same rules as the tables above, written out with plain property names: V8 turns these into
+ * fast loads, where `body[field]` over a list of names is a megamorphic lookup each. Runs on every
+ * delivery; the tables only explain a failure.
+ */
+export function isValidFast(body: unknown): boolean {
+  if (!isObject(body)) return false;
+  const incident = body.incident;
+  if (!isObject(incident)) return false;
+  const person = body.person;
+  return (
+    isNonEmptyString(body.event_id) &&
+    isNonEmptyString(body.event_type) &&
+    isInteger(body.event_time) &&
+    isNonEmptyString(incident.incident_id) &&
+    isString(incident.title) &&
+    isNonEmptyString(incident.incident_severity) &&
+    isNonEmptyString(incident.incident_status) &&
+    isNonEmptyString(incident.progress) &&
+    isInteger(incident.created_at) &&
+    isInteger(incident.updated_at) &&
+    isInteger(incident.start_time) &&
+    isString(incident.detail_url) &&
+    (person === undefined || person === null || isObject(person))
+  );
+}
+
 /** `undefined` when `body` is a valid delivery; otherwise the first field at fault. */
 export function checkPayload(body: unknown): PayloadProblem | undefined {
+  return isValidFast(body) ? undefined : findProblem(body);
+}
+
+/** The first field at fault, by the tables. */
+export function findProblem(body: unknown): PayloadProblem | undefined {
   if (!isObject(body)) return { path: '', message: `expected a JSON object, got ${describe(body)}` };
   for (const [field, valid, expected] of REQUIRED) {
     if (!valid(body[field])) return { path: field, message: `expected ${expected}, got ${describe(body[field])}` };

@@ -6,10 +6,11 @@ import EventEmitter from 'eventemitter3';
 import { type BodyReader, headerOf, type HeadersLike, isJsonContentType } from './body.js';
 import { type FetchHandler, fetchHandler } from './adapters/fetch.js';
 import { type NodeMiddleware, nodeMiddleware } from './adapters/node.js';
+import { type Awaitable, isThenable, runSteps } from '../internal/steps.js';
 import { checkPayload } from './payload.js';
 import { checkSecretOptions, type SecretOptions, secretMatches } from './secret.js';
 import { MemoryStateStore } from './stores/memory.js';
-import type { StateStore } from './stores/store.js';
+import type { Claim, StateStore } from './stores/store.js';
 import type { KnownWebhookEventType, WebhookEvent, WebhookEventOf } from './types.js';
 
 /** Options of {@link WebhookReceiver}; each has a default. */
@@ -131,119 +132,177 @@ export class WebhookReceiver {
     return this.handle(delivery?.headers, source);
   }
 
-  /** @internal The pipeline, for adapters that read the body themselves. */
-  async handle(headers: HeadersLike | undefined, source: BodySource): Promise<ReceiveResult> {
-    const started = Date.now();
+  /** @internal The pipeline as a promise, for adapters that read the body themselves. */
+  handle(headers: HeadersLike | undefined, source: BodySource): Promise<ReceiveResult> {
+    return new Promise((resolve) => this.deliver(headers, source, resolve));
+  }
+
+  /**
+   * @internal The pipeline: secret → content type → size → JSON and payload → claim (dedup) →
+   * staleness → handlers. Calls `answer` exactly once, in the same tick when nothing on the way
+   * returns a promise (MemoryStateStore, handlers that return no promise, a body already read).
+   */
+  deliver(headers: HeadersLike | undefined, source: BodySource, answer: (result: ReceiveResult) => void): void {
+    const deadline = Date.now() + this.#ackTimeoutMs;
+    let refusal: ReceiveResult | undefined;
     try {
-      if (this.#secret && !secretMatches(this.#secret, headerOf(headers, this.#secret.header))) {
-        return this.#invalid(401, `missing or wrong ${this.#secret.header} header`);
-      }
-      let value: unknown;
-      if (source.kind === 'parsed') {
-        value = source.value;
-      } else {
-        const contentType = headerOf(headers, 'content-type');
-        if (!isJsonContentType(contentType)) {
-          return this.#invalid(415, contentType ? `content type ${contentType} is not JSON` : 'no Content-Type header');
-        }
-        const bytes = source.kind === 'raw' ? source.value : await source.read(this.#maxBodyBytes);
-        if (bytes === 'too-large' || overLimit(bytes, this.#maxBodyBytes)) {
-          return this.#invalid(413, `body over ${this.#maxBodyBytes} bytes`);
-        }
-        const text = typeof bytes === 'string' ? bytes : decoder.decode(bytes);
-        if (text.trim() === '') return this.#invalid(400, 'empty body');
-        try {
-          value = JSON.parse(text);
-        } catch (error) {
-          return this.#invalid(400, `malformed JSON: ${(error as Error).message}`);
-        }
-      }
-      const problem = checkPayload(value);
-      if (problem) return this.#invalid(400, `invalid payload${problem.path ? ` at ${problem.path}` : ''}: ${problem.message}`);
-      return await this.#accept(value as WebhookEvent, started + this.#ackTimeoutMs);
+      refusal = this.#checkHeaders(headers, source.kind === 'parsed');
     } catch (error) {
-      this.#emit('error', error);
-      return { status: 500, outcome: 'rejected', reason: `receiver failure: ${(error as Error)?.message ?? String(error)}` };
+      refusal = this.#failure(error);
+    }
+    if (refusal) answer(refusal);
+    else if (source.kind === 'parsed') this.#fromValue(source.value, deadline, answer);
+    else if (source.kind === 'raw') this.#fromBytes(source.value, deadline, answer);
+    else {
+      source.read(
+        this.#maxBodyBytes,
+        (bytes) => this.#fromBytes(bytes, deadline, answer),
+        (error) => answer(this.#failure(error)),
+      );
     }
   }
 
-  async #accept(event: WebhookEvent, deadline: number): Promise<ReceiveResult> {
+  #checkHeaders(headers: HeadersLike | undefined, parsed: boolean): ReceiveResult | undefined {
+    if (this.#secret && !secretMatches(this.#secret, headerOf(headers, this.#secret.header))) {
+      return this.#invalid(401, `missing or wrong ${this.#secret.header} header`);
+    }
+    if (parsed) return undefined; // a framework parsed it, so it was JSON
+    const contentType = headerOf(headers, 'content-type');
+    if (isJsonContentType(contentType)) return undefined;
+    return this.#invalid(415, contentType ? `content type ${contentType} is not JSON` : 'no Content-Type header');
+  }
+
+  #fromBytes(bytes: string | Uint8Array | 'too-large', deadline: number, answer: (result: ReceiveResult) => void): void {
+    if (bytes === 'too-large' || overLimit(bytes, this.#maxBodyBytes)) {
+      return answer(this.#invalid(413, `body over ${this.#maxBodyBytes} bytes`));
+    }
+    const text = typeof bytes === 'string' ? bytes : decoder.decode(bytes);
+    let value: unknown;
+    try {
+      value = JSON.parse(text);
+    } catch (error) {
+      return answer(this.#invalid(400, text.trim() === '' ? 'empty body' : `malformed JSON: ${(error as Error).message}`));
+    }
+    this.#fromValue(value, deadline, answer);
+  }
+
+  #fromValue(value: unknown, deadline: number, answer: (result: ReceiveResult) => void): void {
+    let outcome: Awaitable<ReceiveResult>;
+    try {
+      const problem = checkPayload(value);
+      outcome = problem
+        ? this.#invalid(400, `invalid payload${problem.path ? ` at ${problem.path}` : ''}: ${problem.message}`)
+        : runSteps(this.#accept(value as WebhookEvent, deadline));
+    } catch (error) {
+      outcome = this.#failure(error);
+    }
+    if (isThenable(outcome)) outcome.then(answer, (error: unknown) => answer(this.#failure(error)));
+    else answer(outcome);
+  }
+
+  /** The store (or the receiver itself) failed: 500, and the error on 'error'. */
+  #failure(error: unknown): ReceiveResult {
+    this.#emit('error', error);
+    return { status: 500, outcome: 'rejected', reason: `receiver failure: ${(error as Error)?.message ?? String(error)}` };
+  }
+
+  // #accept and #process are generators driven by runSteps: with a synchronous store and handlers
+  // a delivery goes through without a microtask or a timer; each `yield` waits only on a real promise.
+
+  *#accept(event: WebhookEvent, deadline: number): Generator<unknown, ReceiveResult, unknown> {
     const id = event.event_id;
     for (;;) {
-      const claim = await this.#store.claim(id, this.#leaseMs);
+      const claim = (yield this.#store.claim(id, this.#leaseMs)) as Claim;
       if (claim.status === 'done') return this.#duplicate(event);
       if (claim.status === 'pending') {
         // Wait for the delivery that holds it: its success (or its running past our deadline) makes
         // this a duplicate; its failure released the claim, so try to take it over.
-        const local = this.#inFlight.get(id);
         const remaining = deadline - Date.now();
         if (remaining <= 0) return this.#duplicate(event);
-        const succeeded = local ? await within(local, deadline) : await delay(Math.min(25, remaining)).then(() => undefined);
-        if (succeeded === true || (local && succeeded === undefined)) return this.#duplicate(event);
+        const local = this.#inFlight.get(id);
+        if (local) {
+          if ((yield within(local, deadline)) !== false) return this.#duplicate(event);
+        } else {
+          yield delay(Math.min(25, remaining)); // held by another process: look again shortly
+        }
         continue;
       }
-      if (this.#dropStale && !(await this.#store.advance(event.incident.incident_id, event.event_time))) {
-        await this.#store.complete(id, claim.token);
+      if (this.#dropStale && !(yield this.#store.advance(event.incident.incident_id, event.event_time))) {
+        yield this.#store.complete(id, claim.token);
         this.#emit('stale', event);
         return { status: 200, outcome: 'stale', event };
       }
-      return this.#run(event, claim.token, deadline);
+      return (yield this.#run(event, claim.token, deadline)) as ReceiveResult;
     }
   }
 
-  async #run(event: WebhookEvent, token: string, deadline: number): Promise<ReceiveResult> {
+  /** Runs the handlers; answers when they are done, or at the deadline if they are still running. */
+  #run(event: WebhookEvent, token: string, deadline: number): Awaitable<ReceiveResult> {
     const id = event.event_id;
     let failure: unknown;
-    const settled = this.#process(event, token, (error) => (failure = error));
+    const answer = (ok: boolean | undefined): ReceiveResult =>
+      ok === false
+        ? { status: 500, outcome: 'rejected', event, reason: `handler failed: ${(failure as Error)?.message ?? String(failure)}` }
+        : { status: 200, outcome: 'accepted', event }; // done, or still running at the deadline
+    const settled = runSteps(this.#process(event, token, (error) => (failure = error)));
+    if (!(settled instanceof Promise)) return answer(settled);
     this.#inFlight.set(id, settled);
     void settled.then(() => {
       if (this.#inFlight.get(id) === settled) this.#inFlight.delete(id);
     });
-    const ok = await within(settled, deadline);
-    if (ok === false) {
-      return { status: 500, outcome: 'rejected', event, reason: `handler failed: ${(failure as Error)?.message ?? String(failure)}` };
-    }
-    return { status: 200, outcome: 'accepted', event }; // done, or still running at the deadline
+    return within(settled, deadline).then(answer);
   }
 
-  /** Runs the handlers, then completes or releases the claim. Never rejects: `true` on success. */
-  async #process(event: WebhookEvent, token: string, onFailure: (error: unknown) => void): Promise<boolean> {
+  /** Runs the handlers, then completes or releases the claim. Never throws: `true` on success. */
+  *#process(event: WebhookEvent, token: string, onFailure: (error: unknown) => void): Generator<unknown, boolean, unknown> {
     const id = event.event_id;
     try {
-      await this.#callHandlers(event);
+      yield this.#callHandlers(event);
     } catch (error) {
       onFailure(error);
       this.#emit('error', error, event);
-      await this.#store.release(id, token).catch((storeError: unknown) => this.#emit('error', storeError, event));
+      try {
+        yield this.#store.release(id, token);
+      } catch (storeError) {
+        this.#emit('error', storeError, event);
+      }
       return false;
     }
     try {
-      await this.#store.complete(id, token);
+      yield this.#store.complete(id, token);
     } catch (storeError) {
       this.#emit('error', storeError, event);
     }
     return true;
   }
 
-  /** Calls every handler of the event (all of them, even when one throws); rejects with the first failure. */
-  async #callHandlers(event: WebhookEvent): Promise<void> {
+  /**
+   * Calls every handler of the event (all of them, even when one throws) and fails with the first
+   * failure: at once when every handler returned a plain value, else once their promises settled.
+   */
+  #callHandlers(event: WebhookEvent): void | Promise<void> {
     const typed = RESERVED.has(event.event_type) ? [] : this.#emitter.listeners(event.event_type);
-    const pending: Array<PromiseLike<unknown>> = [];
+    let pending: Array<PromiseLike<unknown>> | undefined;
     let thrown: { error: unknown } | undefined;
-    for (const handler of [...typed, ...this.#emitter.listeners('event')]) {
-      try {
-        const result: unknown = handler(event);
-        if (typeof (result as PromiseLike<unknown> | undefined)?.then === 'function') pending.push(result as PromiseLike<unknown>);
-      } catch (error) {
-        thrown ??= { error };
+    for (const handlers of [typed, this.#emitter.listeners('event')]) {
+      for (const handler of handlers) {
+        try {
+          const result: unknown = handler(event);
+          if (isThenable(result)) (pending ??= []).push(result);
+        } catch (error) {
+          thrown ??= { error };
+        }
       }
     }
-    if (pending.length > 0) {
-      const outcomes = await Promise.allSettled(pending);
-      const rejected = outcomes.find((o): o is PromiseRejectedResult => o.status === 'rejected');
-      if (rejected) thrown ??= { error: rejected.reason };
+    if (!pending) {
+      if (thrown) throw thrown.error;
+      return;
     }
-    if (thrown) throw thrown.error;
+    return Promise.allSettled(pending).then((outcomes) => {
+      const rejected = outcomes.find((o): o is PromiseRejectedResult => o.status === 'rejected');
+      if (thrown) throw thrown.error;
+      if (rejected) throw rejected.reason;
+    });
   }
 
   #duplicate(event: WebhookEvent): ReceiveResult {
@@ -285,17 +344,21 @@ function delay(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
 }
 
-/** The promise's value if it settles by `deadline` (Unix ms), else `undefined`. */
-async function within<T>(promise: Promise<T>, deadline: number): Promise<T | undefined> {
+/** The promise's outcome if it settles by `deadline` (Unix ms), else `undefined`. */
+function within<T>(promise: Promise<T>, deadline: number): Promise<T | undefined> {
   const ms = deadline - Date.now();
-  if (ms <= 0) return Promise.race([promise, Promise.resolve(undefined)]);
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const timeout = new Promise<undefined>((resolve) => {
-    timer = setTimeout(() => resolve(undefined), ms);
+  if (ms <= 0) return Promise.race([promise, undefined]);
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(resolve, ms, undefined);
+    promise.then(
+      (value) => {
+        clearTimeout(timer);
+        resolve(value);
+      },
+      (error: unknown) => {
+        clearTimeout(timer);
+        reject(error);
+      },
+    );
   });
-  try {
-    return await Promise.race([promise, timeout]);
-  } finally {
-    clearTimeout(timer);
-  }
 }

@@ -39,8 +39,8 @@ export async function fastifyWebhooks(app: FastifyLike, options: FastifyWebhooks
   app.addContentTypeParser('*', (_request, payload, done) => done(null, payload));
   app.post(path, async (request, reply) => {
     const stream = request.body as NodeReadable | undefined;
-    const read = stream ? nodeStreamReader(stream) : async () => new Uint8Array(0);
-    const result = await receiver.handle(request.headers, { kind: 'reader', read });
+    const source = stream ? { kind: 'reader' as const, read: nodeStreamReader(stream) } : { kind: 'raw' as const, value: '' };
+    const result = await receiver.handle(request.headers, source);
     return reply.code(result.status).headers(answerHeaders(result)).send(answerBody(result));
   });
 }

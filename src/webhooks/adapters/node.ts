@@ -27,13 +27,15 @@ export type NodeMiddleware = (req: NodeRequestLike, res: NodeResponseLike, next?
 
 export function nodeMiddleware(receiver: WebhookReceiver): NodeMiddleware {
   return (req, res, next) => {
-    void receiver.handle(req.headers, sourceOf(req)).then(
-      (result) => {
+    receiver.deliver(req.headers, sourceOf(req), (result) => {
+      try {
         res.writeHead(result.status, answerHeaders(result));
         res.end(answerBody(result));
-      },
-      (error: unknown) => (next ? next(error) : res.end()),
-    );
+      } catch (error) {
+        // Another middleware answered first, or the response is gone: not ours to crash over.
+        if (next) next(error);
+      }
+    });
   };
 }
 

@@ -17,6 +17,7 @@ export function answerBody(result: ReceiveResult): string {
   return JSON.stringify({ outcome: result.outcome, reason: result.reason });
 }
 
-export function answerHeaders(result: ReceiveResult): Record<string, string> {
-  return result.status === 413 ? { ...CLOSING_HEADERS } : { ...JSON_HEADERS };
+/** Frozen and shared: node's writeHead, Fastify's reply.headers() and `new Response()` only read them. */
+export function answerHeaders(result: ReceiveResult): Readonly<Record<string, string>> {
+  return result.status === 413 ? CLOSING_HEADERS : JSON_HEADERS;
 }

@@ -10,19 +10,23 @@ export type Claim =
   /** Another delivery is processing it right now. */
   | { status: 'pending' };
 
-/** Where the receiver remembers event ids and incidents' watermarks. Implement it to keep the state elsewhere. */
+/**
+ * Where the receiver remembers event ids and incidents' watermarks. Implement it to keep the state
+ * elsewhere. Each method may answer at once (as MemoryStateStore does, which spares the receiver a
+ * microtask per step) or with a promise (as RedisStateStore does).
+ */
 export interface StateStore {
   /** Takes the event for processing, unless it is done or pending; a claim lapses after `leaseMs`. */
-  claim(eventId: string, leaseMs: number): Promise<Claim>;
+  claim(eventId: string, leaseMs: number): Claim | Promise<Claim>;
   /** The handlers ran: later deliveries of the id are duplicates (for the store's TTL). */
-  complete(eventId: string, token: string): Promise<void>;
+  complete(eventId: string, token: string): void | Promise<void>;
   /** The handlers failed: the next delivery of the id processes it. Only the claim's holder can release it. */
-  release(eventId: string, token: string): Promise<void>;
+  release(eventId: string, token: string): void | Promise<void>;
   /**
    * Moves the incident's watermark to `eventTime` (ms) unless a later event was already accepted;
    * `false` means this event is stale. Equal times are not stale.
    */
-  advance(incidentId: string, eventTime: number): Promise<boolean>;
+  advance(incidentId: string, eventTime: number): boolean | Promise<boolean>;
 }
 
 // A random prefix per process and a counter: unique across replicas without work per claim.
