@@ -192,7 +192,7 @@ export class WebhookReceiver {
       const problem = checkPayload(value);
       outcome = problem
         ? this.#invalid(400, `invalid payload${problem.path ? ` at ${problem.path}` : ''}: ${problem.message}`)
-        : runSteps(this.#accept(value as WebhookEvent, deadline));
+        : (runSteps(this.#accept(value as WebhookEvent, deadline)) as Awaitable<ReceiveResult>); // promises flatten
     } catch (error) {
       outcome = this.#failure(error);
     }
@@ -209,7 +209,7 @@ export class WebhookReceiver {
   // #accept and #process are generators driven by runSteps: with a synchronous store and handlers
   // a delivery goes through without a microtask or a timer; each `yield` waits only on a real promise.
 
-  *#accept(event: WebhookEvent, deadline: number): Generator<unknown, ReceiveResult, unknown> {
+  *#accept(event: WebhookEvent, deadline: number): Generator<unknown, Awaitable<ReceiveResult>, unknown> {
     const id = event.event_id;
     for (;;) {
       const claim = (yield this.#store.claim(id, this.#leaseMs)) as Claim;
@@ -232,7 +232,7 @@ export class WebhookReceiver {
         this.#emit('stale', event);
         return { status: 200, outcome: 'stale', event };
       }
-      return (yield this.#run(event, claim.token, deadline)) as ReceiveResult;
+      return this.#run(event, claim.token, deadline); // a promise goes to the caller as it is
     }
   }
 
@@ -297,6 +297,17 @@ export class WebhookReceiver {
     if (!pending) {
       if (thrown) throw thrown.error;
       return;
+    }
+    if (pending.length === 1) {
+      // The usual case, one async handler: no allSettled arrays.
+      return Promise.resolve(pending[0]).then(
+        () => {
+          if (thrown) throw thrown.error;
+        },
+        (error: unknown) => {
+          throw thrown ? thrown.error : error;
+        },
+      );
     }
     return Promise.allSettled(pending).then((outcomes) => {
       const rejected = outcomes.find((o): o is PromiseRejectedResult => o.status === 'rejected');
