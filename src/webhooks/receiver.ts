@@ -1,6 +1,6 @@
-// The framework-neutral core of the webhook receiver. Every delivery goes through `#handle`:
+// The framework-neutral core of the webhook receiver. Every delivery goes through `deliver`:
 // secret → content type → size → JSON and payload → claim (dedup) → staleness → handlers → answer
-// within the ack deadline. Adapters only translate requests and responses.
+// within the ack deadline. Adapters only read requests (or hand over parsed bodies) and write answers.
 
 import EventEmitter from 'eventemitter3';
 import { type BodyReader, headerOf, type HeadersLike, isJsonContentType } from './body.js';
