@@ -6,6 +6,7 @@ import EventEmitter from 'eventemitter3';
 import { type BodyReader, headerOf, type HeadersLike, isJsonContentType } from './body.js';
 import { type FetchHandler, fetchHandler } from './adapters/fetch.js';
 import { type NodeMiddleware, nodeMiddleware } from './adapters/node.js';
+import { positiveWhole } from '../internal/options.js';
 import { type Awaitable, isThenable, runSteps } from '../internal/steps.js';
 import { checkPayload } from './payload.js';
 import { checkSecretOptions, type SecretOptions, secretMatches } from './secret.js';
@@ -89,9 +90,9 @@ export class WebhookReceiver {
     this.#secret = checkSecretOptions(options.secret);
     this.#store = options.store ?? new MemoryStateStore();
     this.#dropStale = options.dropStale ?? true;
-    this.#maxBodyBytes = whole(options.maxBodyBytes ?? 1024 * 1024, 'maxBodyBytes');
-    this.#ackTimeoutMs = whole(options.ackTimeoutMs ?? 1500, 'ackTimeoutMs');
-    this.#leaseMs = whole(options.leaseMs ?? 60_000, 'leaseMs');
+    this.#maxBodyBytes = positiveWhole(options.maxBodyBytes ?? 1024 * 1024, 'maxBodyBytes');
+    this.#ackTimeoutMs = positiveWhole(options.ackTimeoutMs ?? 1500, 'ackTimeoutMs');
+    this.#leaseMs = positiveWhole(options.leaseMs ?? 60_000, 'leaseMs');
   }
 
   /** Every accepted event, known type or not. */
@@ -338,10 +339,6 @@ export class WebhookReceiver {
   }
 }
 
-function whole(value: number, name: string): number {
-  if (!Number.isInteger(value) || value < 1) throw new RangeError(`${name}: expected a whole number ≥ 1, got ${value}`);
-  return value;
-}
 
 /** UTF-8 size over the limit? Text is measured only when its length alone cannot tell. */
 function overLimit(body: string | Uint8Array, limit: number): boolean {

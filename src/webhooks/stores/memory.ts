@@ -5,6 +5,7 @@
 // (deleted slots pile up until the table is rebuilt). Claims being processed are kept apart: there
 // are only as many as deliveries in flight.
 
+import { positiveWhole } from '../../internal/options.js';
 import { type Claim, claimToken, type StateStore } from './store.js';
 
 /** Options of {@link MemoryStateStore}. */
@@ -38,8 +39,8 @@ export class MemoryStateStore implements StateStore {
   readonly #watermarks: Generations<Watermark>;
 
   constructor(options: MemoryStateStoreOptions = {}) {
-    this.maxEntries = positive(options.maxEntries ?? 100_000, 'maxEntries');
-    this.ttlMs = positive(options.ttlMs ?? 86_400_000, 'ttlMs');
+    this.maxEntries = positiveWhole(options.maxEntries ?? 100_000, 'maxEntries');
+    this.ttlMs = positiveWhole(options.ttlMs ?? 86_400_000, 'ttlMs');
     if (this.maxEntries < 2) throw new RangeError(`maxEntries: expected at least 2, got ${this.maxEntries}`);
     this.#done = new Generations(this.maxEntries, this.ttlMs);
     this.#watermarks = new Generations(this.maxEntries, this.ttlMs);
@@ -132,9 +133,4 @@ class Generations<V> {
     }
     this.#young.set(key, value);
   }
-}
-
-function positive(value: number, name: string): number {
-  if (!Number.isInteger(value) || value < 1) throw new RangeError(`${name}: expected a whole number ≥ 1, got ${value}`);
-  return value;
 }

@@ -2,6 +2,7 @@
 // SDK depends on neither). Each operation is one Lua script, so claim, complete, release and the
 // watermark are atomic across processes.
 
+import { positiveWhole } from '../../internal/options.js';
 import { type Claim, claimToken, type StateStore } from './store.js';
 
 /** The parts of an ioredis client used here. */
@@ -74,8 +75,7 @@ export class RedisStateStore implements StateStore {
       throw new TypeError('RedisStateStore: `client` must be an ioredis or node-redis client');
     }
     this.keyPrefix = options.keyPrefix ?? 'flashduty:webhooks:';
-    this.ttlMs = options.ttlMs ?? 86_400_000;
-    if (!Number.isInteger(this.ttlMs) || this.ttlMs < 1) throw new RangeError(`ttlMs: expected a whole number ≥ 1, got ${this.ttlMs}`);
+    this.ttlMs = positiveWhole(options.ttlMs ?? 86_400_000, 'ttlMs');
   }
 
   async claim(eventId: string, leaseMs: number): Promise<Claim> {
