@@ -1,13 +1,14 @@
 // The examples are recipes users copy: each runs here, from the built package, against the mock
 // service over HTTP (or, for the Next.js and Worker ones, through their fetch handler).
-import { type ChildProcess, execFile, spawn } from 'node:child_process';
+import { type ChildProcess, execFile } from 'node:child_process';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
 import { buildDelivery, buildWebhookEvent, createMockService } from '../src/testing/index.js';
-import { startRedis } from './redis-server.js';
+import { spawnTied, stopChild } from './support/lifetime.js';
+import { type RedisServer, startRedis } from './support/redis.js';
 
 const execFileAsync = promisify(execFile);
 const service = createMockService({ seed: 21, incidents: 300 });
@@ -83,7 +84,7 @@ describe('client examples', () => {
 
 /** Starts a long-running example and waits for its "listening on <url>" line. */
 function startServerExample(file: string, extraEnv: Record<string, string>): Promise<{ url: string; child: ChildProcess; output(): string }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', `examples/${file}`], { env: { ...env, PORT: '0', HOOK_TOKEN: 'tok', ...extraEnv } });
+  const child = spawnTied(process.execPath, ['--import', 'tsx', `examples/${file}`], { env: { ...env, PORT: '0', HOOK_TOKEN: 'tok', ...extraEnv } });
   let out = '';
   child.stdout?.on('data', (c: Buffer) => (out += c.toString()));
   child.stderr?.on('data', (c: Buffer) => (out += c.toString()));
@@ -102,13 +103,14 @@ function startServerExample(file: string, extraEnv: Record<string, string>): Pro
 
 describe('webhook receiver examples', () => {
   const children: ChildProcess[] = [];
-  afterAll(() => children.forEach((c) => c.kill()));
+  const servers: RedisServer[] = [];
+  afterAll(() => Promise.all([...children.map((c) => stopChild(c)), ...servers.map((s) => s.stop())]));
 
   it.each(['webhooks-express.ts', 'webhooks-fastify.ts', 'webhooks-hono.ts', 'webhooks-redis-replicas.ts'])('%s receives a delivery', { timeout: 60_000 }, async (file) => {
     const extra: Record<string, string> = {};
     if (file.includes('redis')) {
       const redis = await startRedis();
-      afterAll(() => redis.stop());
+      servers.push(redis);
       extra.REDIS_URL = redis.url;
     }
     const example = await startServerExample(file, extra);

@@ -1,5 +1,6 @@
 // Receiver replicas in their own processes (test/processes/redis-receiver.ts), sharing one Redis.
-import { type ChildProcess, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
+import { spawnTied } from './support/lifetime.js';
 
 export interface Replica {
   url: string;
@@ -15,7 +16,7 @@ export interface ReplicaReport {
 
 export function startReplica(redisUrl: string, flavour: 'ioredis' | 'node-redis', keyPrefix?: string): Promise<Replica> {
   const args = ['--import', 'tsx', 'test/processes/redis-receiver.ts', redisUrl, flavour, ...(keyPrefix ? [keyPrefix] : [])];
-  const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawnTied(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   let err = '';
   child.stdout?.on('data', (c: Buffer) => (out += c.toString()));

@@ -5,7 +5,7 @@ import { createClient } from 'redis';
 import { afterAll, describe, expect, it } from 'vitest';
 import { buildDelivery, buildWebhookEvent } from '../src/testing/index.js';
 import { RedisStateStore, WebhookReceiver } from '../src/webhooks/index.js';
-import { startRedis } from './redis-server.js';
+import { startRedis } from './support/redis.js';
 import { type Replica, startReplica, stopReplica } from './replicas.js';
 
 const redis = await startRedis();

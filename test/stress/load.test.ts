@@ -1,6 +1,5 @@
 // Load: webhook deliveries with duplicates and reordering (in one process, and in two processes
 // sharing Redis), the client's limiter against the mock's 50/s, and the mock under 20 clients.
-import { spawn } from 'node:child_process';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -8,7 +7,8 @@ import { Flashduty, RequestTooFrequentlyError } from '../../src/index.js';
 import { buildDelivery, buildWebhookEvent, createMockService } from '../../src/testing/index.js';
 import { type WebhookEventOf, WebhookReceiver } from '../../src/webhooks/index.js';
 import { DAY, NOW } from '../helpers.js';
-import { startRedis } from '../redis-server.js';
+import { spawnTied, stopChild } from '../support/lifetime.js';
+import { startRedis } from '../support/redis.js';
 import { startReplica, stopReplica } from '../replicas.js';
 import { figure, scale } from './scale.js';
 
@@ -120,7 +120,6 @@ describe('webhook deliveries under load', () => {
 
   it(`${TOTAL} deliveries through two processes sharing Redis: each event once, none lost`, { timeout: 300_000 }, async () => {
     const redis = await startRedis();
-    afterAll(() => redis.stop());
     const p = plan(TOTAL);
     const replicas = await Promise.all([startReplica(redis.url, 'ioredis', 'load:'), startReplica(redis.url, 'node-redis', 'load:')]);
     try {
@@ -133,7 +132,7 @@ describe('webhook deliveries under load', () => {
       const peak = Math.max(...reports.map((r) => r.memory.rss));
       figure('webhooks in two processes + Redis', `${statuses.length} deliveries in ${seconds.toFixed(1)} s: ${reports.map((r) => r.handled.length).join(' + ')} handled, ${reports.map((r) => r.stale.length).join(' + ')} stale; peak RSS ${(peak / 1048576).toFixed(0)} MiB`);
     } finally {
-      for (const r of replicas) r.child.kill();
+      await Promise.all([...replicas.map((r) => stopChild(r.child)), redis.stop()]);
     }
   });
 });
@@ -142,11 +141,11 @@ describe('client limiter against the mock limit', () => {
   const CALLS = scale(300, 2000);
   it(`${CALLS} listIncidents calls at once: no 429, sustained rate near the binding limit`, { timeout: 120_000 }, async () => {
     // The mock runs in its own process, as the real service would: only the client's pacing is measured.
-    const child = spawn(process.execPath, ['--import', 'tsx', 'test/processes/mock-server.ts'], { stdio: ['ignore', 'pipe', 'inherit'] });
+    const child = spawnTied(process.execPath, ['--import', 'tsx', 'test/processes/mock-server.ts'], { stdio: ['ignore', 'pipe', 'inherit'] });
     let out = '';
-    child.stdout.on('data', (c: Buffer) => (out += c.toString()));
+    child.stdout?.on('data', (c: Buffer) => (out += c.toString()));
     const [url, appKey] = await new Promise<string[]>((resolve) => {
-      child.stdout.on('data', () => {
+      child.stdout?.on('data', () => {
         const match = /LISTENING (\S+) (\S+)/.exec(out);
         if (match) resolve([match[1] as string, match[2] as string]);
       });
