@@ -194,7 +194,7 @@ describe('WebhookReceiver.receive', () => {
       throw new Error('store unreachable');
     }],
     ['rejects', () => Promise.reject(new Error('store unreachable'))],
-  ])('never throws, even when the store %s', async (_, claim) => {
+  ])('never throws, and asks for a redelivery (503), when the store %s', async (_, claim) => {
     const memory = new MemoryStateStore();
     const broken: StateStore = {
       claim,
@@ -206,9 +206,9 @@ describe('WebhookReceiver.receive', () => {
     const errors: unknown[] = [];
     receiver.on('error', (e) => void errors.push(e));
     expect(await receive(receiver, buildWebhookEvent('i_new'))).toMatchObject({
-      status: 500,
+      status: 503,
       outcome: 'rejected',
-      reason: 'receiver failure: store unreachable',
+      reason: 'not recorded: receiver failure: store unreachable',
     });
     expect(errors).toHaveLength(1);
   });

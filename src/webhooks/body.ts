@@ -25,35 +25,40 @@ export function isJsonContentType(value: string | undefined): boolean {
 }
 
 /**
- * A body to read, up to `limit` bytes: calls `done` once with the bytes, or with `'too-large'` as
- * soon as more arrived (reading stops there), or `fail` once. Callbacks rather than a promise, so
- * that a receiver with synchronous handlers answers in the same tick the body ends.
+ * A body to read, up to `limit` bytes: the bytes, or `'too-large'` as soon as more arrived (reading
+ * stops there). The receiver races it against the delivery's deadline, so a body that trickles in
+ * is cut off with the rest of the delivery.
  */
-export type BodyReader = (limit: number, done: (body: Uint8Array | 'too-large') => void, fail: (error: unknown) => void) => void;
+export type BodyReader = (limit: number) => Promise<Uint8Array | 'too-large'>;
+
+/** How an adapter hands a body to the receiver. */
+export type BodySource =
+  /** A value a framework already parsed (it was JSON). */
+  | { kind: 'parsed'; value: unknown }
+  /** Bytes or text read already (express.raw(), express.text()). */
+  | { kind: 'raw'; value: string | Uint8Array }
+  /** A stream still to read. */
+  | { kind: 'reader'; read: BodyReader };
 
 /** Reads a web ReadableStream up to the limit, cancelling it beyond. */
 export function webStreamReader(stream: ReadableStream<Uint8Array> | null): BodyReader {
-  return (limit, done, fail) => {
-    if (!stream) return done(new Uint8Array(0));
-    readWebStream(stream, limit).then(done, fail);
-  };
-}
-
-async function readWebStream(stream: ReadableStream<Uint8Array>, limit: number): Promise<Uint8Array | 'too-large'> {
-  const reader = stream.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > limit) {
-      await reader.cancel().catch(() => {});
-      return 'too-large';
+  return async (limit) => {
+    if (!stream) return new Uint8Array(0);
+    const reader = stream.getReader();
+    const chunks: Uint8Array[] = [];
+    let size = 0;
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      size += value.byteLength;
+      if (size > limit) {
+        await reader.cancel().catch(() => {});
+        return 'too-large';
+      }
+      chunks.push(value);
     }
-    chunks.push(value);
-  }
-  return concat(chunks, size);
+    return concat(chunks, size);
+  };
 }
 
 /** The parts of a node readable (an IncomingMessage) used here. */
@@ -74,38 +79,39 @@ export interface NodeReadable {
  * (cheaper than removing them); once settled they ignore what comes.
  */
 export function nodeStreamReader(stream: NodeReadable): BodyReader {
-  return (limit, done, fail) => {
-    const chunks: Uint8Array[] = [];
-    let size = 0;
-    let settled = false;
-    stream.on('data', (chunk: Uint8Array | string) => {
-      if (settled) return;
-      const bytes = typeof chunk === 'string' ? new TextEncoder().encode(chunk) : chunk;
-      size += bytes.byteLength;
-      if (size > limit) {
+  return (limit) =>
+    new Promise((resolve, reject) => {
+      const chunks: Uint8Array[] = [];
+      let size = 0;
+      let settled = false;
+      stream.on('data', (chunk: Uint8Array | string) => {
+        if (settled) return;
+        const bytes = typeof chunk === 'string' ? new TextEncoder().encode(chunk) : chunk;
+        size += bytes.byteLength;
+        if (size > limit) {
+          settled = true;
+          chunks.length = 0;
+          resolve('too-large');
+          return;
+        }
+        chunks.push(bytes);
+      });
+      stream.on('end', () => {
+        if (settled) return;
         settled = true;
-        chunks.length = 0;
-        done('too-large');
-        return;
-      }
-      chunks.push(bytes);
+        resolve(concat(chunks, size));
+      });
+      stream.on('error', (error: Error) => {
+        if (settled) return; // a reset while discarding is no longer our business
+        settled = true;
+        reject(error);
+      });
+      stream.on('close', () => {
+        if (settled) return;
+        settled = true;
+        reject(new Error('the connection closed before the body was complete'));
+      });
     });
-    stream.on('end', () => {
-      if (settled) return;
-      settled = true;
-      done(concat(chunks, size));
-    });
-    stream.on('error', (error: Error) => {
-      if (settled) return; // a reset while discarding is no longer our business
-      settled = true;
-      fail(error);
-    });
-    stream.on('close', () => {
-      if (settled) return;
-      settled = true;
-      fail(new Error('the connection closed before the body was complete'));
-    });
-  };
 }
 
 function concat(chunks: Uint8Array[], size: number): Uint8Array {

@@ -1,5 +1,13 @@
-// Entry `flashduty-sdk/webhooks`: the receiver, its adapters and state stores, the custom-body renderer.
+// Entry `flashduty-sdk/webhooks`: the receiver, its adapters, queue handoff and state stores, the custom-body renderer.
 export { WebhookReceiver } from './receiver.js';
+export { fetchHandler } from './adapters/fetch.js';
+export { nodeMiddleware } from './adapters/node.js';
+export { DeadlineExceededError } from './deadline.js';
+export { jobIdFor } from './queue.js';
+export type { WebhookJob, WebhookQueue } from './queue.js';
+export type { BodyReader, BodySource } from './body.js';
+export { MAX_EVENT_ID_LENGTH, readDefaultPayload } from './kinds.js';
+export type { DeliveryKeys, PayloadReader, ReadResult } from './kinds.js';
 export type { Delivery, EventHandler, InvalidDelivery, ReceiveOutcome, ReceiveResult, WebhookReceiverOptions } from './receiver.js';
 export type { SecretOptions } from './secret.js';
 export type { HeadersLike, NodeReadable } from './body.js';

@@ -1,14 +1,16 @@
 // The Fastify plugin: `app.register(fastifyWebhooks, { receiver, path })`. Inside its own scope it
 // replaces Fastify's body parsers with a pass-through, so the receiver reads the raw stream itself,
 // after the secret check and with its own limit (Fastify's parser would answer 413 before either).
+// A delivery that could not be recorded in time gets no answer: the reply is hijacked and the
+// connection closed, which the sender retries (it never retries an HTTP error).
 
 import { type NodeReadable, nodeStreamReader } from '../body.js';
-import type { WebhookReceiver } from '../receiver.js';
+import { type ReceiverCore, UNRECORDED } from '../core.js';
 import { answerBody, answerHeaders } from './respond.js';
 
 /** Options of {@link fastifyWebhooks}. */
 export interface FastifyWebhooksOptions {
-  receiver: WebhookReceiver;
+  receiver: ReceiverCore;
   /** Default `/`. */
   path?: string;
 }
@@ -26,8 +28,11 @@ export interface FastifyLike {
   post(
     path: string,
     handler: (
-      request: { headers: Record<string, string | string[] | undefined>; body?: unknown },
-      reply: { code(status: number): { headers(h: Record<string, string>): { send(body: string): unknown } } },
+      request: { headers: Record<string, string | string[] | undefined>; body?: unknown; raw: { destroy(): unknown } },
+      reply: {
+        code(status: number): { headers(h: Record<string, string>): { send(body: string): unknown } };
+        hijack(): unknown;
+      },
     ) => Promise<unknown>,
   ): unknown;
 }
@@ -40,7 +45,12 @@ export async function fastifyWebhooks(app: FastifyLike, options: FastifyWebhooks
   app.post(path, async (request, reply) => {
     const stream = request.body as NodeReadable | undefined;
     const source = stream ? { kind: 'reader' as const, read: nodeStreamReader(stream) } : { kind: 'raw' as const, value: '' };
-    const result = await receiver.handle(request.headers, source);
+    const result = await receiver.receiveFrom(request.headers, source);
+    if (result.status === UNRECORDED) {
+      reply.hijack();
+      request.raw.destroy();
+      return reply;
+    }
     return reply.code(result.status).headers(answerHeaders(result)).send(answerBody(result));
   });
 }

@@ -1,14 +1,17 @@
 // Web-standard runtimes: `(request: Request) => Promise<Response>` for Hono, Next.js route
-// handlers, Bun, Deno and Cloudflare Workers.
+// handlers, Bun, Deno and Cloudflare Workers. A Response cannot drop its connection, so a delivery
+// that could not be recorded in time is answered 503 (the sender records a failure; replay from
+// the delivery history recovers it).
 
 import { webStreamReader } from '../body.js';
-import type { WebhookReceiver } from '../receiver.js';
+import type { ReceiverCore } from '../core.js';
 import { answerBody, answerHeaders } from './respond.js';
 
 /** A web-standard request handler. */
 export type FetchHandler = (request: Request) => Promise<Response>;
 
-export function fetchHandler(receiver: WebhookReceiver): FetchHandler {
+/** The receiver as a web-standard `(request) => Promise<Response>` handler. */
+export function fetchHandler(receiver: ReceiverCore): FetchHandler {
   return async (request) => {
     if (request.method !== 'POST') {
       return new Response(JSON.stringify({ outcome: 'rejected', reason: 'use POST' }), {
@@ -16,7 +19,7 @@ export function fetchHandler(receiver: WebhookReceiver): FetchHandler {
         headers: { 'Content-Type': 'application/json', Allow: 'POST' },
       });
     }
-    const result = await receiver.handle(request.headers, { kind: 'reader', read: webStreamReader(request.body) });
+    const result = await receiver.receiveFrom(request.headers, { kind: 'reader', read: webStreamReader(request.body) });
     return new Response(answerBody(result), { status: result.status, headers: answerHeaders(result) });
   };
 }

@@ -1,8 +1,11 @@
 // node:http, Express 4/5 and Connect: `(req, res, next?)`. A body that express.json() (or another
 // parser) already read is taken as it is; otherwise the stream is read here, after the secret check.
+// A delivery that could not be recorded in time gets no answer: the connection is closed, which the
+// sender retries (it never retries an HTTP error).
 
-import { type HeadersLike, type NodeReadable, nodeStreamReader } from '../body.js';
-import type { BodySource, WebhookReceiver } from '../receiver.js';
+import type { BodySource, HeadersLike, NodeReadable } from '../body.js';
+import { nodeStreamReader } from '../body.js';
+import { type ReceiverCore, UNRECORDED } from '../core.js';
 import { answerBody, answerHeaders } from './respond.js';
 
 /** The parts of an IncomingMessage (or Express request) used here. */
@@ -19,18 +22,24 @@ export interface NodeResponseLike {
   writeHead(status: number, headers: Record<string, string>): unknown;
   /** ServerResponse's method of that name. */
   end(body?: string): unknown;
+  /** ServerResponse's method of that name: closes the connection without an answer. */
+  destroy(error?: Error): unknown;
   headersSent?: boolean;
 }
 
 /** A node:http / Express / Connect handler. */
 export type NodeMiddleware = (req: NodeRequestLike, res: NodeResponseLike, next?: (error?: unknown) => void) => void;
 
-export function nodeMiddleware(receiver: WebhookReceiver): NodeMiddleware {
+/** The receiver as a node:http / Express / Connect handler. */
+export function nodeMiddleware(receiver: ReceiverCore): NodeMiddleware {
   return (req, res, next) => {
-    receiver.deliver(req.headers, sourceOf(req), (result) => {
+    void receiver.receiveFrom(req.headers, sourceOf(req)).then((result) => {
       try {
-        res.writeHead(result.status, answerHeaders(result));
-        res.end(answerBody(result));
+        if (result.status === UNRECORDED) res.destroy();
+        else {
+          res.writeHead(result.status, answerHeaders(result));
+          res.end(answerBody(result));
+        }
       } catch (error) {
         // Another middleware answered first, or the response is gone: not ours to crash over.
         if (next) next(error);

@@ -1,6 +1,8 @@
-// One process's memory. Processed ids and incidents' watermarks are each kept in two generations
-// of at most maxEntries/2 keys: new keys go into the young one, and when it is full (or older
-// than the TTL) it becomes the old one and the old one is dropped whole. Nothing is deleted key by
+// One process's memory. Processed ids and watermarks are each kept in two generations of at most
+// maxEntries/2 keys and maxBytes/4 bytes: new keys go into the young one, and when it is full (or
+// older than the TTL) it becomes the old one and the old one is dropped whole. Bytes are counted
+// as well as keys because a key's size is the sender's choice (ids are capped at 256 characters by
+// the receiver, but incident and alert ids are not). Nothing is deleted key by
 // key: a V8 Map that deletes its oldest key on every insert costs several times more per delivery
 // (deleted slots pile up until the table is rebuilt). Claims being processed are kept apart: there
 // are only as many as deliveries in flight.
@@ -17,7 +19,16 @@ export interface MemoryStateStoreOptions {
   maxEntries?: number;
   /** How long a processed id (and an incident's watermark) is remembered, in ms. Default 24 h. */
   ttlMs?: number;
+  /**
+   * Bytes of keys held at most, counted as 2 per UTF-16 unit plus a fixed overhead per entry; the
+   * newest quarter is always held by each of ids and watermarks. Default 64 MiB.
+   */
+  maxBytes?: number;
 }
+
+/** What an entry costs besides its key's characters: Map slot, value, strings' headers (measured, rounded up). */
+const ENTRY_OVERHEAD_BYTES = 80;
+const entryBytes = (key: string) => 2 * key.length + ENTRY_OVERHEAD_BYTES;
 
 interface Watermark {
   eventTime: number;
@@ -31,19 +42,22 @@ interface Watermark {
 export class MemoryStateStore implements StateStore {
   readonly maxEntries: number;
   readonly ttlMs: number;
+  readonly maxBytes: number;
   /** Processed ids → until when they count as processed (Unix ms). */
   readonly #done: Generations<number>;
   /** Ids being processed → their claim. */
   readonly #pending = new Map<string, { token: string; expiresAt: number }>();
+  #pendingBytes = 0;
   /** Incident id → latest accepted event_time. */
   readonly #watermarks: Generations<Watermark>;
 
   constructor(options: MemoryStateStoreOptions = {}) {
     this.maxEntries = positiveWhole(options.maxEntries ?? 100_000, 'maxEntries');
     this.ttlMs = positiveWhole(options.ttlMs ?? 86_400_000, 'ttlMs');
+    this.maxBytes = positiveWhole(options.maxBytes ?? 64 * 1024 * 1024, 'maxBytes');
     if (this.maxEntries < 2) throw new RangeError(`maxEntries: expected at least 2, got ${this.maxEntries}`);
-    this.#done = new Generations(this.maxEntries, this.ttlMs);
-    this.#watermarks = new Generations(this.maxEntries, this.ttlMs);
+    this.#done = new Generations(this.maxEntries, this.maxBytes / 4, this.ttlMs);
+    this.#watermarks = new Generations(this.maxEntries, this.maxBytes / 4, this.ttlMs);
   }
 
   /** Event ids held now (pending and done, expired ones included until their generation goes). */
@@ -51,72 +65,91 @@ export class MemoryStateStore implements StateStore {
     return this.#done.size + this.#pending.size;
   }
 
-  claim(eventId: string, leaseMs: number): Claim {
+  /** Bytes held now by keys, as counted against `maxBytes`. */
+  get bytes(): number {
+    return this.#done.bytes + this.#watermarks.bytes + this.#pendingBytes;
+  }
+
+  claim(eventId: string, leaseMs: number, token: string = claimToken()): Claim {
     const now = Date.now();
     const doneUntil = this.#done.get(eventId);
     if (doneUntil !== undefined && doneUntil > now) return { status: 'done' };
     const pending = this.#pending.get(eventId);
-    if (pending && pending.expiresAt > now) return { status: 'pending' };
-    const token = claimToken();
+    if (pending && pending.expiresAt > now && pending.token !== token) return { status: 'pending' };
+    if (!pending) this.#pendingBytes += entryBytes(eventId);
     this.#pending.set(eventId, { token, expiresAt: now + leaseMs });
-    if (this.#pending.size > this.maxEntries) this.#evictPending(now);
+    if (this.#pending.size > this.maxEntries || this.#pendingBytes > this.maxBytes / 2) this.#evictPending(now);
     return { status: 'claimed', token };
   }
 
   complete(eventId: string, token: string): void {
     const pending = this.#pending.get(eventId);
     if (pending && pending.token !== token) return; // the lease lapsed and someone else holds it now
-    this.#pending.delete(eventId);
+    this.#dropPending(eventId);
     const now = Date.now();
     this.#done.set(eventId, now + this.ttlMs, now);
   }
 
   release(eventId: string, token: string): void {
-    if (this.#pending.get(eventId)?.token === token) this.#pending.delete(eventId);
+    if (this.#pending.get(eventId)?.token === token) this.#dropPending(eventId);
   }
 
-  advance(incidentId: string, eventTime: number): boolean {
+  advance(scope: string, eventTime: number): boolean {
     const now = Date.now();
-    const mark = this.#watermarks.get(incidentId);
+    const mark = this.#watermarks.get(scope);
     if (mark !== undefined && mark.expiresAt > now && mark.eventTime > eventTime) return false;
     // Set again even when equal: an incident that keeps moving stays in the young generation.
-    this.#watermarks.set(incidentId, { eventTime, expiresAt: now + this.ttlMs }, now);
+    this.#watermarks.set(scope, { eventTime, expiresAt: now + this.ttlMs }, now);
     return true;
   }
 
+  #dropPending(eventId: string): void {
+    if (this.#pending.delete(eventId)) this.#pendingBytes -= entryBytes(eventId);
+  }
+
   /**
-   * More claims than entries means leases were abandoned (handlers that never settle): drop the
-   * lapsed ones, then the oldest, down to 90% so that the full pass stays rare.
+   * More claims than entries (or bytes) means leases were abandoned (handlers that never settle):
+   * drop the lapsed ones, then the oldest, down to 90% so that the full pass stays rare.
    */
   #evictPending(now: number): void {
-    for (const [id, claim] of this.#pending) if (claim.expiresAt <= now) this.#pending.delete(id);
-    const target = Math.floor(this.maxEntries * 0.9);
+    for (const [id, claim] of this.#pending) if (claim.expiresAt <= now) this.#dropPending(id);
+    const entries = Math.floor(this.maxEntries * 0.9);
+    const bytes = (this.maxBytes / 2) * 0.9;
     for (const id of this.#pending.keys()) {
-      if (this.#pending.size <= target) break;
-      this.#pending.delete(id);
+      if (this.#pending.size <= entries && this.#pendingBytes <= bytes) break;
+      this.#dropPending(id);
     }
   }
 }
 
 /**
- * Two Maps of at most `max / 2` keys each. A key set again goes into the young Map (the old copy,
- * shadowed, goes with its generation), so what keeps being set stays.
+ * Two Maps of at most `max / 2` keys and `maxBytes / 2` bytes each. A key set again goes into the
+ * young Map (the old copy, shadowed, goes with its generation), so what keeps being set stays.
  */
 class Generations<V> {
   #young = new Map<string, V>();
   #old = new Map<string, V>();
+  #youngBytes = 0;
+  #oldBytes = 0;
   #youngSince = Date.now();
   readonly #half: number;
+  readonly #halfBytes: number;
 
   constructor(
     max: number,
+    maxBytes: number,
     readonly ttlMs: number,
   ) {
     this.#half = Math.floor(max / 2);
+    this.#halfBytes = maxBytes / 2;
   }
 
   get size(): number {
     return this.#young.size + this.#old.size;
+  }
+
+  get bytes(): number {
+    return this.#youngBytes + this.#oldBytes;
   }
 
   get(key: string): V | undefined {
@@ -126,11 +159,15 @@ class Generations<V> {
 
   set(key: string, value: V, now: number): void {
     // Once the young generation is older than the TTL, everything in the old one has expired.
-    if (this.#young.size >= this.#half || now - this.#youngSince >= this.ttlMs) {
+    if (this.#young.size >= this.#half || this.#youngBytes >= this.#halfBytes || now - this.#youngSince >= this.ttlMs) {
       this.#old = this.#young;
+      this.#oldBytes = this.#youngBytes;
       this.#young = new Map();
+      this.#youngBytes = 0;
       this.#youngSince = now;
     }
+    const size = this.#young.size;
     this.#young.set(key, value);
+    if (this.#young.size !== size) this.#youngBytes += entryBytes(key);
   }
 }

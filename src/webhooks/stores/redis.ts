@@ -28,11 +28,12 @@ export interface RedisStateStoreOptions {
   ttlMs?: number;
 }
 
-// KEYS[1] event key; ARGV: token, lease ms. Returns 'claimed', 'done' or 'pending'.
+// KEYS[1] event key; ARGV: token, lease ms. Returns 'claimed', 'done' or 'pending'. A pending
+// claim with the same token is taken again (a fresh token never matches one).
 const CLAIM = `
 local v = redis.call('GET', KEYS[1])
 if v == 'done' then return 'done' end
-if v then return 'pending' end
+if v and v ~= 'p:' .. ARGV[1] then return 'pending' end
 redis.call('SET', KEYS[1], 'p:' .. ARGV[1], 'PX', ARGV[2])
 return 'claimed'`;
 
@@ -78,8 +79,7 @@ export class RedisStateStore implements StateStore {
     this.ttlMs = positiveWhole(options.ttlMs ?? 86_400_000, 'ttlMs');
   }
 
-  async claim(eventId: string, leaseMs: number): Promise<Claim> {
-    const token = claimToken();
+  async claim(eventId: string, leaseMs: number, token = claimToken()): Promise<Claim> {
     const status = String(await this.#eval(CLAIM, `event:${eventId}`, token, String(Math.max(1, Math.ceil(leaseMs)))));
     if (status === 'claimed') return { status, token };
     return status === 'done' ? { status } : { status: 'pending' };
@@ -93,8 +93,8 @@ export class RedisStateStore implements StateStore {
     await this.#eval(RELEASE, `event:${eventId}`, token);
   }
 
-  async advance(incidentId: string, eventTime: number): Promise<boolean> {
-    return Number(await this.#eval(ADVANCE, `incident:${incidentId}`, String(eventTime), String(this.ttlMs))) === 1;
+  async advance(scope: string, eventTime: number): Promise<boolean> {
+    return Number(await this.#eval(ADVANCE, scope, String(eventTime), String(this.ttlMs))) === 1;
   }
 
   #eval(script: string, key: string, ...args: string[]): Promise<unknown> {

@@ -16,17 +16,22 @@ export type Claim =
  * microtask per step) or with a promise (as RedisStateStore does).
  */
 export interface StateStore {
-  /** Takes the event for processing, unless it is done or pending; a claim lapses after `leaseMs`. */
-  claim(eventId: string, leaseMs: number): Claim | Promise<Claim>;
+  /**
+   * Takes the event for processing, unless it is done or pending; a claim lapses after `leaseMs`.
+   * With `token`, a pending claim made with the same token is taken again (a queue job that runs
+   * again after its worker died holds its own claim); without, a fresh token is made.
+   */
+  claim(eventId: string, leaseMs: number, token?: string): Claim | Promise<Claim>;
   /** The handlers ran: later deliveries of the id are duplicates (for the store's TTL). */
   complete(eventId: string, token: string): void | Promise<void>;
   /** The handlers failed: the next delivery of the id processes it. Only the claim's holder can release it. */
   release(eventId: string, token: string): void | Promise<void>;
   /**
-   * Moves the incident's watermark to `eventTime` (ms) unless a later event was already accepted;
-   * `false` means this event is stale. Equal times are not stale.
+   * Moves the watermark of `scope` (`incident:<id>`, `alert:<id>`) to `eventTime` (ms) unless a
+   * later event was already accepted there; `false` means this event is stale. Equal times are not
+   * stale.
    */
-  advance(incidentId: string, eventTime: number): boolean | Promise<boolean>;
+  advance(scope: string, eventTime: number): boolean | Promise<boolean>;
 }
 
 // A random prefix per process and a counter: unique across replicas without work per claim.

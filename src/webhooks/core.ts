@@ -1,0 +1,373 @@
+// The framework-neutral core of the webhook receiver: one straight async pipeline per delivery,
+//   secret → content type → size → JSON and payload → dedup → enqueue or handle → answer,
+// every wait raced against the ack deadline. It imports no adapter; adapters call `receiveFrom`.
+//
+// Rules owned here (the sender answers only to 200, waits 2 s, and retries once, only when the
+// connection closed or timed out before headers; never after an HTTP error or a late answer):
+// - An answer never leaves after `ackTimeoutMs`. A delivery that cannot be recorded by then (store
+//   or queue slow, down or full) gets status 503: adapters that can close the connection without
+//   an answer do, so the sender retries; `fetchHandler` answers 503.
+// - With a queue, 200 means the queue holds the event; handlers run in `processor()`.
+// - Without a queue, 200 means the handlers succeeded, or still ran at the deadline (a failure
+//   after that is reported on 'error' and the event is lost unless replayed: documented).
+// - A claim held by another process at the deadline is never answered `duplicate` (that process
+//   may have died): it is unrecorded (503), so the event stays in the sender's failed history.
+// - An `event_time` more than `maxClockSkewMs` ahead of this clock moves no watermark.
+
+import { FlashdutyError } from '../core/errors.js';
+import { positiveWhole } from '../internal/options.js';
+import { type BodySource, headerOf, type HeadersLike, isJsonContentType } from './body.js';
+import { Deadline, DeadlineExceededError, isThenable } from './deadline.js';
+import { Handlers } from './handlers.js';
+import { type DeliveryKeys, type PayloadReader, readDefaultPayload } from './kinds.js';
+import { jobIdFor, type WebhookJob, type WebhookQueue } from './queue.js';
+import { checkSecretOptions, type SecretOptions, secretMatches } from './secret.js';
+import { MemoryStateStore } from './stores/memory.js';
+import type { Claim, StateStore } from './stores/store.js';
+import type { KnownWebhookEventType, WebhookEvent, WebhookEventOf } from './types.js';
+
+/** Options of {@link WebhookReceiver}; each has a default. */
+export interface WebhookReceiverOptions {
+  /** Checks a custom header configured on the integration, in constant time (401 when it does not match). */
+  secret?: SecretOptions;
+  /** Dedup and staleness state; default a new MemoryStateStore (bounded, 24 h TTL). */
+  store?: StateStore;
+  /**
+   * A durable queue (BullMQ's `Queue`, or anything with its `add`): deliveries are answered 200
+   * once the queue holds them, and handlers run in a worker through `processor()`.
+   */
+  queue?: WebhookQueue;
+  /** Drop events older than one already accepted for the same incident (or alert); default true. */
+  dropStale?: boolean;
+  /** Deduplicate on `event_id`; default true. */
+  dedup?: boolean;
+  /** Largest body read, in bytes; default 1 MiB (larger → 413, read no further). */
+  maxBodyBytes?: number;
+  /** Every answer leaves by then (the sender waits 2 s); default 1500 ms. */
+  ackTimeoutMs?: number;
+  /** How far ahead of this clock an `event_time` may be and still move a watermark; default 300 000 ms. */
+  maxClockSkewMs?: number;
+  /** How long a claim holds before another delivery may take it over (a crashed replica); default 60 s. */
+  leaseMs?: number;
+  /** Deliveries handled in this process at once (without a queue); beyond, 503. Default 10 000. */
+  maxInFlight?: number;
+}
+
+/** What became of a delivery. */
+export type ReceiveOutcome = 'accepted' | 'duplicate' | 'stale' | 'rejected';
+
+/** The answer to a delivery, as `receive()` gives it. */
+export interface ReceiveResult {
+  /**
+   * The HTTP status: 200 for accepted, duplicate and stale; 400, 401, 413 or 415 for a bad
+   * delivery; 500 when a handler failed; 503 when the delivery could not be recorded in time (the
+   * node and Fastify adapters then close the connection so that the sender delivers it again).
+   */
+  status: number;
+  outcome: ReceiveOutcome;
+  /** The delivery, once it parsed as a valid payload. */
+  event?: WebhookEvent;
+  /** Why it was rejected (with the path at fault for a bad payload). */
+  reason?: string;
+}
+
+/** What `receive` takes: the body as text or bytes, or a value a framework already parsed. */
+export interface Delivery {
+  body: string | Uint8Array | ArrayBuffer | object | null | undefined;
+  headers?: HeadersLike;
+}
+
+/** Passed to `'invalid'` listeners. */
+export interface InvalidDelivery {
+  status: number;
+  reason: string;
+}
+
+/** A handler of accepted events; a returned promise is awaited (within the ack deadline). */
+export type EventHandler<E> = (event: E) => unknown;
+
+/** The status of a delivery that could not be recorded in time: the sender should send it again. */
+export const UNRECORDED = 503;
+
+type Outcome = { ok: true } | { ok: false; error: unknown };
+
+const decoder = new TextDecoder();
+
+/**
+ * Receives Flashduty webhooks: checks, deduplicates, drops stale events, hands them to a queue or
+ * runs your handlers, and answers within the sender's deadline. Use it through an adapter,
+ * `receive()`, or `processor()` in a BullMQ worker.
+ */
+export class ReceiverCore {
+  readonly #handlers = new Handlers();
+  readonly #secret: SecretOptions | undefined;
+  readonly #store: StateStore;
+  readonly #queue: WebhookQueue | undefined;
+  readonly #dropStale: boolean;
+  readonly #dedup: boolean;
+  readonly #maxBodyBytes: number;
+  readonly #ackTimeoutMs: number;
+  readonly #maxClockSkewMs: number;
+  readonly #leaseMs: number;
+  readonly #maxInFlight: number;
+  readonly #read: PayloadReader = readDefaultPayload;
+  /** Deliveries being handled in this process, so a concurrent duplicate can wait for the outcome. */
+  readonly #inFlight = new Map<string, Promise<Outcome>>();
+
+  constructor(options: WebhookReceiverOptions = {}) {
+    this.#secret = checkSecretOptions(options.secret);
+    this.#store = options.store ?? new MemoryStateStore();
+    this.#queue = checkQueue(options.queue);
+    this.#dropStale = options.dropStale ?? true;
+    this.#dedup = options.dedup ?? true;
+    this.#maxBodyBytes = positiveWhole(options.maxBodyBytes ?? 1024 * 1024, 'maxBodyBytes');
+    this.#ackTimeoutMs = positiveWhole(options.ackTimeoutMs ?? 1500, 'ackTimeoutMs');
+    this.#maxClockSkewMs = positiveWhole(options.maxClockSkewMs ?? 300_000, 'maxClockSkewMs');
+    this.#leaseMs = positiveWhole(options.leaseMs ?? 60_000, 'leaseMs');
+    this.#maxInFlight = positiveWhole(options.maxInFlight ?? 10_000, 'maxInFlight');
+  }
+
+  /** Every accepted event, known type or not. */
+  on(name: 'event', handler: EventHandler<WebhookEvent>): this;
+  /** A delivery of an event already handled (or being handled); answered 200. */
+  on(name: 'duplicate' | 'stale', handler: (event: WebhookEvent) => void): this;
+  /** A delivery refused with 400, 401, 413 or 415. */
+  on(name: 'invalid', handler: (info: InvalidDelivery) => void): this;
+  /** A handler, the state store or the queue failed; `event` is the delivery it was handling. */
+  on(name: 'error', handler: (error: unknown, event?: WebhookEvent) => void): this;
+  /** Accepted events of one type. */
+  on<T extends KnownWebhookEventType>(type: T, handler: EventHandler<WebhookEventOf<T>>): this;
+  /** Accepted events of a type this SDK does not know yet. */
+  on(type: string & {}, handler: EventHandler<WebhookEventOf<string>>): this;
+  on(name: string, handler: (...args: never[]) => unknown): this {
+    this.#handlers.on(name, handler as (...args: unknown[]) => unknown);
+    return this;
+  }
+
+  /** Removes a handler added with `on`. */
+  off(name: string, handler: (...args: never[]) => unknown): this {
+    this.#handlers.off(name, handler as (...args: unknown[]) => unknown);
+    return this;
+  }
+
+  /** Handles one delivery and says what to answer. Never throws. */
+  receive(delivery: Delivery): Promise<ReceiveResult> {
+    const { body } = delivery ?? {};
+    let source: BodySource;
+    if (typeof body === 'string' || body instanceof Uint8Array) source = { kind: 'raw', value: body };
+    else if (body instanceof ArrayBuffer) source = { kind: 'raw', value: new Uint8Array(body) };
+    else source = { kind: 'parsed', value: body };
+    return this.receiveFrom(delivery?.headers, source);
+  }
+
+  /** @internal The pipeline, for adapters that hand over the body as a stream or a parsed value. Never throws. */
+  async receiveFrom(headers: HeadersLike | undefined, source: BodySource): Promise<ReceiveResult> {
+    const deadline = new Deadline(this.#ackTimeoutMs);
+    try {
+      return await this.#pipeline(headers, source, deadline);
+    } catch (error) {
+      this.#handlers.emit('error', error);
+      return unrecorded(error);
+    } finally {
+      deadline.dispose();
+    }
+  }
+
+  /**
+   * The job processor for a BullMQ `Worker` (`new Worker(name, receiver.processor(), …)`): the
+   * staleness check and the handlers for `job.data`. It rejects when a handler fails, so BullMQ
+   * retries the job by the queue's job options; a job that is not a delivery fails for good.
+   */
+  processor(): (job: WebhookJob) => Promise<void> {
+    return async (job) => {
+      const read = this.#read(job.data);
+      if (!read.ok) {
+        const error = new FlashdutyError(`job ${String(job.id)} is not a webhook delivery: ${describeProblem(read.problem)}`);
+        error.name = 'UnrecoverableError'; // BullMQ's marker for "do not retry"
+        throw error;
+      }
+      const { event, keys } = read;
+      const token = job.id ?? jobIdFor(keys.eventId);
+      if (this.#dedup) {
+        const claim = await this.#store.claim(keys.eventId, this.#leaseMs, token);
+        if (claim.status === 'done') return void this.#handlers.emit('duplicate', event);
+        if (claim.status === 'pending') throw new FlashdutyError(`event ${keys.eventId} is held by another job; trying again later`);
+      }
+      if (!(await this.#isFresh(keys))) {
+        if (this.#dedup) await this.#store.complete(keys.eventId, token);
+        return void this.#handlers.emit('stale', event);
+      }
+      const outcome = await this.#process(event, keys, this.#dedup ? token : undefined);
+      if (!outcome.ok) throw outcome.error;
+    };
+  }
+
+  async #pipeline(headers: HeadersLike | undefined, source: BodySource, deadline: Deadline): Promise<ReceiveResult> {
+    const refusal = this.#checkHeaders(headers, source.kind === 'parsed');
+    if (refusal) return refusal;
+    let value: unknown;
+    if (source.kind === 'parsed') value = source.value;
+    else {
+      const bytes = source.kind === 'raw' ? source.value : await deadline.race(source.read(this.#maxBodyBytes), 'reading the body');
+      if (bytes === 'too-large' || overLimit(bytes, this.#maxBodyBytes)) return this.#invalid(413, `body over ${this.#maxBodyBytes} bytes`);
+      const text = typeof bytes === 'string' ? bytes : decoder.decode(bytes);
+      try {
+        value = JSON.parse(text);
+      } catch (error) {
+        return this.#invalid(400, text.trim() === '' ? 'empty body' : `malformed JSON: ${(error as Error).message}`);
+      }
+    }
+    const read = this.#read(value);
+    if (!read.ok) return this.#invalid(400, `invalid payload${read.problem.path ? ` at ${read.problem.path}` : ''}: ${read.problem.message}`);
+    const { event, keys } = read;
+    if (this.#queue) {
+      const jobId = this.#dedup ? jobIdFor(keys.eventId) : undefined;
+      await deadline.race(this.#queue.add(keys.eventType, event, jobId === undefined ? {} : { jobId }), 'the queue');
+      return { status: 200, outcome: 'accepted', event };
+    }
+    if (this.#inFlight.size >= this.#maxInFlight) {
+      return unrecorded(new FlashdutyError(`${this.#maxInFlight} deliveries are being handled already (maxInFlight)`));
+    }
+    return this.#dedup ? this.#claimAndHandle(event, keys, deadline) : this.#handleHere(event, keys, undefined, deadline);
+  }
+
+  #checkHeaders(headers: HeadersLike | undefined, parsed: boolean): ReceiveResult | undefined {
+    if (this.#secret && !secretMatches(this.#secret, headerOf(headers, this.#secret.header))) {
+      return this.#invalid(401, `missing or wrong ${this.#secret.header} header`);
+    }
+    if (parsed) return undefined; // a framework parsed it, so it was JSON
+    const contentType = headerOf(headers, 'content-type');
+    if (isJsonContentType(contentType)) return undefined;
+    return this.#invalid(415, contentType ? `content type ${contentType} is not JSON` : 'no Content-Type header');
+  }
+
+  /** Takes the event's claim (waiting on a concurrent delivery of it), then handles it here. */
+  async #claimAndHandle(event: WebhookEvent, keys: DeliveryKeys, deadline: Deadline): Promise<ReceiveResult> {
+    const id = keys.eventId;
+    for (;;) {
+      const claiming = this.#store.claim(id, this.#leaseMs);
+      let claim: Claim;
+      try {
+        claim = await deadline.race(claiming, 'the state store');
+      } catch (error) {
+        // A claim that lands after the deadline would hold off the sender's retry for the lease.
+        if (isThenable(claiming)) {
+          Promise.resolve(claiming).then((late) => late.status === 'claimed' && this.#releaseLater(id, late.token, event), () => {});
+        }
+        throw error;
+      }
+      if (claim.status === 'done') return this.#duplicate(event);
+      if (claim.status === 'claimed') return this.#handleHere(event, keys, claim.token, deadline);
+      const local = this.#inFlight.get(id);
+      if (local) {
+        // Handled in this process: its success, or its running past our deadline, makes this a
+        // duplicate; its failure released the claim, so take it over.
+        const settled = await deadline.settledBy(local);
+        if (!settled || settled.value.ok) return this.#duplicate(event);
+        continue;
+      }
+      // Held by another process, which may have died holding it: look again until the deadline.
+      if (deadline.remaining <= 25) return unrecorded(new FlashdutyError(`event ${id} is being handled by another process`));
+      await new Promise((resolve) => setTimeout(resolve, 25));
+    }
+  }
+
+  /** The staleness check, then the handlers; answers when they are done, or at the deadline. */
+  async #handleHere(event: WebhookEvent, keys: DeliveryKeys, token: string | undefined, deadline: Deadline): Promise<ReceiveResult> {
+    let fresh: boolean;
+    try {
+      fresh = await deadline.race(this.#isFresh(keys), 'the state store');
+    } catch (error) {
+      if (token !== undefined) this.#releaseLater(keys.eventId, token, event);
+      throw error;
+    }
+    if (!fresh) {
+      if (token !== undefined) this.#completeLater(keys.eventId, token, event);
+      this.#handlers.emit('stale', event);
+      return { status: 200, outcome: 'stale', event };
+    }
+    const running = this.#process(event, keys, token);
+    const id = keys.eventId;
+    this.#inFlight.set(id, running);
+    void running.then(() => {
+      if (this.#inFlight.get(id) === running) this.#inFlight.delete(id);
+    });
+    const settled = await deadline.settledBy(running);
+    if (!settled || settled.value.ok) return { status: 200, outcome: 'accepted', event }; // done, or still running at the deadline
+    const { error } = settled.value;
+    return { status: 500, outcome: 'rejected', event, reason: `handler failed: ${(error as Error)?.message ?? String(error)}` };
+  }
+
+  /** Whether the event may run: not older than its scope's watermark (which it then moves). */
+  #isFresh(keys: DeliveryKeys): boolean | Promise<boolean> {
+    if (!this.#dropStale || keys.scope === undefined) return true;
+    if (keys.eventTime > Date.now() + this.#maxClockSkewMs) return true; // from the future: judged, but never a watermark
+    return this.#store.advance(keys.scope, keys.eventTime);
+  }
+
+  /** Runs the handlers, then completes (or, on failure, releases) the claim. Never rejects. */
+  async #process(event: WebhookEvent, keys: DeliveryKeys, token: string | undefined): Promise<Outcome> {
+    try {
+      await this.#handlers.call(keys.eventType, event);
+    } catch (error) {
+      this.#handlers.emit('error', error, event);
+      if (token !== undefined) await this.#settleClaim('release', keys.eventId, token, event);
+      return { ok: false, error };
+    }
+    if (token !== undefined) await this.#settleClaim('complete', keys.eventId, token, event);
+    return { ok: true };
+  }
+
+  /** Completes or releases a claim; a store failure is reported on 'error', never thrown. */
+  async #settleClaim(how: 'complete' | 'release', eventId: string, token: string, event: WebhookEvent): Promise<void> {
+    try {
+      await this.#store[how](eventId, token);
+    } catch (error) {
+      this.#handlers.emit('error', error, event);
+    }
+  }
+
+  #completeLater(eventId: string, token: string, event: WebhookEvent): void {
+    void this.#settleClaim('complete', eventId, token, event);
+  }
+
+  /** A claim taken for a delivery that then failed to be recorded: let the sender's retry take it. */
+  #releaseLater(eventId: string, token: string, event: WebhookEvent): void {
+    void this.#settleClaim('release', eventId, token, event);
+  }
+
+  #duplicate(event: WebhookEvent): ReceiveResult {
+    this.#handlers.emit('duplicate', event);
+    return { status: 200, outcome: 'duplicate', event };
+  }
+
+  #invalid(status: number, reason: string): ReceiveResult {
+    this.#handlers.emit('invalid', { status, reason });
+    return { status, outcome: 'rejected', reason };
+  }
+}
+
+/** The delivery could not be recorded in time (or at all): the sender should deliver it again. */
+function unrecorded(error: unknown): ReceiveResult {
+  const why = error instanceof DeadlineExceededError ? error.message : `receiver failure: ${(error as Error)?.message ?? String(error)}`;
+  return { status: UNRECORDED, outcome: 'rejected', reason: `not recorded: ${why}` };
+}
+
+function describeProblem(problem: { path: string; message: string }): string {
+  return `${problem.path ? `${problem.path}: ` : ''}${problem.message}`;
+}
+
+function checkQueue(queue: WebhookQueue | undefined): WebhookQueue | undefined {
+  if (queue !== undefined && typeof queue?.add !== 'function') {
+    throw new TypeError('queue: expected a BullMQ Queue (anything with add(name, data, { jobId }))');
+  }
+  return queue;
+}
+
+/** UTF-8 size over the limit? Text is measured only when its length alone cannot tell. */
+function overLimit(body: string | Uint8Array, limit: number): boolean {
+  if (typeof body !== 'string') return body.byteLength > limit;
+  if (body.length * 3 <= limit) return false; // a UTF-16 unit is at most 3 bytes of UTF-8
+  if (body.length > limit) return true; // and at least 1
+  return new TextEncoder().encode(body).byteLength > limit;
+}
