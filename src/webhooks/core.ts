@@ -94,9 +94,8 @@ type Outcome = { ok: true } | { ok: false; error: unknown };
 const decoder = new TextDecoder();
 
 /**
- * Receives Flashduty webhooks: checks, deduplicates, drops stale events, hands them to a queue or
- * runs your handlers, and answers within the sender's deadline. Use it through an adapter,
- * `receive()`, or `processor()` in a BullMQ worker.
+ * The framework-neutral receiver that the adapters (`nodeMiddleware`, `fetchHandler`,
+ * `fastifyWebhooks`) call. Use {@link WebhookReceiver}, which is this plus the adapters as members.
  */
 export class ReceiverCore {
   readonly #handlers = new Handlers();

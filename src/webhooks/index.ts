@@ -1,5 +1,6 @@
 // Entry `flashduty-sdk/webhooks`: the receiver, its adapters, queue handoff and state stores, the custom-body renderer.
 export { WebhookReceiver } from './receiver.js';
+export { ReceiverCore, UNRECORDED } from './core.js';
 export { fetchHandler } from './adapters/fetch.js';
 export { nodeMiddleware } from './adapters/node.js';
 export { DeadlineExceededError } from './deadline.js';
