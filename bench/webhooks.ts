@@ -1,8 +1,10 @@
 // Webhook receiver figures, each against a baseline measured in the same run:
 //   requests/s through nodeMiddleware on node:http vs a bare node:http server that reads the body,
-//   JSON.parses it and answers 200 (same payloads, same load tool: wrk)      target ≥ 0.85×
+//   JSON.parses it and answers 200 (same payloads, same load tool: wrk)      target ≥ 0.9×
+//   the same with a BullMQ queue (the durable handoff) vs a bare node:http server that does the
+//   same queue.add before its 200, both on one redis-server                   target ≥ 0.9×
 //   renderCustomBody on the documented example vs JSON.stringify of the payload
-//   MemoryStateStore: bytes per remembered event id at 100 000 ids
+//   MemoryStateStore: bytes per remembered event id at 100 000 ids, and its ceiling under 256-char ids
 //
 // Throughput is measured two ways, because a shared 2-core machine drifts by ±30% from one second
 // to the next:
@@ -22,11 +24,13 @@ import { MemoryStateStore, renderCustomBody } from '../dist/webhooks/index.js';
 const CONNECTIONS = 32;
 const SECONDS = 3;
 const ROUNDS = 7;
-type Kind = 'bare' | 'sdk' | 'sdk-async';
+type Kind = 'bare' | 'sdk' | 'sdk-async' | 'bare-queue' | 'sdk-queue';
 const LABELS: Record<Kind, string> = {
   bare: 'bare node:http + JSON.parse',
   sdk: 'nodeMiddleware(), no-op handler',
   'sdk-async': 'nodeMiddleware(), async no-op handler',
+  'bare-queue': 'bare node:http + queue.add',
+  'sdk-queue': 'nodeMiddleware() with a BullMQ queue',
 };
 
 // Pinning needs taskset (util-linux) and two CPUs; without them the processes float.
@@ -52,8 +56,8 @@ end
 `,
 );
 
-async function startServer(kind: Kind): Promise<{ port: number; child: ChildProcess }> {
-  const [command, args] = pinned(0, process.execPath, ['--import', 'tsx', 'bench/processes/webhook-server.ts', kind]);
+async function startServer(kind: Kind, redisPort: number): Promise<{ port: number; child: ChildProcess }> {
+  const [command, args] = pinned(0, process.execPath, ['--import', 'tsx', 'bench/processes/webhook-server.ts', kind, String(redisPort)]);
   const child = spawn(command, args, { stdio: ['ignore', 'pipe', 'inherit'] });
   const port = await new Promise<number>((resolve) => {
     child.stdout?.on('data', (chunk: Buffer) => {
@@ -90,11 +94,17 @@ console.log(
     `${ROUNDS} rounds × ${SECONDS} s${pinning ? ', servers on CPU 0 and wrk on CPU 1' : ' (taskset unavailable: not pinned)'}\n`,
 );
 const kinds: Kind[] = ['bare', 'sdk', 'sdk-async'];
+const queueKinds: Kind[] = ['bare-queue', 'sdk-queue'];
 const servers = new Map<Kind, { port: number; child: ChildProcess }>();
+// The queues' Redis shares CPU 0 with the servers: both queue servers pay for it alike.
+const redisPort = 16_379 + (process.pid % 1000);
+const [redisCommand, redisArgs] = pinned(0, 'redis-server', ['--port', String(redisPort), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no']);
+const redis = spawn(redisCommand, redisArgs, { stdio: 'ignore' });
 try {
-  for (const kind of kinds) servers.set(kind, await startServer(kind));
+  await new Promise((resolve) => setTimeout(resolve, 300));
+  for (const kind of [...kinds, ...queueKinds]) servers.set(kind, await startServer(kind, redisPort));
   const port = (kind: Kind) => (servers.get(kind) as { port: number }).port;
-  for (const kind of kinds) await load(port(kind), 2); // warm-up: JIT and a full state store
+  for (const kind of [...kinds, ...queueKinds]) await load(port(kind), 2); // warm-up: JIT and a full state store
 
   console.log('alone (one server at a time, alternating):');
   const alone = new Map<Kind, number[]>(kinds.map((k) => [k, []]));
@@ -109,16 +119,19 @@ try {
   }
 
   console.log('side by side (the bare server and one receiver on one core at the same time):');
-  for (const kind of ['sdk', 'sdk-async'] as const) {
+  for (const [kind, baseline] of [['sdk', 'bare'], ['sdk-async', 'bare'], ['sdk-queue', 'bare-queue']] as const) {
     const perRound: number[] = [];
+    const rounds: string[] = [];
     for (let round = 0; round < ROUNDS; round++) {
-      const [bare, sdk] = await Promise.all([load(port('bare')), load(port(kind))]);
+      const [bare, sdk] = await Promise.all([load(port(baseline)), load(port(kind))]);
       perRound.push(sdk / bare);
+      rounds.push(`${sdk.toFixed(0)}/${bare.toFixed(0)}`);
     }
-    console.log(`  ${LABELS[kind].padEnd(40)} ${median(perRound).toFixed(2)}× the bare server (rounds ${ratios(perRound)})`);
+    console.log(`  ${LABELS[kind].padEnd(40)} ${median(perRound).toFixed(2)}× ${LABELS[baseline]} (rounds ${ratios(perRound)}; req/s ${rounds.join(' ')})`);
   }
 } finally {
   for (const { child } of servers.values()) child.kill('SIGTERM');
+  redis.kill('SIGTERM');
 }
 
 // renderCustomBody on the documented example.
@@ -160,3 +173,25 @@ for (let i = 100_000; i < 300_000; i++) {
 }
 gc();
 console.log(`after 200 000 more ids: ${store.size} held, ${((process.memoryUsage().heapUsed - before) / 1048576).toFixed(1)} MiB (flat: bounded by maxEntries)`);
+
+// The ceiling under the longest ids the receiver accepts (256 characters), default maxBytes (64 MiB).
+const longStore = new MemoryStateStore();
+gc();
+const longBefore = process.memoryUsage().heapUsed;
+let peak = 0;
+for (let i = 0; i < 600_000; i++) {
+  const id = `${i.toString(16).padStart(8, '0')}`.padEnd(256, 'e');
+  const claim = longStore.claim(id, 60_000);
+  if (claim.status === 'claimed') longStore.complete(id, claim.token);
+  longStore.advance(`incident:${id}`, i);
+  if (i % 50_000 === 0) {
+    gc();
+    peak = Math.max(peak, process.memoryUsage().heapUsed - longBefore);
+  }
+}
+gc();
+peak = Math.max(peak, process.memoryUsage().heapUsed - longBefore);
+console.log(
+  `256-char ids and watermarks, 600 000 of each, maxBytes 64 MiB: peak ${(peak / 1048576).toFixed(1)} MiB of heap ` +
+    `(counted ${(longStore.bytes / 1048576).toFixed(1)} MiB, ${longStore.size} ids held)`,
+);

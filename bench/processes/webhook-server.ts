@@ -1,25 +1,42 @@
 // The servers of the webhook benchmark, in their own process so the load generator does not
-// share their event loop: `bare` reads the body, JSON.parses it and answers 200; `sdk` is
-// receiver.nodeMiddleware() with the default MemoryStateStore and one no-op handler; `sdk-async`
-// the same with an async no-op handler (a promise to wait for, within the ack deadline).
+// share their event loop:
+//   bare        reads the body, JSON.parses it and answers 200
+//   sdk         receiver.nodeMiddleware() with the default MemoryStateStore and one no-op handler
+//   sdk-async   the same with an async no-op handler (a promise to wait for, within the ack deadline)
+//   bare-queue  bare, plus BullMQ's queue.add(type, event, { jobId: event_id }) before the 200
+//   sdk-queue   receiver.nodeMiddleware() with that queue (the durable handoff)
+// The queue kinds take the port of a redis-server as the second argument.
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { Queue } from 'bullmq';
 import { WebhookReceiver } from '../../dist/webhooks/index.js';
 
-const kind = process.argv[2];
+const kind = process.argv[2] ?? 'bare';
+const redisPort = Number(process.argv[3]);
+const queue = kind.endsWith('-queue')
+  ? new Queue(`bench-${kind}`, { connection: { host: '127.0.0.1', port: redisPort, maxRetriesPerRequest: null } })
+  : undefined;
+
 let handler: Parameters<typeof createServer>[1];
-if (kind === 'bare') {
+if (kind.startsWith('bare')) {
   handler = (req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
-      JSON.parse(Buffer.concat(chunks).toString());
-      res.writeHead(200, { 'Content-Type': 'application/json' });
-      res.end('{"outcome":"accepted"}');
+      const event = JSON.parse(Buffer.concat(chunks).toString()) as { event_type: string; event_id: string };
+      const answer = () => {
+        res.writeHead(200, { 'Content-Type': 'application/json' });
+        res.end('{"outcome":"accepted"}');
+      };
+      if (!queue) return answer();
+      queue.add(event.event_type, event, { jobId: `fd-${event.event_id}` }).then(answer, () => {
+        res.writeHead(503);
+        res.end();
+      });
     });
   };
 } else {
-  const receiver = new WebhookReceiver();
+  const receiver = new WebhookReceiver(queue ? { queue } : {});
   receiver.on('event', kind === 'sdk-async' ? async () => {} : () => {});
   const middleware = receiver.nodeMiddleware();
   handler = (req, res) => middleware(req, res);
