@@ -9,7 +9,7 @@ import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { buildDelivery, buildWebhookEvent } from '../src/testing/index.js';
 import { jobIdFor, RedisStateStore, type WebhookEvent, WebhookReceiver } from '../src/webhooks/index.js';
 import { closedPort } from './helpers.js';
-import { startRedis } from './redis-server.js';
+import { startRedis } from './support/redis.js';
 
 const redis = await startRedis();
 afterAll(() => redis.stop());
