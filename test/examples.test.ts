@@ -126,6 +126,28 @@ describe('webhook receiver examples', () => {
     expect(example.output()).toContain(event.event_id);
   });
 
+  it('webhooks-bullmq: two receiver replicas and a worker handle an event delivered to both once', { timeout: 60_000 }, async () => {
+    const redis = await startRedis();
+    servers.push(redis);
+    const start = (role: string) => startServerExample('webhooks-bullmq.ts', { REDIS_URL: redis.url, ROLE: role });
+    const [a, b] = await Promise.all([start('receiver'), start('receiver')]);
+    children.push(a.child, b.child);
+    const event = buildWebhookEvent('i_new', { incident: { title: 'queued once' } });
+    const delivery = () => buildDelivery(event, { headers: { 'X-Flashduty-Token': 'tok' } }).init();
+    const answers = await Promise.all([fetch(a.url, delivery()), fetch(b.url, delivery()), fetch(a.url, delivery())]);
+    expect(answers.map((r) => r.status)).toEqual([200, 200, 200]);
+    const worker = spawnTied(process.execPath, ['--import', 'tsx', 'examples/webhooks-bullmq.ts'], {
+      env: { ...env, REDIS_URL: redis.url, ROLE: 'worker' },
+    });
+    children.push(worker);
+    let out = '';
+    worker.stdout?.on('data', (c: Buffer) => (out += c.toString()));
+    const deadline = Date.now() + 30_000;
+    while (!out.includes(`handled i_new ${event.event_id}`) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+    await new Promise((r) => setTimeout(r, 500)); // room for a second run, were there one
+    expect(out.split(`handled i_new ${event.event_id}: queued once`)).toHaveLength(2);
+  });
+
   it('the Next.js route handler answers through its POST export', async () => {
     process.env.FLASHDUTY_HOOK_TOKEN = 'next-token';
     const route = await import('../examples/nextjs/app/api/flashduty/route.js');
