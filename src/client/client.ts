@@ -29,6 +29,7 @@ import {
   type RetryKind,
   UnsentRequestError,
 } from './retry.js';
+import { WebhookHistory } from './webhook-history.js';
 import type { ListIncidentsParams } from '../schemas/list.js';
 import { loadDeep } from '../schemas/load-deep.js';
 
@@ -106,6 +107,8 @@ export class Flashduty {
   readonly timeout: number;
   readonly maxRetries: number;
   readonly validate: ValidateMode;
+  /** The delivery history of outbound webhooks (`/webhook/history/list`, `/webhook/history/detail`). */
+  readonly webhookHistory: WebhookHistory;
   /** `?app_key=…`, built once: ky's searchParams option would build the Request twice per call. */
   readonly #query: string;
   readonly #http: KyInstance;
@@ -150,6 +153,7 @@ export class Flashduty {
       throwHttpErrors: false,
       ...(options.fetch ? { fetch: options.fetch } : {}),
     });
+    this.webhookHistory = new WebhookHistory(this);
   }
 
   /**

@@ -4,6 +4,7 @@
 import { RequestValidationError } from '../core/errors.js';
 import { HEX24 } from '../schemas/shape.js';
 import type { ListIncidentsParams, ListIncidentsRequest } from '../schemas/list.js';
+import { checkArray, checkInteger, checkParams, checkType, definedFields, describe, isNumericId } from './checks.js';
 import type { Flashduty, RequestOptions } from './client.js';
 import { IncidentPagePromise, MAX_PAGE_DEPTH } from './pagination.js';
 
@@ -32,14 +33,8 @@ export function listIncidents(
 
 /** Converts and checks params; the 31-day limit is left to the caller, since iteration splits windows. */
 export function toWireRequest(params: ListIncidentsParams): ListIncidentsRequest {
-  if (typeof params !== 'object' || params === null || Array.isArray(params)) {
-    throw new RequestValidationError('params', 'expected an object with at least start_time and end_time');
-  }
-  const wire: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(params)) {
-    // Unknown keys go through as they are: the server may accept filters this SDK does not know yet.
-    if (value !== undefined) wire[key] = value;
-  }
+  checkParams(params, 'at least start_time and end_time');
+  const wire = definedFields(params);
   wire.start_time = toSeconds(params.start_time, 'start_time');
   wire.end_time = toSeconds(params.end_time, 'end_time');
   if ((wire.end_time as number) <= (wire.start_time as number)) {
@@ -100,37 +95,4 @@ function toCommaList(value: unknown, field: string): string | undefined {
     clean.push(trimmed);
   }
   return clean.length === 0 ? undefined : clean.join(',');
-}
-
-function checkType(value: unknown, type: 'boolean' | 'string', field: string): void {
-  if (value !== undefined && typeof value !== type) {
-    throw new RequestValidationError(field, `expected a ${type}, got ${describe(value)}`);
-  }
-}
-
-function checkArray(value: unknown, field: string, valid: (v: unknown) => boolean, expected: string): void {
-  if (value === undefined) return;
-  if (!Array.isArray(value)) throw new RequestValidationError(field, `expected an array, got ${describe(value)}`);
-  value.forEach((item, i) => {
-    if (!valid(item)) throw new RequestValidationError(`${field}[${i}]`, `expected ${expected}, got ${describe(item)}`);
-  });
-}
-
-function checkInteger(value: unknown, field: string, min: number, max: number): number | undefined {
-  if (value === undefined) return undefined;
-  if (typeof value !== 'number' || !Number.isInteger(value) || value < min || value > max) {
-    const range = max === Number.MAX_SAFE_INTEGER ? `≥ ${min}` : `from ${min} to ${max}`;
-    throw new RequestValidationError(field, `expected a whole number ${range}, got ${describe(value)}`);
-  }
-  return value;
-}
-
-function isNumericId(value: unknown): boolean {
-  return typeof value === 'number' && Number.isSafeInteger(value) && value >= 0;
-}
-
-function describe(value: unknown): string {
-  if (typeof value === 'string') return JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}…` : value);
-  if (value === null || typeof value !== 'object') return String(value);
-  return Array.isArray(value) ? 'an array' : 'an object';
 }

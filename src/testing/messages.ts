@@ -17,6 +17,8 @@ const MESSAGES = {
   type: ['Parameter {field} must be {type}.', '参数 {field} 必须是{type}。'],
   range: ['Parameter {field} must be between {min} and {max}.', '参数 {field} 必须介于 {min} 和 {max} 之间。'],
   min: ['Parameter {field} must be at least {min}.', '参数 {field} 不能小于 {min}。'],
+  enum: ['Parameter {field} must be one of: {values}.', '参数 {field} 必须是以下值之一：{values}。'],
+  maxLength: ['Parameter {field} must be at most {max} characters.', '参数 {field} 不能超过 {max} 个字符。'],
   endAfterStart: ['Parameter end_time must be greater than start_time.', '参数 end_time 必须大于 start_time。'],
   window: ['The window from start_time to end_time must not exceed 31 days.', 'start_time 到 end_time 的时间范围不能超过 31 天。'],
   depth: ['Parameter p × limit must not exceed 10000.', '参数 p × limit 不能超过 10000。'],
@@ -24,6 +26,7 @@ const MESSAGES = {
   agentEnabled: ['A2A agent {id} is already enabled.', 'A2A 智能体 {id} 已经启用。'],
   agentMissing: ['A2A agent {id} was not found.', '未找到 A2A 智能体 {id}。'],
   skillMissing: ['Skill {id} was not found.', '未找到技能 {id}。'],
+  deliveryMissing: ['Webhook delivery {id} of integration {integration} was not found.', '未找到集成 {integration} 的 Webhook 推送记录 {id}。'],
   internal: [
     'We encountered an internal error, and it has been reported. Please try again later.',
     '服务内部错误，已上报，请稍后重试。',

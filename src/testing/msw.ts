@@ -4,7 +4,7 @@ import type { RequestHandler } from 'msw';
 import { loadMsw } from './msw-loader.js';
 import { DROP, type RouteResult, Truncated } from './router.js';
 
-const PATHS = ['*/incident/list', '*/safari/a2a-agent/enable', '*/safari/skill/delete'];
+const PATHS = ['*/incident/list', '*/safari/a2a-agent/enable', '*/safari/skill/delete', '*/webhook/history/list', '*/webhook/history/detail'];
 
 export function createHandlers(handle: (request: Request) => Promise<RouteResult>): RequestHandler[] {
   const msw = loadMsw();

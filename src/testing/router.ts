@@ -2,10 +2,12 @@
 // both call it, so the model never knows which transport brought the call.
 
 import type { ListIncidentsRequest } from '../schemas/list.js';
+import type { ListWebhookHistoryRequest } from '../schemas/webhook-history.js';
 import type { Fault } from './faults.js';
 import { type Locale, localeOf, message, type MessageKey } from './messages.js';
 import type { AgentOutcome } from './model/agents.js';
 import { checkListRequest, queryIncidents, type Refusal } from './model/incident-query.js';
+import { checkHistoryDetailRequest, checkHistoryListRequest, historyDetail, queryHistory } from './model/webhook-history.js';
 import type { MockState } from './state.js';
 
 /** Returned instead of a Response when the connection must be dropped without an answer. */
@@ -42,12 +44,16 @@ const CODE_OF_STATUS: Record<number, string> = Object.fromEntries(
   Object.entries(STATUS_OF_CODE).reverse().map(([code, status]) => [status, code]),
 );
 
-type Operation = 'list' | 'enable' | 'delete';
+type Operation = 'list' | 'enable' | 'delete' | 'historyList' | 'historyDetail';
 const ROUTES: Record<string, Operation> = {
   '/incident/list': 'list',
   '/safari/a2a-agent/enable': 'enable',
   '/safari/skill/delete': 'delete',
+  '/webhook/history/list': 'historyList',
+  '/webhook/history/detail': 'historyDetail',
 };
+/** Operations of the on-call product: they need its permission and count against the account's limit. */
+const ON_CALL = new Set<Operation>(['list', 'historyList', 'historyDetail']);
 
 const CORS = {
   'Access-Control-Allow-Origin': '*',
@@ -105,11 +111,11 @@ async function answer(call: Call, request: Request, url: URL, path: string): Pro
   if (!key) return fail(call, 'Unauthorized', 'unauthorized');
   if (key.expired) return fail(call, 'Unauthorized', 'expiredKey');
 
-  const bucket = operation === 'list' ? `account:${state.world.account.account_id}` : `key:${key.name}`;
+  const bucket = ON_CALL.has(operation) ? `account:${state.world.account.account_id}` : `key:${key.name}`;
   if (state.limiter && !state.limiter.admit(bucket, call.arrived)) {
     return fail(call, 'RequestTooFrequently', 'tooFrequent', {}, { 'Retry-After': '1' });
   }
-  if (operation === 'list' && !key.permissions.includes('on-call')) {
+  if (ON_CALL.has(operation) && !key.permissions.includes('on-call')) {
     return fail(call, 'AccessDenied', 'accessDenied', { permission: 'on-call' });
   }
 
@@ -125,8 +131,34 @@ async function answer(call: Call, request: Request, url: URL, path: string): Pro
   }
   if (typeof body !== 'object' || body === null || Array.isArray(body)) return fail(call, 'BadRequest', 'badJson');
 
-  if (operation === 'list') return listIncidents(call, body as Record<string, unknown>, key.personId);
-  return agentOperation(call, operation, body as Record<string, unknown>, key.name);
+  const fields = body as Record<string, unknown>;
+  switch (operation) {
+    case 'list':
+      return listIncidents(call, fields, key.personId);
+    case 'historyList':
+      return listHistory(call, fields);
+    case 'historyDetail':
+      return getHistoryDetail(call, fields);
+    default:
+      return agentOperation(call, operation, fields, key.name);
+  }
+}
+
+function listHistory(call: Call, body: Record<string, unknown>): Response {
+  const refusal = checkHistoryListRequest(body);
+  if (refusal) return refuse(call, refusal);
+  const data = queryHistory(body as unknown as ListWebhookHistoryRequest, call.state.sender.calls());
+  return json(call, 200, { request_id: call.requestId, data });
+}
+
+function getHistoryDetail(call: Call, body: Record<string, unknown>): Response {
+  const refusal = checkHistoryDetailRequest(body);
+  if (refusal) return refuse(call, refusal);
+  const integration = body.integration_id as number;
+  const id = body.event_id as string;
+  const data = historyDetail(integration, id, call.state.sender.calls(), call.state.world);
+  if (!data) return fail(call, 'ResourceNotFound', 'deliveryMissing', { id, integration });
+  return json(call, 200, { request_id: call.requestId, data });
 }
 
 function listIncidents(call: Call, body: Record<string, unknown>, personId: number): Response {

@@ -34,7 +34,8 @@ export interface WebhookIntegrationConfig {
 
 /** A webhook integration of the mock. */
 export interface WebhookIntegration extends Required<Omit<WebhookIntegrationConfig, 'eventTypes' | 'channelIds' | 'customBody' | 'valueMapping'>> {
-  id: string;
+  /** A whole number, like the service's int64 `integration_id`: it is the `integration_id` of `/webhook/history/*`. */
+  id: number;
   eventTypes: string[] | 'all';
   channelIds: number[] | 'all';
   customBody?: unknown;
@@ -73,8 +74,22 @@ export interface HistoryFilter {
   until?: number;
 }
 
+/** One callback as the sender keeps it: the public record and what `/webhook/history/*` also shows. */
+export interface StoredCall {
+  record: HistoryRecord;
+  /** Order of recording, to break ties of `trigger_time`. */
+  seq: number;
+  integrationId: number;
+  channelId: number;
+  /** `incident` (alert webhooks would say `alert`). */
+  webhookType: string;
+  /** The body exactly as sent. */
+  body: string;
+}
+
 const DEADLINE_MS = 2_000;
-const HISTORY_DAYS_MS = 7 * 86_400_000;
+/** How far back the call history reaches. */
+export const HISTORY_DAYS_MS = 7 * 86_400_000;
 const MAX_RECORDED_BODY = 64 * 1024;
 
 interface Attempt {
@@ -88,17 +103,22 @@ interface Attempt {
 export class WebhookSender {
   readonly #clock: MockClock;
   readonly #random: Random;
-  readonly #integrations = new Map<string, WebhookIntegration>();
-  readonly #history = new Map<string, HistoryRecord[]>();
+  readonly #integrations = new Map<number, WebhookIntegration>();
+  readonly #history = new Map<number, StoredCall[]>();
   /** Per integration, the tail of its delivery queue: events of one integration go out in order. */
-  readonly #queues = new Map<string, Promise<void>>();
+  readonly #queues = new Map<number, Promise<void>>();
+  /** Ids are 13-digit numbers like the service's, seeded so that a seed gives the same ids. */
+  readonly #idBase: number;
   #inFlight = 0;
   #idleWaiters: Array<() => void> = [];
   #sequence = 0;
+  #calls = 0;
 
   constructor(clock: MockClock, seed: number) {
     this.#clock = clock;
     this.#random = new Random(seed * 13 + 5);
+    const ids = new Random(seed * 101 + 3);
+    this.#idBase = ids.int(1, 8) * 1e12 + ids.int(0, 999_999) * 1e6;
   }
 
   create(config: WebhookIntegrationConfig): WebhookIntegration {
@@ -110,7 +130,7 @@ export class WebhookSender {
     }
     if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new TypeError('webhooks.create: endpoint must start with http:// or https://');
     if (config.customBody !== undefined) renderCustomBody(config.customBody, {}); // refuse a broken template now
-    const id = `wh_${(++this.#sequence).toString(36)}`;
+    const id = this.#idBase + ++this.#sequence;
     const integration: WebhookIntegration = {
       id,
       name: config.name ?? `webhook ${this.#sequence}`,
@@ -132,17 +152,18 @@ export class WebhookSender {
     return [...this.#integrations.values()].map((i) => structuredClone(i));
   }
 
-  remove(id: string): boolean {
+  remove(id: number): boolean {
     this.#history.delete(id);
     return this.#integrations.delete(id);
   }
 
   /** Call history, newest first, within the last 7 days. */
-  history(id: string, filter: HistoryFilter = {}): HistoryRecord[] {
-    const records = this.#history.get(id);
-    if (!records) throw new TypeError(`webhooks.history: no integration ${id}`);
+  history(id: number, filter: HistoryFilter = {}): HistoryRecord[] {
+    const calls = this.#history.get(id);
+    if (!calls) throw new TypeError(`webhooks.history: no integration ${String(id)}`);
     const oldest = Math.max(this.#clock.now() - HISTORY_DAYS_MS, filter.since ?? -Infinity);
-    return records
+    return calls
+      .map((call) => call.record)
       .filter(
         (r) =>
           r.trigger_time >= oldest &&
@@ -153,6 +174,14 @@ export class WebhookSender {
       )
       .reverse()
       .map((r) => structuredClone(r));
+  }
+
+  /** Every callback of every integration still within the last 7 days, oldest recorded first (live, not copies). */
+  calls(): StoredCall[] {
+    const oldest = this.#clock.now() - HISTORY_DAYS_MS;
+    const out: StoredCall[] = [];
+    for (const calls of this.#history.values()) for (const call of calls) if (call.record.trigger_time >= oldest) out.push(call);
+    return out;
   }
 
   /** Resolves when no delivery is queued or in flight. */
@@ -168,7 +197,7 @@ export class WebhookSender {
       const payload = this.#payload(event);
       this.#inFlight++;
       const previous = this.#queues.get(integration.id) ?? Promise.resolve();
-      const next = previous.then(() => this.#deliver(integration, payload)).finally(() => this.#settled());
+      const next = previous.then(() => this.#deliver(integration, payload, event.incident.channel_id)).finally(() => this.#settled());
       this.#queues.set(integration.id, next);
     }
   }
@@ -190,7 +219,7 @@ export class WebhookSender {
     };
   }
 
-  async #deliver(integration: WebhookIntegration, payload: WebhookEventOf<string>): Promise<void> {
+  async #deliver(integration: WebhookIntegration, payload: WebhookEventOf<string>, channelId: number): Promise<void> {
     const body =
       integration.customBody === undefined ? payload : renderCustomBody(integration.customBody, payload, integration.valueMapping);
     const text = JSON.stringify(body);
@@ -203,7 +232,7 @@ export class WebhookSender {
       count = 2;
     }
     const ok = attempt.status === 200 && attempt.error === undefined;
-    this.#history.get(integration.id)?.push({
+    const record: HistoryRecord = {
       trigger_time: payload.event_time,
       event_type: payload.event_type,
       incident_id: payload.incident.incident_id,
@@ -216,7 +245,9 @@ export class WebhookSender {
       ...(ok
         ? { response: { headers: attempt.headers, body: attempt.body } }
         : { error: attempt.error ?? `HTTP ${attempt.status}`, ...(attempt.status ? { response: { headers: attempt.headers, body: attempt.body } } : {}) }),
-    });
+    };
+    const call = { record, seq: ++this.#calls, integrationId: integration.id, channelId, webhookType: 'incident', body: text };
+    this.#history.get(integration.id)?.push(call);
   }
 }
 

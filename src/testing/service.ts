@@ -72,9 +72,9 @@ export interface MockService {
     /** Every integration. */
     list(): WebhookIntegration[];
     /** Removes an integration and its history. */
-    remove(id: string): boolean;
+    remove(id: number): boolean;
     /** Call history of an integration, newest first, within the last 7 days. */
-    history(id: string, filter?: HistoryFilter): HistoryRecord[];
+    history(id: number, filter?: HistoryFilter): HistoryRecord[];
     /** Resolves when no delivery is queued or in flight. */
     idle(): Promise<void>;
   };
