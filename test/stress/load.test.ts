@@ -4,62 +4,14 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, describe, expect, it } from 'vitest';
 import { Flashduty, RequestTooFrequentlyError } from '../../src/index.js';
-import { buildDelivery, buildWebhookEvent, createMockService } from '../../src/testing/index.js';
-import { type WebhookEventOf, WebhookReceiver } from '../../src/webhooks/index.js';
-import { DAY, NOW } from '../helpers.js';
+import { buildDelivery, createMockService } from '../../src/testing/index.js';
+import { WebhookReceiver } from '../../src/webhooks/index.js';
+import { DAY } from '../helpers.js';
+import { type Plan, plan, verify } from '../support/plan.js';
 import { spawnTied, stopChild } from '../support/lifetime.js';
 import { startRedis } from '../support/redis.js';
 import { startReplica, stopReplica } from '../replicas.js';
 import { figure, scale } from './scale.js';
-
-interface Plan {
-  events: Array<WebhookEventOf<string>>;
-  /** Batches of deliveries sent concurrently, in order; a delivery is an index into `events`. */
-  batches: number[][];
-  duplicates: number;
-  reordered: number;
-}
-
-/**
- * `total` deliveries: unique events (10 per incident, in time order), 20% duplicates (half in the
- * same concurrent batch as the original, half later) and 10% of events swapped with the one before
- * (an older event arriving after a newer one).
- */
-function plan(total: number, batchSize = 40): Plan {
-  const unique = Math.round(total / 1.2);
-  const perIncident = 10;
-  const events: Array<WebhookEventOf<string>> = [];
-  const base = NOW * 1000;
-  for (let i = 0; i < unique; i++) {
-    const incident = Math.floor(i / perIncident);
-    events.push(buildWebhookEvent(i % perIncident === 0 ? 'i_new' : 'i_comm', {
-      event_time: base + (i % perIncident) * 1000,
-      incident: { incident_id: `${incident.toString(16).padStart(24, '0')}` },
-    }));
-  }
-  // Interleave incidents, keeping each incident's events in time order.
-  const order: number[] = [];
-  for (let step = 0; step < perIncident; step++) for (let i = step; i < unique; i += perIncident) order.push(i);
-  let reordered = 0;
-  for (let k = 1; k < order.length && reordered < unique * 0.1; k += 10) {
-    const j = order.indexOf((order[k] as number) - 1);
-    if (j >= 0 && (order[k] as number) % perIncident !== 0) {
-      [order[j], order[k]] = [order[k] as number, order[j] as number];
-      reordered++;
-    }
-  }
-  const batches: number[][] = [];
-  for (let k = 0; k < order.length; k += batchSize) batches.push(order.slice(k, k + batchSize));
-  const duplicates = total - unique;
-  for (let d = 0; d < duplicates; d++) {
-    const b = (d * 7919) % batches.length;
-    const batch = batches[b] as number[];
-    const original = batch[d % batch.length] as number;
-    if (d % 2 === 0) batch.push(original); // concurrent with the original
-    else (batches[Math.min(batches.length - 1, b + 1 + (d % 5))] as number[]).push(original); // later
-  }
-  return { events, batches, duplicates, reordered };
-}
 
 async function send(urls: string[], p: Plan): Promise<number[]> {
   const statuses: number[] = [];
@@ -71,25 +23,6 @@ async function send(urls: string[], p: Plan): Promise<number[]> {
     statuses.push(...answers);
   }
   return statuses;
-}
-
-/** Every unique event handled exactly once, or dropped as stale because a newer one of its incident was handled. */
-function verify(p: Plan, handled: string[], stale: string[]): void {
-  const byId = new Map(p.events.map((e) => [e.event_id, e]));
-  expect(new Set(handled).size).toBe(handled.length); // exactly once
-  const handledSet = new Set(handled);
-  const lost = p.events.filter((e) => !handledSet.has(e.event_id) && !stale.includes(e.event_id));
-  expect(lost).toEqual([]);
-  const newestHandled = new Map<string, number>();
-  for (const id of handled) {
-    const e = byId.get(id);
-    if (e) newestHandled.set(e.incident.incident_id, Math.max(newestHandled.get(e.incident.incident_id) ?? 0, e.event_time));
-  }
-  for (const id of new Set(stale)) {
-    const e = byId.get(id) as WebhookEventOf<string>;
-    expect(handledSet.has(id)).toBe(false);
-    expect(newestHandled.get(e.incident.incident_id) ?? 0).toBeGreaterThan(e.event_time);
-  }
 }
 
 const TOTAL = scale(1500, 10_000);

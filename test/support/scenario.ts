@@ -1,0 +1,133 @@
+// One chaos run: a plan of deliveries sent through a cluster's front door by the sender, faults
+// injected at chosen points, the sender's failed deliveries replayed once the faults are over (as
+// replayFromHistory would), and the counts every chaos test asserts on.
+import { expect } from 'vitest';
+import { buildDelivery } from '../../src/testing/index.js';
+import type { Cluster } from './cluster.js';
+import { lostEvents, type Plan, wronglyStale } from './plan.js';
+
+/** A fault to inject when the sender reaches batch `atBatch`; the run goes on while it acts. */
+export interface Fault {
+  atBatch: number;
+  act(): Promise<void>;
+}
+
+/** The counts of a run. */
+export interface Counts {
+  deliveries: number;
+  /** Unique events with at least one delivery answered 200. */
+  accepted: number;
+  /** Unique events whose handler succeeded exactly once / more than once. */
+  handledOnce: number;
+  handledTwice: number;
+  /** Accepted events that were neither handled nor dropped as stale. */
+  lostAccepted: number;
+  /** Events dropped as stale, and of those, ones with no newer event handled (must be 0). */
+  stale: number;
+  wronglyStale: number;
+  /** Deliveries the sender gave up on (recovered by replay from the history). */
+  gaveUp: number;
+  /** Retries the sender made (after EOF). */
+  retried: number;
+  /** Attempts that got no answer by the sender's deadline, and answers that came after it. */
+  deadlineHits: number;
+  lateAnswers: number;
+  maxAnswerMs: number;
+  /** After the replay: events neither handled nor rightly stale. */
+  lostAfterReplay: number;
+  /** Jobs left in BullMQ's failed set. */
+  failedJobs: number;
+}
+
+/** Sends the plan's batches in order (each batch at once), injecting faults as it goes. */
+export async function drive(cluster: Cluster, p: Plan, faults: Fault[] = []): Promise<void> {
+  const running: Array<Promise<void>> = [];
+  for (const [index, batch] of p.batches.entries()) {
+    for (const fault of faults) if (fault.atBatch === index) running.push(fault.act());
+    await Promise.all(
+      batch.map((i) => {
+        const event = p.events[i];
+        if (!event) throw new Error(`no event ${i}`);
+        return cluster.sender.deliver(event.event_id, buildDelivery(event).body);
+      }),
+    );
+  }
+  await Promise.all(running);
+}
+
+/** Replays every delivery the sender gave up on, as replayFromHistory would, until none is left (at most 3 rounds). */
+export async function replayGaveUp(cluster: Cluster): Promise<number> {
+  const replayed = new Set<string>();
+  for (let round = 0; round < 3; round++) {
+    const failed = cluster.sender.deliveries.filter((d) => !d.ok && !replayed.has(d.eventId));
+    if (failed.length === 0) break;
+    for (const d of failed) {
+      const again = await cluster.sender.deliver(d.eventId, d.body);
+      if (again.ok) replayed.add(d.eventId);
+    }
+  }
+  return replayed.size;
+}
+
+/** Settles the cluster, counts what happened, replays what the sender gave up on, settles and counts again. */
+export async function count(cluster: Cluster, p: Plan): Promise<Counts> {
+  await cluster.settle();
+  await cluster.sender.settled();
+  const ids = p.events.map((e) => e.event_id);
+  const summary = cluster.sender.summary();
+  const acceptedIds = new Set(cluster.sender.deliveries.filter((d) => d.ok).map((d) => d.eventId));
+  const before = await cluster.outcomes(ids);
+  const handledBefore = [...before.successes.keys()];
+  const lostAccepted = lostEvents(p, handledBefore, before.stale).filter((id) => acceptedIds.has(id)).length;
+  const replayed = await replayGaveUp(cluster);
+  const failedJobs = replayed > 0 ? await cluster.settle() : await cluster.failedJobs();
+  await cluster.sender.settled();
+  const after = await cluster.outcomes(ids);
+  const handled = [...after.successes.keys()];
+  const successes = [...after.successes.values()];
+  const final = cluster.sender.summary();
+  return {
+    deliveries: summary.deliveries,
+    accepted: acceptedIds.size,
+    handledOnce: successes.filter((n) => n === 1).length,
+    handledTwice: successes.filter((n) => n > 1).length,
+    lostAccepted,
+    stale: after.stale.size,
+    wronglyStale: wronglyStale(p, handled, after.stale).length,
+    gaveUp: summary.gaveUp.length,
+    retried: summary.retried,
+    deadlineHits: final.deadlineHits,
+    lateAnswers: final.lateAnswers,
+    maxAnswerMs: final.maxAnswerMs,
+    lostAfterReplay: lostEvents(p, handled, after.stale).length,
+    failedJobs,
+  };
+}
+
+/** The counts as one line for the test output. */
+export const describeCounts = (c: Counts): string =>
+  `${c.deliveries} deliveries, ${c.accepted} events accepted, ${c.handledOnce} handled once, ${c.handledTwice} twice, ` +
+  `${c.lostAccepted} accepted and lost, ${c.stale} stale (${c.wronglyStale} wrongly), ${c.retried} retried after EOF, ` +
+  `${c.gaveUp} given up by the sender (replayed), ${c.lostAfterReplay} lost after replay, ${c.deadlineHits} deadline hits, ` +
+  `${c.lateAnswers} late answers, slowest answer ${c.maxAnswerMs} ms, ${c.failedJobs} failed jobs`;
+
+/** Sets `labels[name]` on an event's incident (the handlers read chaos_fail and chaos_hold_ms there). */
+export function labelEvent(event: { incident: { labels?: Record<string, string> } }, name: string, value: number): void {
+  event.incident.labels = { ...event.incident.labels, [name]: String(value) };
+}
+
+/** Gives every event an incident of its own, so that no retried event can turn stale behind a newer one. */
+export function ownIncidents(p: Plan): void {
+  for (const e of p.events) e.incident.incident_id = e.event_id.slice(0, 24);
+}
+
+/** What every queue-mode run must show, whatever the fault. */
+export function expectNothingLost(c: Counts): void {
+  expect(c.handledTwice).toBe(0);
+  expect(c.lostAccepted).toBe(0);
+  expect(c.lostAfterReplay).toBe(0);
+  expect(c.wronglyStale).toBe(0);
+  expect(c.deadlineHits).toBe(0);
+  expect(c.lateAnswers).toBe(0);
+  expect(c.failedJobs).toBe(0);
+}
