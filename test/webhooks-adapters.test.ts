@@ -8,7 +8,7 @@ import Fastify from 'fastify';
 import { Hono } from 'hono';
 import { afterAll, describe, expect, it } from 'vitest';
 import { buildDelivery, buildWebhookEvent } from '../src/testing/index.js';
-import { fastifyWebhooks, type WebhookEvent, WebhookReceiver } from '../src/webhooks/index.js';
+import { fastifyWebhooks, MemoryStateStore, type StateStore, type WebhookEvent, WebhookReceiver } from '../src/webhooks/index.js';
 import example from './fixtures/incident-webhook.example.json' with { type: 'json' };
 
 const PATH = '/hooks/flashduty';
@@ -261,6 +261,35 @@ describe('nodeMiddleware after another middleware answered', () => {
       expect(answer).toEqual({ status: 202, body: 'taken' });
       await sleep(20);
       expect(errors).toEqual([expect.objectContaining({ code: 'ERR_HTTP_HEADERS_SENT' })]);
+    } finally {
+      await server.close();
+    }
+  });
+});
+
+describe('a delivery the receiver cannot record in time', () => {
+  // A store of the user's making that never answers: Redis gone quiet.
+  const stuck = new MemoryStateStore();
+  const store: StateStore = {
+    claim: () => new Promise<never>(() => {}),
+    complete: (id, token) => stuck.complete(id, token),
+    release: (id, token) => stuck.release(id, token),
+    advance: (scope, time) => stuck.advance(scope, time),
+  };
+  const expected: Record<string, string> = { 'hono (fetchHandler)': 'HTTP 503' };
+
+  it.each(Object.keys(adapters))('%s: no answer (the connection closes) or 503, within the deadline', async (name) => {
+    const receiver = new WebhookReceiver({ store, ackTimeoutMs: 150 });
+    receiver.on('error', () => {});
+    const server = await (adapters[name] as { start(r: WebhookReceiver): Promise<Running> }).start(receiver);
+    try {
+      const started = Date.now();
+      const outcome = await deliver(server.url, buildWebhookEvent('i_new'), {}).then(
+        (res) => `HTTP ${res.status}`,
+        (error: NodeJS.ErrnoException) => error.code ?? error.message,
+      );
+      expect(outcome).toBe(expected[name] ?? 'ECONNRESET');
+      expect(Date.now() - started).toBeLessThan(1500);
     } finally {
       await server.close();
     }

@@ -182,3 +182,69 @@ describe('hostile input', () => {
     expect(() => new MemoryStateStore({ maxBytes: 0 })).toThrow(/maxBytes/);
   });
 });
+
+describe('answers wait for what they promise', () => {
+  // Each would pass unnoticed if an `await` on the store or the queue were dropped: the answer
+  // would then leave before the write it stands for.
+  it('answers accepted only after the claim was completed', async () => {
+    const log: string[] = [];
+    const inner = new MemoryStateStore();
+    const store: StateStore = {
+      claim: (id, lease, token) => inner.claim(id, lease, token),
+      complete: async (id, token) => {
+        await sleep(30);
+        inner.complete(id, token);
+        log.push('completed');
+      },
+      release: (id, token) => inner.release(id, token),
+      advance: async (scope, time) => {
+        await sleep(10);
+        log.push('advanced');
+        return inner.advance(scope, time);
+      },
+    };
+    const receiver = new WebhookReceiver({ store });
+    receiver.on('event', () => void log.push('handled'));
+    await receive(receiver, buildWebhookEvent('i_new'));
+    log.push('answered');
+    expect(log).toEqual(['advanced', 'handled', 'completed', 'answered']);
+  });
+
+  it('answers 500 only after the failed claim was released, so the redelivery can take it', async () => {
+    const log: string[] = [];
+    const inner = new MemoryStateStore();
+    const store: StateStore = {
+      claim: (id, lease, token) => inner.claim(id, lease, token),
+      complete: (id, token) => inner.complete(id, token),
+      release: async (id, token) => {
+        await sleep(30);
+        inner.release(id, token);
+        log.push('released');
+      },
+      advance: (scope, time) => inner.advance(scope, time),
+    };
+    const receiver = new WebhookReceiver({ store });
+    receiver.on('event', () => {
+      throw new Error('nope');
+    });
+    receiver.on('error', () => {});
+    expect(await receive(receiver, buildWebhookEvent('i_new'))).toMatchObject({ status: 500 });
+    log.push('answered');
+    expect(log).toEqual(['released', 'answered']);
+  });
+
+  it('answers accepted only after queue.add resolved', async () => {
+    const log: string[] = [];
+    const queue = {
+      add: async (name: string, _data: unknown, options: { jobId?: string }) => {
+        await sleep(30);
+        log.push(`added ${name} ${options.jobId}`);
+      },
+    };
+    const receiver = new WebhookReceiver({ queue });
+    const event = buildWebhookEvent('i_ack', { event_id: 'e:1%' });
+    expect(await receive(receiver, event)).toMatchObject({ status: 200, outcome: 'accepted' });
+    log.push('answered');
+    expect(log).toEqual(['added i_ack fd-e%3A1%25', 'answered']);
+  });
+});

@@ -28,7 +28,7 @@ export interface FastifyLike {
   post(
     path: string,
     handler: (
-      request: { headers: Record<string, string | string[] | undefined>; body?: unknown; raw: { destroy(): unknown } },
+      request: { headers: Record<string, string | string[] | undefined>; body?: unknown; raw: { socket: { destroy(): unknown } } },
       reply: {
         code(status: number): { headers(h: Record<string, string>): { send(body: string): unknown } };
         hijack(): unknown;
@@ -48,7 +48,7 @@ export async function fastifyWebhooks(app: FastifyLike, options: FastifyWebhooks
     const result = await receiver.receiveFrom(request.headers, source);
     if (result.status === UNRECORDED) {
       reply.hijack();
-      request.raw.destroy();
+      request.raw.socket.destroy();
       return reply;
     }
     return reply.code(result.status).headers(answerHeaders(result)).send(answerBody(result));
