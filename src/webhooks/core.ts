@@ -90,6 +90,7 @@ export type EventHandler<E> = (event: E) => unknown;
 export const UNRECORDED = 503;
 
 type Outcome = { ok: true } | { ok: false; error: unknown };
+const OK: Outcome = Object.freeze({ ok: true });
 
 const decoder = new TextDecoder();
 
@@ -286,15 +287,14 @@ export class ReceiverCore {
       return { status: 200, outcome: 'stale', event };
     }
     const running = this.#process(event, keys, token);
+    if (!isThenable(running)) return handled(event, running);
     const id = keys.eventId;
     this.#inFlight.set(id, running);
     void running.then(() => {
       if (this.#inFlight.get(id) === running) this.#inFlight.delete(id);
     });
     const settled = await deadline.settledBy(running);
-    if (!settled || settled.value.ok) return { status: 200, outcome: 'accepted', event }; // done, or still running at the deadline
-    const { error } = settled.value;
-    return { status: 500, outcome: 'rejected', event, reason: `handler failed: ${(error as Error)?.message ?? String(error)}` };
+    return handled(event, settled ? settled.value : OK); // still running at the deadline: accepted
   }
 
   /** Whether the event may run: not older than its scope's watermark (which it then moves). */
@@ -304,25 +304,46 @@ export class ReceiverCore {
     return this.#store.advance(keys.scope, keys.eventTime);
   }
 
-  /** Runs the handlers, then completes (or, on failure, releases) the claim. Never rejects. */
-  async #process(event: WebhookEvent, keys: DeliveryKeys, token: string | undefined): Promise<Outcome> {
+  /**
+   * Runs the handlers, then completes (or, on failure, releases) the claim. Never rejects. Stays
+   * synchronous while the handlers and the store are: no promise, microtask or timer per delivery.
+   */
+  #process(event: WebhookEvent, keys: DeliveryKeys, token: string | undefined): Outcome | Promise<Outcome> {
+    let called: void | Promise<void>;
     try {
-      await this.#handlers.call(keys.eventType, event);
+      called = this.#handlers.call(keys.eventType, event);
     } catch (error) {
-      this.#handlers.emit('error', error, event);
-      if (token !== undefined) await this.#settleClaim('release', keys.eventId, token, event);
-      return { ok: false, error };
+      return this.#failed(error, event, keys, token);
     }
-    if (token !== undefined) await this.#settleClaim('complete', keys.eventId, token, event);
-    return { ok: true };
+    if (isThenable(called)) {
+      return called.then(
+        () => this.#succeeded(event, keys, token),
+        (error: unknown) => this.#failed(error, event, keys, token),
+      );
+    }
+    return this.#succeeded(event, keys, token);
+  }
+
+  #succeeded(event: WebhookEvent, keys: DeliveryKeys, token: string | undefined): Outcome | Promise<Outcome> {
+    const settled = token === undefined ? undefined : this.#settleClaim('complete', keys.eventId, token, event);
+    return isThenable(settled) ? settled.then(() => OK) : OK;
+  }
+
+  #failed(error: unknown, event: WebhookEvent, keys: DeliveryKeys, token: string | undefined): Outcome | Promise<Outcome> {
+    this.#handlers.emit('error', error, event);
+    const outcome: Outcome = { ok: false, error };
+    const settled = token === undefined ? undefined : this.#settleClaim('release', keys.eventId, token, event);
+    return isThenable(settled) ? settled.then(() => outcome) : outcome;
   }
 
   /** Completes or releases a claim; a store failure is reported on 'error', never thrown. */
-  async #settleClaim(how: 'complete' | 'release', eventId: string, token: string, event: WebhookEvent): Promise<void> {
+  #settleClaim(how: 'complete' | 'release', eventId: string, token: string, event: WebhookEvent): void | Promise<void> {
+    const report = (error: unknown) => this.#handlers.emit('error', error, event);
     try {
-      await this.#store[how](eventId, token);
+      const done = this.#store[how](eventId, token);
+      if (isThenable(done)) return Promise.resolve(done).then(() => {}, report);
     } catch (error) {
-      this.#handlers.emit('error', error, event);
+      report(error);
     }
   }
 
@@ -344,6 +365,13 @@ export class ReceiverCore {
     this.#handlers.emit('invalid', { status, reason });
     return { status, outcome: 'rejected', reason };
   }
+}
+
+/** The answer once the handlers ran (or still run at the deadline). */
+function handled(event: WebhookEvent, outcome: Outcome): ReceiveResult {
+  if (outcome.ok) return { status: 200, outcome: 'accepted', event };
+  const { error } = outcome;
+  return { status: 500, outcome: 'rejected', event, reason: `handler failed: ${(error as Error)?.message ?? String(error)}` };
 }
 
 /** The delivery could not be recorded in time (or at all): the sender should deliver it again. */

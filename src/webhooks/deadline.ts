@@ -43,8 +43,11 @@ export class Deadline {
    * first. A plain value is returned as it is. A late rejection of `value` is swallowed here (the
    * caller has moved on), so it never becomes an unhandled rejection.
    */
-  async race<T>(value: T | PromiseLike<T>, what: string): Promise<T> {
-    if (!isThenable(value)) return value;
+  race<T>(value: T | PromiseLike<T>, what: string): T | Promise<T> {
+    return isThenable(value) ? this.#race(value, what) : value;
+  }
+
+  async #race<T>(value: PromiseLike<T>, what: string): Promise<T> {
     const outcome = await Promise.race([value, this.#expired()]);
     if (outcome === EXPIRED) {
       Promise.resolve(value).catch(() => {});
