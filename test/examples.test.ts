@@ -9,6 +9,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { buildDelivery, buildWebhookEvent, createMockService } from '../src/testing/index.js';
 import { spawnTied, stopChild } from './support/lifetime.js';
 import { type RedisServer, startRedis } from './support/redis.js';
+import { closedPort } from './helpers.js';
 
 const execFileAsync = promisify(execFile);
 const service = createMockService({ seed: 21, incidents: 300 });
@@ -72,6 +73,17 @@ describe('client examples', () => {
     expect(lines).toHaveLength(expected);
     expect(new Set(lines).size).toBe(expected);
     expect(readFileSync(`${prefix}.csv`, 'utf8').trim().split('\n')).toHaveLength(expected + 1);
+  });
+
+  it('replay-failed-deliveries runs what the sender gave up on, once', async () => {
+    const hook = service.webhooks.create({ endpoint: `http://127.0.0.1:${await closedPort()}/hooks`, headers: { 'X-Flashduty-Token': 'tok' } });
+    const channel = service.world.channels[0]!.channel_id;
+    for (let i = 0; i < 3; i++) await service.actions.create({ title: `lost ${i}`, incident_severity: 'Info', channel_id: channel });
+    await service.webhooks.idle();
+    const { stdout } = await run('replay-failed-deliveries.ts', [String(hook.id), '1'], { HOOK_TOKEN: 'tok' });
+    expect(stdout).toContain('seen 3, accepted 3, duplicate 0, stale 0, rejected 0');
+    expect(stdout.match(/^replayed i_new /gm)).toHaveLength(3);
+    service.webhooks.remove(hook.id); // later examples create incidents too
   });
 
   it('preview-custom-body renders with value mapping', async () => {

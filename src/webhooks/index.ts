@@ -5,6 +5,8 @@ export { fetchHandler } from './adapters/fetch.js';
 export { nodeMiddleware } from './adapters/node.js';
 export { DeadlineExceededError } from './deadline.js';
 export { jobIdFor } from './queue.js';
+export { replayFromHistory } from './replay.js';
+export type { ReplayClient, ReplayOptions, ReplayRejection, ReplayReport } from './replay.js';
 export type { WebhookJob, WebhookQueue } from './queue.js';
 export type { BodyReader, BodySource } from './body.js';
 export { MAX_EVENT_ID_LENGTH, readDefaultPayload } from './kinds.js';
