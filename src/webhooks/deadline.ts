@@ -68,7 +68,10 @@ export class Deadline {
 
   #expired(): Promise<typeof EXPIRED> {
     this.#expiry ??= new Promise((resolve) => {
-      this.#timer = setTimeout(resolve, this.remaining, EXPIRED);
+      // Whole tens of ms (rounded down: a few ms early, never late): node keeps one list per
+      // distinct duration, so deliveries' timers share a few lists instead of one each.
+      const ms = this.remaining;
+      this.#timer = setTimeout(resolve, ms - (ms % 10), EXPIRED);
     });
     return this.#expiry;
   }
