@@ -248,3 +248,46 @@ describe('answers wait for what they promise', () => {
     expect(log).toEqual(['added i_ack fd-e%3A1%25', 'answered']);
   });
 });
+
+describe('processor() when the store fails after the handlers succeeded', () => {
+  it('keeps completing the claim until the store takes it, so a re-run is a duplicate, not a second run', async () => {
+    const inner = new MemoryStateStore();
+    let failures = 2;
+    const store: StateStore = {
+      claim: (id, lease, token) => inner.claim(id, lease, token),
+      complete: (id, token) => {
+        if (failures-- > 0) throw new Error('Redis is restarting');
+        return inner.complete(id, token);
+      },
+      release: (id, token) => inner.release(id, token),
+      advance: (scope, time) => inner.advance(scope, time),
+    };
+    const receiver = new WebhookReceiver({ store });
+    const errors: string[] = [];
+    const handled: string[] = [];
+    const duplicates: string[] = [];
+    receiver.on('error', (error) => void errors.push((error as Error).message));
+    receiver.on('event', (event) => void handled.push(event.event_id));
+    receiver.on('duplicate', (event) => void duplicates.push(event.event_id));
+    const event = buildWebhookEvent('i_new');
+    const job = { id: 'fd-1', data: event };
+    await receiver.processor()(job);
+    expect(errors).toEqual(['Redis is restarting', 'Redis is restarting']);
+    await receiver.processor()(job); // BullMQ runs it again (its worker died before acknowledging)
+    expect(handled).toEqual([event.event_id]);
+    expect(duplicates).toEqual([event.event_id]);
+  });
+
+  it('fails the job, releasing the claim, when a handler throws; the next attempt runs', async () => {
+    const receiver = new WebhookReceiver();
+    let attempts = 0;
+    receiver.on('event', () => {
+      if (++attempts === 1) throw new Error('first attempt fails');
+    });
+    receiver.on('error', () => {});
+    const job = { id: 'fd-2', data: buildWebhookEvent('i_new') };
+    await expect(receiver.processor()(job)).rejects.toThrow('first attempt fails');
+    await receiver.processor()(job);
+    expect(attempts).toBe(2);
+  });
+});

@@ -197,8 +197,16 @@ export class ReceiverCore {
         if (this.#dedup) await this.#store.complete(keys.eventId, token);
         return void this.#handlers.emit('stale', event);
       }
-      const outcome = await this.#process(event, keys, this.#dedup ? token : undefined);
-      if (!outcome.ok) throw outcome.error;
+      const outcome = await this.#process(event, keys, undefined);
+      if (!outcome.ok) {
+        // A release that fails is harmless here: the job's next attempt holds the same token.
+        if (this.#dedup) await this.#settleClaim('release', keys.eventId, token, event);
+        throw outcome.error;
+      }
+      // The handlers succeeded: until the store says so, a re-run of this job (its worker died, or
+      // BullMQ could not record the completion either) would run them again. Keep trying while
+      // Redis restarts rather than give up on the first error.
+      if (this.#dedup) await persist(() => this.#store.complete(keys.eventId, token), (error) => this.#handlers.emit('error', error, event));
     };
   }
 
@@ -389,6 +397,24 @@ function checkQueue(queue: WebhookQueue | undefined): WebhookQueue | undefined {
     throw new TypeError('queue: expected a BullMQ Queue (anything with add(name, data, { jobId }))');
   }
   return queue;
+}
+
+/** Delays between attempts of a write that must land (about 30 s in all), as a store restarts. */
+const PERSIST_DELAYS_MS = [50, 100, 200, 400, 800, 1600, 3200, 6400, 6400, 6400, 6400];
+
+/** Runs `write` until it succeeds, reporting each failure; throws the last one when the delays run out. */
+async function persist(write: () => unknown, report: (error: unknown) => void): Promise<void> {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      await write();
+      return;
+    } catch (error) {
+      report(error);
+      const delay = PERSIST_DELAYS_MS[attempt];
+      if (delay === undefined) throw error;
+      await new Promise((resolve) => setTimeout(resolve, delay));
+    }
+  }
 }
 
 /** UTF-8 size over the limit? Text is measured only when its length alone cannot tell. */
