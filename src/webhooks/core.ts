@@ -194,8 +194,11 @@ export class ReceiverCore {
         if (claim.status === 'pending') throw new FlashdutyError(`event ${keys.eventId} is held by another job; trying again later`);
       }
       if (!(await this.#isFresh(keys))) {
-        if (this.#dedup) await this.#store.complete(keys.eventId, token);
-        return void this.#handlers.emit('stale', event);
+        // Told before the claim is completed: a worker that dies in between tells it again on the
+        // re-run, rather than leave a stale event that nobody heard of.
+        this.#handlers.emit('stale', event);
+        if (this.#dedup) await persist(() => this.#store.complete(keys.eventId, token), (error) => this.#handlers.emit('error', error, event));
+        return;
       }
       const outcome = await this.#process(event, keys, undefined);
       if (!outcome.ok) {
