@@ -10,6 +10,8 @@ export type { WebhookHistoryPage, WebhookHistoryPagePromise } from './client/web
 export type * from './schemas/webhook-history.js';
 export type { RateLimitOptions } from './client/rate-limiter.js';
 export type { RetryKind } from './client/retry.js';
+export type { OperationBody, OperationData, OperationOf, OperationPath } from './client/request.js';
+export type { components, operations, paths, WithRequired } from './generated/openapi.js';
 export { PagePromise } from './core/page-promise.js';
 export type { ItemsOptions, PagesOptions, PagingMode } from './core/page-promise.js';
 export type { ValidateMode } from './core/envelope.js';

@@ -29,6 +29,7 @@ import {
   type RetryKind,
   UnsentRequestError,
 } from './retry.js';
+import { type OperationBody, type OperationData, type OperationPath, request } from './request.js';
 import { WebhookHistory } from './webhook-history.js';
 import type { ListIncidentsParams } from '../schemas/list.js';
 import { loadDeep } from '../schemas/load-deep.js';
@@ -175,14 +176,40 @@ export class Flashduty {
     return deleteSkill(this, skillId, options);
   }
 
-  /** @internal The request loop. Operations call this with their wire body and retry kind. */
-  async _post(path: string, body: unknown, kind: RetryKind, options: RequestOptions = {}): Promise<ApiResponse> {
+  /**
+   * Calls any operation of the Flashduty Open API by its path, as the OpenAPI writes it, and
+   * resolves to the response's `data`. The body is typed by the path (for the few GET operations it
+   * holds the query parameters). It goes through the same request loop as every method: limiter,
+   * retries (a read or a mutation per operation: see the README), typed errors, redaction.
+   *
+   * @example
+   * ```ts
+   * await client.request('/incident/ack', { incident_ids: [incidentId] });
+   * const channels = await client.request('/channel/list', { p: 1, limit: 20 });
+   * ```
+   */
+  request<P extends OperationPath>(path: P, body: OperationBody<P>, options?: RequestOptions): Promise<OperationData<P>> {
+    return request(this, path, body, options);
+  }
+
+  /** @internal The request loop for POST operations. */
+  _post(path: string, body: unknown, kind: RetryKind, options: RequestOptions = {}): Promise<ApiResponse> {
+    return this._request('POST', path, body, kind, options);
+  }
+
+  /**
+   * @internal The request loop. Operations call this with their wire body (for GET, the query
+   * parameters) and retry kind.
+   */
+  async _request(method: 'GET' | 'POST', path: string, body: unknown, kind: RetryKind, options: RequestOptions = {}): Promise<ApiResponse> {
     const maxRetries = options.maxRetries === undefined ? this.maxRetries : checkRetries(options.maxRetries, 'maxRetries');
     const timeout = options.timeout === undefined ? this.timeout : checkTimeout(options.timeout, 'timeout');
-    const url = `${this.baseUrl}/${path}?app_key=***`;
+    const query = method === 'GET' ? queryOf(body) : '';
+    const url = `${this.baseUrl}/${path}?app_key=***${query}`;
+    const call: Call = { method, target: path + this.#query + query, body: method === 'GET' ? undefined : body, url };
     for (let retry = 0; ; retry++) {
       try {
-        return await this.#attempt(path, body, url, timeout, options);
+        return await this.#attempt(call, timeout, options);
       } catch (error) {
         const failure = error instanceof FlashdutyError ? error : new APIConnectionError(undefined, { url });
         if (retry >= maxRetries || !isRetryable(failure, kind)) throw failure;
@@ -194,14 +221,15 @@ export class Flashduty {
     }
   }
 
-  async #attempt(path: string, body: unknown, url: string, timeout: number, options: RequestOptions): Promise<ApiResponse> {
+  async #attempt({ method, target, body, url }: Call, timeout: number, options: RequestOptions): Promise<ApiResponse> {
     const release = this.#limiter ? await this.#limiter.acquire(options.signal) : undefined;
     const attempt = attemptSignal(timeout, options.signal);
     const started = Date.now();
     try {
       const response = await attempt.guard(
-        this.#http.post(path + this.#query, {
-          json: body,
+        this.#http(target, {
+          method,
+          ...(body === undefined ? {} : { json: body }),
           headers: options.headers ? { ...this.#headers, ...options.headers } : this.#headers,
           signal: attempt.signal,
         }),
@@ -224,11 +252,11 @@ export class Flashduty {
           throw new ResponseValidationError(message, problem.path, { status: response.status, requestId: result.requestId, url });
         }
       }
-      this.#log('debug', `POST ${url} → ${response.status} in ${Date.now() - started} ms (request ${result.requestId})`);
+      this.#log('debug', `${method} ${url} → ${response.status} in ${Date.now() - started} ms (request ${result.requestId})`);
       return { data: result.data, requestId: result.requestId, status: response.status, url };
     } catch (error) {
       const failure = this.#classify(error, url, timeout, attempt.timedOut(), options.signal);
-      this.#log('debug', `POST ${url} → ${failure.name} in ${Date.now() - started} ms`);
+      this.#log('debug', `${method} ${url} → ${failure.name} in ${Date.now() - started} ms`);
       throw failure;
     } finally {
       attempt.dispose();
@@ -268,6 +296,29 @@ export class Flashduty {
   [Symbol.for('nodejs.util.inspect.custom')](): string {
     return `Flashduty { baseUrl: '${this.baseUrl}', appKey: '***' }`;
   }
+}
+
+/** One call as every attempt sends it. */
+interface Call {
+  method: 'GET' | 'POST';
+  /** Path and query, app_key included: never logged or shown. */
+  target: string;
+  /** The JSON body (POST only). */
+  body: unknown;
+  /** The URL as errors and logs show it, app_key redacted. */
+  url: string;
+}
+
+/** `&name=value` for each defined query parameter of a GET operation (arrays joined by commas). */
+function queryOf(params: unknown): string {
+  if (params === undefined || params === null) return '';
+  let query = '';
+  for (const [name, value] of Object.entries(params)) {
+    if (value === undefined || value === null) continue;
+    const text = Array.isArray(value) ? value.join(',') : String(value);
+    query += `&${encodeURIComponent(name)}=${encodeURIComponent(text)}`;
+  }
+  return query;
 }
 
 function describe(error: FlashdutyError): string {

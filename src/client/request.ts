@@ -1,0 +1,55 @@
+// client.request(path, body): any operation of the vendored OpenAPI, typed by its path, through the
+// one request loop. Whether a call is retried as a read or a mutation, and whether it is a GET, comes
+// from the table `npm run generate` derives from the OpenAPI (see scripts/generate.ts for the rule);
+// the table is loaded on first use, so a client that never calls request() does not carry it.
+
+import { RequestValidationError } from '../core/errors.js';
+import type { paths } from '../generated/openapi.js';
+import type { Flashduty, RequestOptions } from './client.js';
+
+/** Every operation path of the Flashduty Open API, as the OpenAPI writes it (`'/incident/ack'`). */
+export type OperationPath = keyof paths;
+
+/** The operation object of a path (its POST, or its GET for the few read by GET). */
+export type OperationOf<P extends OperationPath> = paths[P] extends { post: infer O } ? O : paths[P] extends { get: infer O } ? O : never;
+
+/**
+ * What `client.request(path, …)` takes for an operation: its JSON request body, or for the few GET
+ * operations its query parameters (the `app_key` is added by the client).
+ */
+export type OperationBody<P extends OperationPath> =
+  OperationOf<P> extends { requestBody?: { content: { 'application/json': infer B } } }
+    ? B
+    : OperationOf<P> extends { parameters: { query?: infer Q } }
+      ? [Q] extends [never | undefined]
+        ? Record<string, never>
+        : Q
+      : Record<string, never>;
+
+/** What `client.request(path, …)` resolves to for an operation: the `data` of its success envelope. */
+export type OperationData<P extends OperationPath> =
+  OperationOf<P> extends { responses: { 200: { content: { 'application/json': infer R } } } }
+    ? R extends { data?: infer D }
+      ? D
+      : unknown
+    : unknown;
+
+export async function request<P extends OperationPath>(
+  client: Flashduty,
+  path: P,
+  body: OperationBody<P>,
+  options?: RequestOptions,
+): Promise<OperationData<P>> {
+  if (typeof path !== 'string' || !path.startsWith('/') || /[?#\s]/.test(path)) {
+    throw new RequestValidationError('path', `expected an operation path of the OpenAPI such as '/incident/ack', got ${JSON.stringify(path)}`);
+  }
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) {
+    throw new RequestValidationError('body', 'expected an object (the operation’s request body or query parameters)');
+  }
+  const { GET_PATHS, READ_PATHS } = await import('../generated/operations.js');
+  // A path this OpenAPI does not know yet is a POST mutation: the policy that can never double a write.
+  const method = GET_PATHS.has(path) ? 'GET' : 'POST';
+  const kind = READ_PATHS.has(path) ? 'read' : 'mutation';
+  const response = await client._request(method, path.slice(1), body, kind, options);
+  return response.data as OperationData<P>;
+}
