@@ -22,6 +22,8 @@ export interface ProcessConfig {
   handlers: HandlerPlan;
   jobOptions?: { attempts: number; backoff: { type: 'exponential' | 'fixed'; delay: number }; removeOnComplete?: { age: number } };
   concurrency?: number;
+  /** How replicas serve: node:http + nodeMiddleware (default), Fastify + fastifyWebhooks, @hono/node-server + fetchHandler. */
+  adapter?: 'node' | 'fastify' | 'fetch';
 }
 
 /** A replica or worker process. */
@@ -40,6 +42,7 @@ export interface ClusterOptions {
   workers?: number;
   ackTimeoutMs?: number;
   handlers?: HandlerPlan;
+  adapter?: ProcessConfig['adapter'];
   /** BullMQ job options; default 8 attempts, exponential backoff from 100 ms. */
   jobOptions?: ProcessConfig['jobOptions'];
 }
@@ -70,6 +73,7 @@ export class Cluster {
       keyPrefix: `${name}:`,
       ackTimeoutMs: options.ackTimeoutMs ?? 1_500,
       handlers: options.handlers ?? {},
+      adapter: options.adapter ?? 'node',
       jobOptions: options.jobOptions ?? { attempts: 8, backoff: { type: 'exponential', delay: 100 }, removeOnComplete: { age: 3600 } },
     };
     const frontDoor = await startFrontDoor([]);
@@ -82,9 +86,9 @@ export class Cluster {
     return cluster;
   }
 
-  /** Starts one more replica and puts it behind the front door. */
-  async startReplica(): Promise<Member> {
-    const member = await this.#spawn('chaos-replica.ts', /LISTENING (\S+)/);
+  /** Starts one more replica (by default with the cluster's adapter) and puts it behind the front door. */
+  async startReplica(adapter = this.config.adapter): Promise<Member> {
+    const member = await this.#spawn('chaos-replica.ts', /LISTENING (\S+)/, { ...this.config, adapter });
     this.replicas.push(member);
     this.#route();
     return member;
@@ -158,10 +162,10 @@ export class Cluster {
     this.frontDoor.setBackends(alive.map((r) => r.url as string));
   }
 
-  #spawn(file: string, ready: RegExp): Promise<Member> {
+  #spawn(file: string, ready: RegExp, config: ProcessConfig = this.config): Promise<Member> {
     const child = spawnTied(process.execPath, ['--import', 'tsx', `test/processes/${file}`], {
       stdio: ['ignore', 'pipe', 'pipe'],
-      env: { ...process.env, CHAOS_CONFIG: JSON.stringify(this.config) },
+      env: { ...process.env, CHAOS_CONFIG: JSON.stringify(config) },
     });
     let out = '';
     child.stdout?.on('data', (c: Buffer) => (out += c.toString()));

@@ -8,7 +8,7 @@ import { Redis } from 'ioredis';
 import type { WebhookEvent, WebhookReceiver } from '../../src/webhooks/index.js';
 
 /** What handlers record, per event id. */
-export const LEDGER = { attempts: 'attempts', successes: 'successes', stale: 'stale', duplicate: 'duplicate', failures: 'failures' } as const;
+export const LEDGER = { attempts: 'attempts', successes: 'successes', stale: 'stale', duplicate: 'duplicate', failures: 'failures', who: 'who' } as const;
 
 export interface HandlerPlan {
   /** Share of events (0..100) whose first attempt fails, chosen by a hash of the event id. */
@@ -53,7 +53,9 @@ export function recordOutcomes(receiver: WebhookReceiver, ledger: Redis, plan: H
       await new Promise((resolve) => setTimeout(resolve, hold));
       await ledger.decr(inside);
     }
-    await ledger.hincrby(LEDGER.successes, id, 1);
+    const successes = await ledger.hincrby(LEDGER.successes, id, 1);
+    // Which process succeeded, when: to tell how an event came to be handled twice.
+    await ledger.hset(LEDGER.who, `${id}#${successes}`, `pid ${process.pid} at ${Date.now()}`);
   });
   receiver.on('stale', (event) => void ledger.hincrby(LEDGER.stale, event.event_id, 1));
   receiver.on('duplicate', (event) => void ledger.hincrby(LEDGER.duplicate, event.event_id, 1));
@@ -64,6 +66,13 @@ export interface Outcomes {
   attempts: Map<string, number>;
   successes: Map<string, number>;
   stale: Set<string>;
+}
+
+/** For an event handled more than once: which process succeeded when, and how many attempts it had. */
+export async function describeTwice(ledger: Redis, id: string): Promise<string> {
+  const n = Number(await ledger.hget(LEDGER.successes, id));
+  const who = n > 0 ? await ledger.hmget(LEDGER.who, ...Array.from({ length: n }, (_, i) => `${id}#${i + 1}`)) : [];
+  return `${id}: ${await ledger.hget(LEDGER.attempts, id)} attempts, successes by ${who.join(', ')}`;
 }
 
 /** Reads the ledger for these event ids. */

@@ -4,6 +4,7 @@
 import { expect } from 'vitest';
 import { buildDelivery } from '../../src/testing/index.js';
 import type { Cluster } from './cluster.js';
+import { describeTwice } from './ledger.js';
 import { lostEvents, type Plan, wronglyStale } from './plan.js';
 
 /** A fault to inject when the sender reaches batch `atBatch`; the run goes on while it acts. */
@@ -20,6 +21,8 @@ export interface Counts {
   /** Unique events whose handler succeeded exactly once / more than once. */
   handledOnce: number;
   handledTwice: number;
+  /** For each event handled twice: which processes succeeded when (to find out why). */
+  twice: string[];
   /** Accepted events that were neither handled nor dropped as stale. */
   lostAccepted: number;
   /** Events dropped as stale, and of those, ones with no newer event handled (must be 0). */
@@ -32,6 +35,8 @@ export interface Counts {
   /** Attempts that got no answer by the sender's deadline, and answers that came after it. */
   deadlineHits: number;
   lateAnswers: number;
+  /** For each deadline hit: when the connection ended after all (ms after the request; -1: not within 5 s). */
+  lateEnds: number[];
   maxAnswerMs: number;
   /** After the replay: events neither handled nor rightly stale. */
   lostAfterReplay: number;
@@ -86,11 +91,13 @@ export async function count(cluster: Cluster, p: Plan): Promise<Counts> {
   const handled = [...after.successes.keys()];
   const successes = [...after.successes.values()];
   const final = cluster.sender.summary();
+  const twice = await Promise.all([...after.successes].filter(([, n]) => n > 1).map(([id]) => describeTwice(cluster.ledger, id)));
   return {
     deliveries: summary.deliveries,
     accepted: acceptedIds.size,
     handledOnce: successes.filter((n) => n === 1).length,
     handledTwice: successes.filter((n) => n > 1).length,
+    twice,
     lostAccepted,
     stale: after.stale.size,
     wronglyStale: wronglyStale(p, handled, after.stale).length,
@@ -98,6 +105,7 @@ export async function count(cluster: Cluster, p: Plan): Promise<Counts> {
     retried: summary.retried,
     deadlineHits: final.deadlineHits,
     lateAnswers: final.lateAnswers,
+    lateEnds: final.lateEnds,
     maxAnswerMs: final.maxAnswerMs,
     lostAfterReplay: lostEvents(p, handled, after.stale).length,
     failedJobs,
@@ -109,7 +117,9 @@ export const describeCounts = (c: Counts): string =>
   `${c.deliveries} deliveries, ${c.accepted} events accepted, ${c.handledOnce} handled once, ${c.handledTwice} twice, ` +
   `${c.lostAccepted} accepted and lost, ${c.stale} stale (${c.wronglyStale} wrongly), ${c.retried} retried after EOF, ` +
   `${c.gaveUp} given up by the sender (replayed), ${c.lostAfterReplay} lost after replay, ${c.deadlineHits} deadline hits, ` +
-  `${c.lateAnswers} late answers, slowest answer ${c.maxAnswerMs} ms, ${c.failedJobs} failed jobs`;
+  `${c.lateAnswers} late answers, slowest answer ${c.maxAnswerMs} ms, ${c.failedJobs} failed jobs` +
+  (c.twice.length ? `; handled twice: ${c.twice.join('; ')}` : '') +
+  (c.lateEnds.length ? `; deadline hits ended at ${c.lateEnds.join(', ')} ms` : '');
 
 /** Sets `labels[name]` on an event's incident (the handlers read chaos_fail and chaos_hold_ms there). */
 export function labelEvent(event: { incident: { labels?: Record<string, string> } }, name: string, value: number): void {
@@ -123,6 +133,7 @@ export function ownIncidents(p: Plan): void {
 
 /** What every queue-mode run must show, whatever the fault. */
 export function expectNothingLost(c: Counts): void {
+  expect(c.twice).toEqual([]);
   expect(c.handledTwice).toBe(0);
   expect(c.lostAccepted).toBe(0);
   expect(c.lostAfterReplay).toBe(0);

@@ -25,6 +25,8 @@ export interface AttemptRecord {
   latencyMs: number;
   /** An answer that came after the deadline, when the sender had given up already (ms after the start). */
   lateAnswerMs?: number;
+  /** After a deadline hit: when the connection ended without an answer (ms after the start). */
+  lateCloseMs?: number;
 }
 
 /** One delivery: its attempts and whether it succeeded. */
@@ -66,18 +68,28 @@ export function post(url: string, body: string, eventId: string, attempt: number
       res.on('aborted', () => done({ kind: 'eof', message: 'closed mid-response' }));
       res.on('error', () => done({ kind: 'eof', message: 'closed mid-response' }));
     });
-    const timer = setTimeout(() => {
+    // On the timer, let the I/O that already arrived go first (setImmediate runs after the poll
+    // phase): on a starved event loop a close that came in time must not count as a deadline hit.
+    const timer = setTimeout(() => setImmediate(() => {
+      if (record) return;
       done({ kind: 'deadline', awaitingHeaders: !gotHeaders });
       // Keep listening a little to see whether an answer still leaves the receiver late.
       const late = new Promise<void>((settle) => {
         lateWatch = settle;
         setTimeout(() => {
+          if (record && record.lateAnswerMs === undefined && record.lateCloseMs === undefined) record.lateCloseMs = -1;
           req.destroy();
           settle();
         }, 3_000).unref();
       });
       watchLate.add(late);
-    }, SENDER_DEADLINE_MS);
+    }), SENDER_DEADLINE_MS);
+    req.on('close', () => {
+      if (record?.outcome.kind === 'deadline' && record.lateAnswerMs === undefined && record.lateCloseMs === undefined) {
+        record.lateCloseMs = performance.now() - started;
+        lateWatch?.();
+      }
+    });
     req.on('error', (error: NodeJS.ErrnoException) => {
       const eof = error.code === 'ECONNRESET' || error.code === 'EPIPE' || error.message === 'socket hang up';
       done(eof ? { kind: 'eof', message: error.message } : { kind: 'error', message: `${error.code ?? ''} ${error.message}` });
@@ -124,6 +136,8 @@ export class Sender {
       /** Attempts with no answer within the deadline, and answers that came after it. */
       deadlineHits: attempts.filter((a) => a.outcome.kind === 'deadline').length,
       lateAnswers: attempts.filter((a) => a.lateAnswerMs !== undefined).length,
+      /** For deadline hits: when the connection ended after all (ms), or -1 if not within 3 s more. */
+      lateEnds: attempts.filter((a) => a.outcome.kind === 'deadline').map((a) => Math.round(a.lateAnswerMs ?? a.lateCloseMs ?? -1)),
       maxAnswerMs: Math.round(Math.max(0, ...answered.map((a) => a.latencyMs))),
     };
   }
