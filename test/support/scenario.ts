@@ -1,8 +1,10 @@
 // One chaos run: a plan of deliveries sent through a cluster's front door by the sender, faults
 // injected at chosen points, the sender's failed deliveries replayed once the faults are over (as
 // replayFromHistory would), and the counts every chaos test asserts on.
+import { Redis } from 'ioredis';
 import { expect } from 'vitest';
 import { buildDelivery } from '../../src/testing/index.js';
+import { jobIdFor } from '../../src/webhooks/index.js';
 import type { Cluster } from './cluster.js';
 import { describeTwice } from './ledger.js';
 import { lostEvents, type Plan, wronglyStale } from './plan.js';
@@ -40,6 +42,8 @@ export interface Counts {
   maxAnswerMs: number;
   /** After the replay: events neither handled nor rightly stale. */
   lostAfterReplay: number;
+  /** What the ledger, BullMQ, the store and the sender saw of each lost or wrongly stale event. */
+  explained: string[];
   /** Jobs left in BullMQ's failed set. */
   failedJobs: number;
 }
@@ -91,6 +95,8 @@ export async function count(cluster: Cluster, p: Plan): Promise<Counts> {
   const handled = [...after.successes.keys()];
   const successes = [...after.successes.values()];
   const final = cluster.sender.summary();
+  const suspects = [...new Set([...lostEvents(p, handled, after.stale), ...wronglyStale(p, handled, after.stale)])];
+  const explained = await Promise.all(suspects.slice(0, 10).map((id) => explain(cluster, p, id)));
   const twice = await Promise.all([...after.successes].filter(([, n]) => n > 1).map(([id]) => describeTwice(cluster.ledger, id)));
   return {
     deliveries: summary.deliveries,
@@ -108,6 +114,7 @@ export async function count(cluster: Cluster, p: Plan): Promise<Counts> {
     lateEnds: final.lateEnds,
     maxAnswerMs: final.maxAnswerMs,
     lostAfterReplay: lostEvents(p, handled, after.stale).length,
+    explained,
     failedJobs,
   };
 }
@@ -119,6 +126,7 @@ export const describeCounts = (c: Counts): string =>
   `${c.gaveUp} given up by the sender (replayed), ${c.lostAfterReplay} lost after replay, ${c.deadlineHits} deadline hits, ` +
   `${c.lateAnswers} late answers, slowest answer ${c.maxAnswerMs} ms, ${c.failedJobs} failed jobs` +
   (c.twice.length ? `; handled twice: ${c.twice.join('; ')}` : '') +
+  (c.explained.length ? `; lost or wrongly stale: ${c.explained.join(' | ')}` : '') +
   (c.lateEnds.length ? `; deadline hits ended at ${c.lateEnds.join(', ')} ms` : '');
 
 /** Sets `labels[name]` on an event's incident (the handlers read chaos_fail and chaos_hold_ms there). */
@@ -134,6 +142,7 @@ export function ownIncidents(p: Plan): void {
 /** What every queue-mode run must show, whatever the fault. */
 export function expectNothingLost(c: Counts): void {
   expect(c.twice).toEqual([]);
+  expect(c.explained).toEqual([]);
   expect(c.handledTwice).toBe(0);
   expect(c.lostAccepted).toBe(0);
   expect(c.lostAfterReplay).toBe(0);
@@ -141,4 +150,19 @@ export function expectNothingLost(c: Counts): void {
   expect(c.deadlineHits).toBe(0);
   expect(c.lateAnswers).toBe(0);
   expect(c.failedJobs).toBe(0);
+}
+
+/** Everything known about one event, to find out how it was lost. */
+async function explain(cluster: Cluster, p: Plan, id: string): Promise<string> {
+  const event = p.events.find((e) => e.event_id === id);
+  const ledger = await Promise.all(['attempts', 'successes', 'stale', 'duplicate', 'failures'].map(async (k) => `${k}=${await cluster.ledger.hget(k, id)}`));
+  const job = cluster.queue ? await cluster.queue.getJob(jobIdFor(id)) : undefined;
+  const jobState = job ? `job ${await job.getState()} attemptsMade=${job.attemptsMade} stalled=${job.stalledCounter} failedReason=${job.failedReason} processedOn=${job.processedOn} finishedOn=${job.finishedOn}` : 'no job';
+  const client = new Redis(cluster.redis.port, '127.0.0.1');
+  const stored = await client.get(`${cluster.config.keyPrefix}event:${id}`);
+  await client.quit();
+  const sent = cluster.sender.deliveries.filter((d) => d.eventId === id).map((d) => d.attempts.map((a) => `${a.outcome.kind}${a.outcome.kind === 'answer' ? a.outcome.status : ''}@${Math.round(a.latencyMs)}ms`).join('+'));
+  const incident = event?.incident.incident_id;
+  const siblings = p.events.filter((e) => e.incident.incident_id === incident).map((e) => `${e.event_id.slice(0, 8)}@${e.event_time % 100000}`);
+  return `${id} (time ${event ? event.event_time % 100000 : '?'}, incident ${incident} with ${siblings.join(' ')}): ${ledger.join(' ')}; ${jobState}; store=${stored}; sent ${sent.join(', ')}`;
 }
