@@ -53,9 +53,12 @@ export function recordOutcomes(receiver: WebhookReceiver, ledger: Redis, plan: H
       await new Promise((resolve) => setTimeout(resolve, hold));
       await ledger.decr(inside);
     }
-    const successes = await ledger.hincrby(LEDGER.successes, id, 1);
-    // Which process succeeded, when: to tell how an event came to be handled twice.
-    await ledger.hset(LEDGER.who, `${id}#${successes}`, `pid ${process.pid} at ${Date.now()}`);
+    // The last thing the handler does, in one round trip: the success, and which process had it
+    // when (to tell how an event came to be handled twice).
+    await ledger.eval(
+      "local n = redis.call('HINCRBY', KEYS[1], ARGV[1], 1); redis.call('HSET', KEYS[2], ARGV[1] .. '#' .. n, ARGV[2]); return n",
+      2, LEDGER.successes, LEDGER.who, id, `pid ${process.pid} at ${Date.now()}`,
+    );
   });
   receiver.on('stale', (event) => void ledger.hincrby(LEDGER.stale, event.event_id, 1));
   receiver.on('duplicate', (event) => void ledger.hincrby(LEDGER.duplicate, event.event_id, 1));

@@ -65,7 +65,11 @@ export function lostEvents(p: Plan, handled: Iterable<string>, stale: Iterable<s
   return p.events.filter((e) => !handledSet.has(e.event_id) && !staleSet.has(e.event_id)).map((e) => e.event_id);
 }
 
-/** Stale drops that were wrong: the event was handled too, or no newer event of its incident was handled. */
+/**
+ * Stale drops that lost an event: it was not handled, and no newer event of its incident was.
+ * (An event handled and then also reported stale, e.g. when its job ran again after its worker
+ * died between the handler's success and the job's completion, is not lost: see staleAfterSuccess.)
+ */
 export function wronglyStale(p: Plan, handled: Iterable<string>, stale: Iterable<string>): string[] {
   const byId = new Map(p.events.map((e) => [e.event_id, e]));
   const handledSet = new Set(handled);
@@ -76,8 +80,14 @@ export function wronglyStale(p: Plan, handled: Iterable<string>, stale: Iterable
   }
   return [...new Set(stale)].filter((id) => {
     const e = byId.get(id);
-    return !e || handledSet.has(id) || (newestHandled.get(e.incident.incident_id) ?? 0) <= e.event_time;
+    return !e || (!handledSet.has(id) && (newestHandled.get(e.incident.incident_id) ?? 0) <= e.event_time);
   });
+}
+
+/** Events reported stale although their handler had succeeded. */
+export function staleAfterSuccess(handled: Iterable<string>, stale: Iterable<string>): string[] {
+  const handledSet = new Set(handled);
+  return [...new Set(stale)].filter((id) => handledSet.has(id));
 }
 
 /** Every unique event handled exactly once, or dropped as stale because a newer one of its incident was handled. */
@@ -85,4 +95,5 @@ export function verify(p: Plan, handled: string[], stale: string[]): void {
   expect(new Set(handled).size).toBe(handled.length); // exactly once
   expect(lostEvents(p, handled, stale)).toEqual([]);
   expect(wronglyStale(p, handled, stale)).toEqual([]);
+  expect(staleAfterSuccess(handled, stale)).toEqual([]);
 }

@@ -7,7 +7,7 @@ import { buildDelivery } from '../../src/testing/index.js';
 import { jobIdFor } from '../../src/webhooks/index.js';
 import type { Cluster } from './cluster.js';
 import { describeTwice } from './ledger.js';
-import { lostEvents, type Plan, wronglyStale } from './plan.js';
+import { lostEvents, type Plan, staleAfterSuccess, wronglyStale } from './plan.js';
 
 /** A fault to inject when the sender reaches batch `atBatch`; the run goes on while it acts. */
 export interface Fault {
@@ -30,6 +30,8 @@ export interface Counts {
   /** Events dropped as stale, and of those, ones with no newer event handled (must be 0). */
   stale: number;
   wronglyStale: number;
+  /** Events handled to success and then also reported stale (a re-run job after its worker died; not a loss). */
+  staleAfterSuccess: string[];
   /** Deliveries the sender gave up on (recovered by replay from the history). */
   gaveUp: number;
   /** Retries the sender made (after EOF). */
@@ -107,6 +109,7 @@ export async function count(cluster: Cluster, p: Plan): Promise<Counts> {
     lostAccepted,
     stale: after.stale.size,
     wronglyStale: wronglyStale(p, handled, after.stale).length,
+    staleAfterSuccess: staleAfterSuccess(handled, after.stale),
     gaveUp: summary.gaveUp.length,
     retried: summary.retried,
     deadlineHits: final.deadlineHits,
@@ -122,7 +125,7 @@ export async function count(cluster: Cluster, p: Plan): Promise<Counts> {
 /** The counts as one line for the test output. */
 export const describeCounts = (c: Counts): string =>
   `${c.deliveries} deliveries, ${c.accepted} events accepted, ${c.handledOnce} handled once, ${c.handledTwice} twice, ` +
-  `${c.lostAccepted} accepted and lost, ${c.stale} stale (${c.wronglyStale} wrongly), ${c.retried} retried after EOF, ` +
+  `${c.lostAccepted} accepted and lost, ${c.stale} stale (${c.wronglyStale} wrongly, ${c.staleAfterSuccess.length} after their success), ${c.retried} retried after EOF, ` +
   `${c.gaveUp} given up by the sender (replayed), ${c.lostAfterReplay} lost after replay, ${c.deadlineHits} deadline hits, ` +
   `${c.lateAnswers} late answers, slowest answer ${c.maxAnswerMs} ms, ${c.failedJobs} failed jobs` +
   (c.twice.length ? `; handled twice: ${c.twice.join('; ')}` : '') +
