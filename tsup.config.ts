@@ -10,8 +10,11 @@ const entry = {
 const shared: Options = {
   entry,
   target: 'es2022',
-  sourcemap: true,
-  dts: true,
+  // No source maps: the output is not minified (names and structure as written, so stack traces
+  // read as they are), and maps with their sources would be 60% of the package for stepping into TS.
+  sourcemap: false,
+  // Members marked @internal (the request loop, the receiver's pipeline) stay out of the published types.
+  dts: { compilerOptions: { stripInternal: true } },
   treeshake: false,
   // Keep `node:http` as written: bare `http` cannot be told apart from a package by browser bundlers and Deno.
   removeNodeProtocol: false,
