@@ -29,7 +29,10 @@ export default defineConfig(
       '@typescript-eslint/no-floating-promises': 'error',
       '@typescript-eslint/no-misused-promises': 'error',
       // `_`-prefixed parameters and bindings are deliberately unused (positional callbacks, rest omits).
-      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none' }],
+      '@typescript-eslint/no-unused-vars': [
+        'error',
+        { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none' },
+      ],
       // Off: `async` without `await` is how this code turns a synchronous throw (a bad argument)
       // into a rejection, so callers see one failure channel.
       '@typescript-eslint/require-await': 'off',
