@@ -66,7 +66,7 @@ describe('client examples', () => {
     await expect(run('export-90-days.ts', [prefix])).rejects.toThrow(/interrupted/);
     const partial = readFileSync(`${prefix}.jsonl`, 'utf8').trim().split('\n').length;
     expect(partial).toBe(200);
-    expect(JSON.parse(readFileSync(`${prefix}.state.json`, 'utf8')).cursor).toEqual(expect.any(String));
+    expect(JSON.parse(readFileSync(`${prefix}.state.json`, 'utf8')).token).toEqual(expect.any(String));
     const { stdout } = await run('export-90-days.ts', [prefix]);
     expect(stdout).toContain(`done: ${expected} incidents`);
     const lines = readFileSync(`${prefix}.jsonl`, 'utf8').trim().split('\n').map((l) => (JSON.parse(l) as { incident_id: string }).incident_id);

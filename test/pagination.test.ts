@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { type IncidentInfo, IncidentPage, RequestValidationError } from '../src/index.js';
-import { collect, DAY, NOW, rejection, startMock } from './helpers.js';
+import { collect, DAY, NOW, NOW_MS, rejection, startMock } from './helpers.js';
 
 const h = await startMock({ incidents: 150, rateLimits: false });
 afterEach(() => h.service.faults.clear());
@@ -175,5 +175,71 @@ describe('iteration', () => {
     h.service.faults.add({ body, times: 1, headers: { 'Content-Type': 'application/json' } });
     const walk = collect(client.listIncidents({ ...last7, limit: 100, p: 100 }).pages({ by: 'number' }));
     expect(await rejection(walk)).toBeInstanceOf(RequestValidationError);
+  });
+});
+
+describe('resuming and ending', () => {
+  const range = { start_time: NOW - 70 * DAY, end_time: NOW, limit: 7 };
+
+  it('continues exactly after any page from its resumeToken, across 31-day windows, either way', async () => {
+    for (const by of ['cursor', 'number'] as const) {
+      for (const asc of [false, true]) {
+        const params = { ...range, asc };
+        const all = expected(range.start_time, range.end_time, asc);
+        const pages = await collect(client.listIncidents(params).pages({ by }));
+        expect(ids(pages.flatMap((p) => p.items)), `${by} asc=${asc}`).toEqual(all);
+        const windowEnds = pages.map((p, i) => i).filter((i) => i + 1 < pages.length && pages[i + 1]!.request.start_time !== pages[i]!.request.start_time);
+        expect(windowEnds.length).toBeGreaterThan(0); // the walk did cross windows
+        for (const k of new Set([0, 3, ...windowEnds, pages.length - 1])) {
+          const before = ids(pages.slice(0, k + 1).flatMap((p) => p.items));
+          const rest = ids(await collect(client.listIncidents(params).items({ by, resumeFrom: pages[k]!.resumeToken })));
+          expect([...before, ...rest], `${by} asc=${asc} after page ${k}`).toEqual(all);
+        }
+      }
+    }
+  });
+
+  it('a token of an awaited page resumes the iteration of the same params', async () => {
+    const params = { ...last7, limit: 10 };
+    const first = await client.listIncidents(params);
+    const rest = ids(await collect(client.listIncidents(params).items({ resumeFrom: first.resumeToken })));
+    expect([...ids(first.items), ...rest]).toEqual(expected(last7.start_time, last7.end_time));
+  });
+
+  it('refuses a token of other params, another list or no token at all', async () => {
+    const page = await client.listIncidents({ ...last7, limit: 10 });
+    for (const [params, token] of [
+      [{ ...last7, limit: 11 }, page.resumeToken],
+      [{ ...last7, limit: 10, progress: 'Closed' }, page.resumeToken],
+      [{ ...last7, limit: 10 }, 'not a token'],
+      [{ ...last7, limit: 10 }, btoa('{"v":1}')],
+    ] as const) {
+      const error = await rejection(collect(client.listIncidents(params).items({ resumeFrom: token })));
+      expect(error).toBeInstanceOf(RequestValidationError);
+      expect((error as RequestValidationError).field).toBe('resumeFrom');
+    }
+    const history = await client.webhookHistory.list({ start_time: NOW_MS - DAY * 1000, end_time: NOW_MS });
+    expect(await rejection(collect(client.listIncidents({ ...last7, limit: 10 }).items({ resumeFrom: history.resumeToken })))).toBeInstanceOf(RequestValidationError);
+  });
+
+  it('ends a cursor walk on an empty page, even with a fresh cursor', async () => {
+    for (const cursor of ['c1', 'c2', 'c3']) {
+      const body = JSON.stringify({ request_id: 'r', data: { items: [], total: 99, has_next_page: true, search_after_ctx: cursor } });
+      h.service.faults.add({ body, headers: { 'Content-Type': 'application/json' } });
+    }
+    const before = h.calls.length;
+    expect(await collect(client.listIncidents(last7).pages())).toHaveLength(1);
+    expect(h.calls.length - before).toBe(1);
+    h.service.faults.clear();
+  });
+
+  it('awaiting and then iterating fetches the first page once', async () => {
+    const before = h.calls.length;
+    const pending = client.listIncidents({ ...last7, limit: 10 });
+    const first = await pending;
+    const all = ids(await collect(pending));
+    expect(all).toEqual(expected(last7.start_time, last7.end_time));
+    expect(h.calls.length - before).toBe(Math.ceil(all.length / 10));
+    expect(ids(first.items)).toEqual(all.slice(0, 10));
   });
 });

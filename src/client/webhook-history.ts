@@ -12,14 +12,23 @@ import type {
 } from '../schemas/webhook-history.js';
 import { checkArray, checkEnum, checkInteger, checkParams, checkType, definedFields, describe, isNumericId } from './checks.js';
 import type { Flashduty, RequestOptions } from './client.js';
-import { type CursorOperation, CursorPage, CursorPagePromise } from './cursor-page.js';
+import { checkListShape } from './list-shape.js';
+import { ListPage, ListPagePromise, type ListOperation } from './paging.js';
 
 /** One page of `client.webhookHistory.list()`. */
-export type WebhookHistoryPage = CursorPage<ListWebhookHistoryRequest, WebhookHistoryItem>;
+export type WebhookHistoryPage = ListPage<WebhookHistoryItem, ListWebhookHistoryRequest>;
 /** `await` gives the first {@link WebhookHistoryPage}; iterating gives every {@link WebhookHistoryItem}. */
-export type WebhookHistoryPagePromise = CursorPagePromise<ListWebhookHistoryRequest, WebhookHistoryItem>;
+export type WebhookHistoryPagePromise = ListPagePromise<WebhookHistoryItem, ListWebhookHistoryRequest>;
 
-const LIST: CursorOperation = { path: 'webhook/history/list', name: 'webhookHistory.list', kind: 'read' };
+const LIST: ListOperation<WebhookHistoryItem> = {
+  name: 'webhookHistory.list',
+  path: 'webhook/history/list',
+  cursor: true,
+  number: false,
+  defaultLimit: 20,
+  idOf: (item) => `${item.integration_id}:${item.event_id}`,
+  check: (data) => checkListShape(data, { total: true }),
+};
 const DEFAULT_LIMIT = 20;
 /** The OpenAPI's range of millisecond times: 13 digits. */
 const MIN_MS = 1_000_000_000_000;
@@ -54,7 +63,7 @@ export class WebhookHistory {
       if (!(error instanceof RequestValidationError)) throw error;
       wire = error;
     }
-    return new CursorPagePromise(this.#client, LIST, wire, options);
+    return new ListPagePromise(this.#client, LIST, wire, options, ListPage);
   }
 
   /**

@@ -9,10 +9,12 @@ export type PagingMode = 'cursor' | 'number';
 
 /** Options of {@link PagePromise.pages}. */
 export interface PagesOptions {
-  /** `'cursor'` (default) follows `search_after_ctx`; `'number'` counts `p` up from the given page. */
+  /** `'cursor'` (default where the operation has a cursor) follows `search_after_ctx`; `'number'` counts `p` up from the given page. */
   by?: PagingMode;
   /** Stop after this many pages. */
   maxPages?: number;
+  /** A page's `resumeToken`: continue right after that page (same params only). */
+  resumeFrom?: string;
 }
 
 /** Options of {@link PagePromise.items}. */
@@ -26,7 +28,7 @@ export interface PageSource<Page> {
   /** The one page that `await` gives. */
   first(): Promise<Page>;
   /** Every page, in order, each item appearing once. */
-  pages(options: Required<Pick<PagesOptions, 'by'>> & PagesOptions): AsyncIterable<Page>;
+  pages(options: PagesOptions): AsyncIterable<Page>;
 }
 
 /** A lazy promise of the first page that is also an async iterable of every item. */
@@ -62,6 +64,9 @@ export class PagePromise<Page extends { items: Item[] }, Item> implements Promis
 
   /** Every page. */
   pages(options: PagesOptions = {}): AsyncIterable<Page> {
+    if (options.resumeFrom !== undefined && typeof options.resumeFrom !== 'string') {
+      throw new RequestValidationError('resumeFrom', 'expected the resumeToken string of a page');
+    }
     return this.#source.pages({ ...options, by: checkMode(options.by) });
   }
 
@@ -94,8 +99,8 @@ export class PagePromise<Page extends { items: Item[] }, Item> implements Promis
   }
 }
 
-function checkMode(by: unknown): PagingMode {
-  if (by === undefined || by === 'cursor' || by === 'number') return by ?? 'cursor';
+function checkMode(by: unknown): PagingMode | undefined {
+  if (by === undefined || by === 'cursor' || by === 'number') return by;
   throw new RequestValidationError('by', `expected 'cursor' or 'number', got ${JSON.stringify(by)}`);
 }
 
