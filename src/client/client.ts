@@ -31,6 +31,8 @@ import {
 } from './retry.js';
 import { type OperationBody, type OperationData, type OperationPath, request } from './request.js';
 import { WebhookHistory } from './webhook-history.js';
+import { Alerts, Channels } from './resources/alerts.js';
+import { Incidents } from './resources/incidents.js';
 import type { ListIncidentsParams } from '../schemas/list.js';
 import { loadDeep } from '../schemas/load-deep.js';
 
@@ -110,6 +112,12 @@ export class Flashduty {
   readonly validate: ValidateMode;
   /** The delivery history of outbound webhooks (`/webhook/history/list`, `/webhook/history/detail`). */
   readonly webhookHistory: WebhookHistory;
+  /** The incident lifecycle: info, listByIds, create, ack, unack, resolve, reopen, snooze, wake, assign, addResponder, comment, reset, merge, remove, feed. */
+  readonly incidents: Incidents;
+  /** Alerts: list, info, events. */
+  readonly alerts: Alerts;
+  /** Channels: list, info. */
+  readonly channels: Channels;
   /** `?app_key=…`, built once: ky's searchParams option would build the Request twice per call. */
   readonly #query: string;
   readonly #http: KyInstance;
@@ -155,6 +163,9 @@ export class Flashduty {
       ...(options.fetch ? { fetch: options.fetch } : {}),
     });
     this.webhookHistory = new WebhookHistory(this);
+    this.incidents = new Incidents(this);
+    this.alerts = new Alerts(this);
+    this.channels = new Channels(this);
   }
 
   /**

@@ -26,6 +26,9 @@ const MESSAGES = {
   agentEnabled: ['A2A agent {id} is already enabled.', 'A2A 智能体 {id} 已经启用。'],
   agentMissing: ['A2A agent {id} was not found.', '未找到 A2A 智能体 {id}。'],
   skillMissing: ['Skill {id} was not found.', '未找到技能 {id}。'],
+  notFound: ['Resource {id} was not found.', '未找到资源 {id}。'],
+  action: ['The request cannot be carried out: {reason}', '无法执行该请求：{reason}'],
+  schema: ['Parameter {field} is invalid: {why}.', '参数 {field} 不合法：{why}。'],
   deliveryMissing: ['Webhook delivery {id} of integration {integration} was not found.', '未找到集成 {integration} 的 Webhook 推送记录 {id}。'],
   internal: [
     'We encountered an internal error, and it has been reported. Please try again later.',

@@ -2,9 +2,9 @@
 
 import type { RequestHandler } from 'msw';
 import { loadMsw } from './msw-loader.js';
-import { DROP, type RouteResult, Truncated } from './router.js';
+import { DROP, ROUTE_PATHS, type RouteResult, Truncated } from './router.js';
 
-const PATHS = ['*/incident/list', '*/safari/a2a-agent/enable', '*/safari/skill/delete', '*/webhook/history/list', '*/webhook/history/detail'];
+const PATHS = ROUTE_PATHS.map((path) => `*${path}`);
 
 export function createHandlers(handle: (request: Request) => Promise<RouteResult>): RequestHandler[] {
   const msw = loadMsw();

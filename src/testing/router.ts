@@ -7,6 +7,9 @@ import type { Fault } from './faults.js';
 import { type Locale, localeOf, message, type MessageKey } from './messages.js';
 import type { AgentOutcome } from './model/agents.js';
 import { checkListRequest, queryIncidents, type Refusal } from './model/incident-query.js';
+import { REQUEST_SCHEMAS, SCHEMA_DEFS } from '../generated/request-schemas.js';
+import { checkSchema } from '../internal/schema.js';
+import { MODELLED_PATHS, operationHandler } from './model/operations.js';
 import { checkHistoryDetailRequest, checkHistoryListRequest, historyDetail, queryHistory } from './model/webhook-history.js';
 import type { MockState } from './state.js';
 
@@ -44,16 +47,19 @@ const CODE_OF_STATUS: Record<number, string> = Object.fromEntries(
   Object.entries(STATUS_OF_CODE).reverse().map(([code, status]) => [status, code]),
 );
 
-type Operation = 'list' | 'enable' | 'delete' | 'historyList' | 'historyDetail';
+type Operation = 'list' | 'enable' | 'delete' | 'historyList' | 'historyDetail' | 'modelled';
 const ROUTES: Record<string, Operation> = {
   '/incident/list': 'list',
   '/safari/a2a-agent/enable': 'enable',
   '/safari/skill/delete': 'delete',
   '/webhook/history/list': 'historyList',
   '/webhook/history/detail': 'historyDetail',
+  ...Object.fromEntries(MODELLED_PATHS.map((path) => [path, 'modelled' as const])),
 };
+/** Every path the mock answers (for MSW). */
+export const ROUTE_PATHS = Object.keys(ROUTES);
 /** Operations of the on-call product: they need its permission and count against the account's limit. */
-const ON_CALL = new Set<Operation>(['list', 'historyList', 'historyDetail']);
+const ON_CALL = new Set<Operation>(['list', 'historyList', 'historyDetail', 'modelled']);
 
 const CORS = {
   'Access-Control-Allow-Origin': '*',
@@ -139,9 +145,23 @@ async function answer(call: Call, request: Request, url: URL, path: string): Pro
       return listHistory(call, fields);
     case 'historyDetail':
       return getHistoryDetail(call, fields);
+    case 'modelled':
+      return modelled(call, path, fields, key.personId);
     default:
       return agentOperation(call, operation, fields, key.name);
   }
+}
+
+/** A modelled operation: the body checked against the OpenAPI's request schema, then the model's answer. */
+async function modelled(call: Call, path: string, body: Record<string, unknown>, personId: number): Promise<Response> {
+  const schema = REQUEST_SCHEMAS[path];
+  const problem = schema ? checkSchema(body, schema, SCHEMA_DEFS) : undefined;
+  if (problem) return fail(call, 'InvalidParameter', 'schema', { field: problem.path || 'body', why: problem.why });
+  const handler = operationHandler(path);
+  if (!handler) return fail(call, 'RouteNotFound', 'route', { path });
+  const result = await handler(call.state, body, personId);
+  if ('data' in result) return json(call, 200, { request_id: call.requestId, data: result.data });
+  return fail(call, result.code, result.key, result.vars);
 }
 
 function listHistory(call: Call, body: Record<string, unknown>): Response {

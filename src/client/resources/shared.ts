@@ -1,0 +1,78 @@
+// What every resource method shares: params checked against the OpenAPI's request schema before
+// anything is sent (the schemas and the checker load on first use, so they cost a client nothing up
+// front), then one call through client.request, or one list operation through the paging engine.
+
+import { RequestValidationError } from '../../core/errors.js';
+import type { Flashduty, RequestOptions } from '../client.js';
+import { checkListShape, type ListShape } from '../list-shape.js';
+import { ListPage, type ListOperation, ListPagePromise, type PagedRequest } from '../paging.js';
+import { type OperationBody, type OperationData, type OperationPath, request } from '../request.js';
+
+/** Throws RequestValidationError naming the first field of `params` that breaks the operation's request schema. */
+export async function checkParams(path: OperationPath, params: unknown): Promise<void> {
+  if (typeof params !== 'object' || params === null || Array.isArray(params)) {
+    throw new RequestValidationError('params', 'expected an object (the operation’s request body)');
+  }
+  const [{ REQUEST_SCHEMAS, SCHEMA_DEFS }, { checkSchema }] = await Promise.all([
+    import('../../generated/request-schemas.js'),
+    import('../../internal/schema.js'),
+  ]);
+  const schema = REQUEST_SCHEMAS[path];
+  const problem = schema ? checkSchema(params, schema, SCHEMA_DEFS) : undefined;
+  if (problem) throw new RequestValidationError(problem.path || 'params', problem.why);
+}
+
+/** One operation: check the params, then call it; resolves to the response's `data`. */
+export async function send<P extends OperationPath>(
+  client: Flashduty,
+  path: P,
+  params: OperationBody<P>,
+  options?: RequestOptions,
+): Promise<OperationData<P>> {
+  await checkParams(path, params);
+  return request(client, path, params, options);
+}
+
+/** The item type of a list operation's `data.items`. */
+export type ItemOf<P extends OperationPath> = OperationData<P> extends { items?: Array<infer Item> } ? Item : never;
+
+/** How a list operation pages. */
+export interface ListSpec<P extends OperationPath> {
+  path: P;
+  name: string;
+  cursor?: boolean;
+  number?: boolean;
+  defaultLimit?: number;
+  maxDepth?: number;
+  window?: ListOperation<ItemOf<P>>['window'];
+  idOf?: (item: ItemOf<P>) => string;
+  shape?: ListShape;
+}
+
+/** A list operation of the engine, its params checked against the OpenAPI before the first request. */
+export function listOperation<P extends OperationPath>(spec: ListSpec<P>): ListOperation<ItemOf<P>> {
+  return {
+    name: spec.name,
+    path: spec.path.slice(1),
+    cursor: spec.cursor ?? false,
+    number: spec.number ?? false,
+    defaultLimit: spec.defaultLimit ?? 20,
+    ...(spec.maxDepth !== undefined ? { maxDepth: spec.maxDepth } : {}),
+    ...(spec.window ? { window: spec.window } : {}),
+    ...(spec.idOf ? { idOf: spec.idOf } : {}),
+    prepare: (wire) => checkParams(spec.path, wire),
+    check: (data) => checkListShape(data, spec.shape),
+  };
+}
+
+/** A PagePromise over a list operation. */
+export function list<P extends OperationPath>(
+  client: Flashduty,
+  operation: ListOperation<ItemOf<P>>,
+  params: OperationBody<P>,
+  options: RequestOptions = {},
+): ListPagePromise<ItemOf<P>, OperationBody<P> & PagedRequest> {
+  type Request = OperationBody<P> & PagedRequest;
+  const wire = (typeof params === 'object' && params !== null && !Array.isArray(params) ? { ...params } : params) as Request;
+  return new ListPagePromise<ItemOf<P>, Request, ListPage<ItemOf<P>, Request>>(client, operation, wire, options, ListPage);
+}

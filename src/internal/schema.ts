@@ -1,0 +1,131 @@
+// A small checker for the subset of JSON Schema the OpenAPI's request schemas use: type, required,
+// properties, items, enum/const, pattern, numeric and length bounds, $ref, allOf/anyOf/oneOf. It
+// answers the first problem with the field's path (`incident_ids[2]`), the way the server names it.
+// Unknown properties pass (the server may accept fields this copy of the OpenAPI does not list), and
+// so does any `format`: both are the server's to judge.
+
+/** A JSON Schema reduced to the keywords this checker reads. */
+export interface Schema {
+  type?: string | string[];
+  properties?: Record<string, Schema>;
+  required?: string[];
+  items?: Schema;
+  enum?: unknown[];
+  const?: unknown;
+  pattern?: string;
+  minimum?: number;
+  maximum?: number;
+  exclusiveMinimum?: number;
+  exclusiveMaximum?: number;
+  minLength?: number;
+  maxLength?: number;
+  minItems?: number;
+  maxItems?: number;
+  /** The name of a shared schema. */
+  $ref?: string;
+  allOf?: Schema[];
+  anyOf?: Schema[];
+  oneOf?: Schema[];
+  nullable?: boolean;
+}
+
+/** Where a value breaks its schema. */
+export interface SchemaProblem {
+  /** The field, as `a.b[2].c`; empty for the value itself. */
+  path: string;
+  why: string;
+}
+
+const patterns = new Map<string, RegExp>();
+
+function typeOf(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'array';
+  if (typeof value === 'number') return Number.isInteger(value) ? 'integer' : 'number';
+  return typeof value;
+}
+
+function fits(value: unknown, type: string): boolean {
+  const actual = typeOf(value);
+  return actual === type || (type === 'number' && actual === 'integer');
+}
+
+const join = (path: string, key: string) => (path ? `${path}.${key}` : key);
+
+/** The first problem of `value` against `schema`, or `undefined` when it fits. */
+export function checkSchema(value: unknown, schema: Schema, defs: Record<string, Schema>, path = '', depth = 0): SchemaProblem | undefined {
+  if (depth > 64) return undefined; // a recursive schema over a deep value: the server judges the rest
+  if (schema.$ref !== undefined) {
+    const target = defs[schema.$ref];
+    return target ? checkSchema(value, target, defs, path, depth + 1) : undefined;
+  }
+  if (value === null && schema.nullable) return undefined;
+  for (const part of schema.allOf ?? []) {
+    const problem = checkSchema(value, part, defs, path, depth + 1);
+    if (problem) return problem;
+  }
+  const alternatives = schema.anyOf ?? schema.oneOf;
+  if (alternatives && alternatives.length > 0) {
+    const problems = alternatives.map((part) => checkSchema(value, part, defs, path, depth + 1));
+    if (problems.every(Boolean)) return problems[0];
+  }
+  if (schema.type !== undefined) {
+    const types = Array.isArray(schema.type) ? schema.type : [schema.type];
+    if (!types.some((type) => fits(value, type))) return { path, why: `expected ${types.join(' or ')}, got ${typeOf(value)}` };
+  }
+  if (schema.const !== undefined && value !== schema.const) return { path, why: `expected ${JSON.stringify(schema.const)}` };
+  if (schema.enum && !schema.enum.includes(value)) {
+    return { path, why: `expected one of ${schema.enum.map((v) => JSON.stringify(v)).join(', ')}, got ${JSON.stringify(value)}` };
+  }
+  if (typeof value === 'number') return checkNumber(value, schema, path);
+  if (typeof value === 'string') return checkString(value, schema, path);
+  if (Array.isArray(value)) {
+    if (schema.minItems !== undefined && value.length < schema.minItems) return { path, why: `expected at least ${schema.minItems} items` };
+    if (schema.maxItems !== undefined && value.length > schema.maxItems) return { path, why: `expected at most ${schema.maxItems} items` };
+    if (schema.items) {
+      for (let i = 0; i < value.length; i++) {
+        const problem = checkSchema(value[i], schema.items, defs, `${path}[${i}]`, depth + 1);
+        if (problem) return problem;
+      }
+    }
+    return undefined;
+  }
+  if (typeof value === 'object' && value !== null) {
+    const record = value as Record<string, unknown>;
+    for (const name of schema.required ?? []) {
+      if (record[name] === undefined) return { path: join(path, name), why: 'is required' };
+    }
+    for (const [name, sub] of Object.entries(schema.properties ?? {})) {
+      if (record[name] === undefined) continue;
+      const problem = checkSchema(record[name], sub, defs, join(path, name), depth + 1);
+      if (problem) return problem;
+    }
+  }
+  return undefined;
+}
+
+function checkNumber(value: number, schema: Schema, path: string): SchemaProblem | undefined {
+  if (schema.minimum !== undefined && value < schema.minimum) return { path, why: `must be at least ${schema.minimum}` };
+  if (schema.maximum !== undefined && value > schema.maximum) return { path, why: `must be at most ${schema.maximum}` };
+  if (schema.exclusiveMinimum !== undefined && value <= schema.exclusiveMinimum) return { path, why: `must be greater than ${schema.exclusiveMinimum}` };
+  if (schema.exclusiveMaximum !== undefined && value >= schema.exclusiveMaximum) return { path, why: `must be less than ${schema.exclusiveMaximum}` };
+  return undefined;
+}
+
+function checkString(value: string, schema: Schema, path: string): SchemaProblem | undefined {
+  if (schema.minLength !== undefined && value.length < schema.minLength) return { path, why: `must be at least ${schema.minLength} characters` };
+  if (schema.maxLength !== undefined && value.length > schema.maxLength) return { path, why: `must be at most ${schema.maxLength} characters` };
+  if (schema.pattern !== undefined) {
+    let pattern = patterns.get(schema.pattern);
+    if (!pattern) {
+      try {
+        pattern = new RegExp(schema.pattern, 'u');
+      } catch {
+        return undefined; // a pattern JavaScript cannot read: the server judges
+      }
+      patterns.set(schema.pattern, pattern);
+    }
+    if (!pattern.test(value)) return { path, why: `does not match ${schema.pattern}` };
+  }
+  return undefined;
+}

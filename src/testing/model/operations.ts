@@ -1,0 +1,197 @@
+// The mock's answers to the resource operations beyond /incident/list: the incident lifecycle through
+// the same IncidentActions tests drive (so each write emits its webhook event), alerts and channels
+// from the world. Bodies have already passed the OpenAPI's request schema (see router.ts); what is
+// left here are the rules the schema cannot state (unknown ids, states).
+
+import type { AlertInfo } from '../../schemas/alert.js';
+import type { IncidentInfo } from '../../schemas/incident.js';
+import type { MessageKey } from '../messages.js';
+import type { MockState } from '../state.js';
+import { MockActionError, type UpdatableField } from './actions.js';
+
+/** The `data` of a success, or the code and message of a refusal. */
+export type OperationResult =
+  | { data: unknown }
+  | { code: 'InvalidParameter' | 'ResourceNotFound'; key: MessageKey; vars?: Record<string, string | number> };
+
+type Body = Record<string, unknown>;
+type Handler = (state: MockState, body: Body, personId: number) => Promise<OperationResult>;
+
+const UPDATABLE: UpdatableField[] = ['title', 'description', 'impact', 'root_cause', 'resolution', 'incident_severity'];
+const ALERT_WINDOW = 31 * 86_400;
+
+const ok = (data: unknown): OperationResult => ({ data });
+const missing = (id: string | number): OperationResult => ({ code: 'ResourceNotFound', key: 'notFound', vars: { id } });
+
+function incidentOf(state: MockState, id: unknown): IncidentInfo | undefined {
+  return state.world.incidents.find((i) => i.incident_id === String(id).toLowerCase() && !i.deleted_at);
+}
+
+/** Runs `act` on each incident after checking all of them exist (a refused batch changes nothing). */
+async function eachIncident(state: MockState, ids: unknown, act: (id: string) => Promise<unknown>): Promise<OperationResult> {
+  const list = (ids as string[]).map((id) => id.toLowerCase());
+  const unknown = list.find((id) => !incidentOf(state, id));
+  if (unknown) return missing(unknown);
+  try {
+    for (const id of list) await act(id);
+  } catch (error) {
+    if (error instanceof MockActionError) return { code: 'InvalidParameter', key: 'action', vars: { reason: error.message } };
+    throw error;
+  }
+  return ok(null);
+}
+
+function allAlerts(state: MockState): AlertInfo[] {
+  return [...state.world.alerts.values()].flat();
+}
+
+const HANDLERS: Record<string, Handler> = {
+  '/incident/info': async (state, body) => {
+    const incident = incidentOf(state, body.incident_id);
+    return incident ? ok(structuredClone(incident)) : missing(String(body.incident_id));
+  },
+  '/incident/list-by-ids': async (state, body) => {
+    const items = (body.incident_ids as string[]).map((id) => incidentOf(state, id)).filter((i): i is IncidentInfo => i !== undefined);
+    return ok({ items: structuredClone(items), total: items.length, has_next_page: false });
+  },
+  '/incident/create': async (state, body, personId) => {
+    const channel = body.channel_id as number | undefined;
+    if (channel && !state.world.channels.some((c) => c.channel_id === channel)) return missing(channel);
+    const assigned = (body.assigned_to as { person_ids?: number[] } | undefined)?.person_ids;
+    const title = typeof body.title === 'string' && body.title.trim() !== '' ? body.title : 'Untitled incident';
+    const incident = await state.actions.create({
+      title,
+      incident_severity: body.incident_severity as 'Critical' | 'Warning' | 'Info',
+      ...(channel ? { channel_id: channel } : {}),
+      ...(typeof body.description === 'string' ? { description: body.description } : {}),
+      person_id: personId,
+      ...(assigned ? { assign_to: assigned } : {}),
+    });
+    return ok({ incident_id: incident.incident_id, title: incident.title });
+  },
+  '/incident/ack': (state, body, personId) => eachIncident(state, body.incident_ids, (id) => state.actions.ack(id, personId)),
+  '/incident/unack': (state, body, personId) => eachIncident(state, body.incident_ids, (id) => state.actions.unack(id, personId)),
+  '/incident/wake': (state, body, personId) => eachIncident(state, body.incident_ids, (id) => state.actions.wake(id, personId)),
+  '/incident/snooze': (state, body, personId) =>
+    eachIncident(state, body.incident_ids, (id) => state.actions.snooze(id, body.minutes as number, personId)),
+  '/incident/reopen': (state, body, personId) => eachIncident(state, body.incident_ids, (id) => state.actions.reopen(id, personId)),
+  '/incident/comment': (state, body, personId) =>
+    eachIncident(state, body.incident_ids, (id) => state.actions.comment(id, String(body.comment ?? ''), personId)),
+  '/incident/resolve': (state, body, personId) =>
+    eachIncident(state, body.incident_ids, async (id) => {
+      for (const field of ['root_cause', 'resolution'] as const) {
+        if (typeof body[field] === 'string') await state.actions.update(id, field, body[field], personId);
+      }
+      return state.actions.close(id, personId);
+    }),
+  '/incident/remove': (state, body) =>
+    eachIncident(state, body.incident_ids, async (id) => {
+      const incident = incidentOf(state, id) as IncidentInfo;
+      incident.deleted_at = Math.floor(state.clock.now() / 1000);
+    }),
+  '/incident/assign': (state, body, personId) => {
+    const ids = (body.incident_ids as string[] | undefined) ?? (body.incident_id ? [body.incident_id as string] : undefined);
+    if (!ids) return Promise.resolve({ code: 'InvalidParameter', key: 'required', vars: { field: 'incident_ids' } });
+    const people = (body.assigned_to as { person_ids?: number[] }).person_ids ?? [];
+    return eachIncident(state, ids, (id) => state.actions.assign(id, people, personId));
+  },
+  '/incident/responder/add': (state, body, personId) =>
+    eachIncident(state, [body.incident_id], async (id) => {
+      for (const person of body.person_ids as number[]) await state.actions.addResponder(id, person, personId);
+    }),
+  '/incident/reset': (state, body, personId) => {
+    const fields = UPDATABLE.filter((field) => typeof body[field] === 'string');
+    if (fields.length === 0) return Promise.resolve({ code: 'InvalidParameter', key: 'required', vars: { field: 'title' } });
+    return eachIncident(state, [body.incident_id], async (id) => {
+      for (const field of fields) await state.actions.update(id, field, body[field] as string, personId);
+    });
+  },
+  '/incident/merge': async (state, body, personId) => {
+    const target = String(body.target_incident_id);
+    const sources = body.source_incident_ids as string[];
+    const unknown = [target, ...sources].find((id) => !incidentOf(state, id));
+    if (unknown) return missing(unknown);
+    try {
+      await state.actions.merge(target, sources, personId);
+    } catch (error) {
+      if (error instanceof MockActionError) return { code: 'InvalidParameter', key: 'action', vars: { reason: error.message } };
+      throw error;
+    }
+    return ok(null);
+  },
+  '/alert/info': async (state, body) => {
+    const alert = allAlerts(state).find((a) => a.alert_id === body.alert_id);
+    return alert ? ok(structuredClone(alert)) : missing(String(body.alert_id));
+  },
+  '/alert/event/list': async (state, body) => {
+    if (!allAlerts(state).some((a) => a.alert_id === body.alert_id)) return missing(String(body.alert_id));
+    return ok({ items: structuredClone(state.world.events.get(String(body.alert_id)) ?? []) });
+  },
+  '/alert/list': async (state, body) => {
+    const start = body.start_time as number;
+    const end = body.end_time as number;
+    if (end <= start) return { code: 'InvalidParameter', key: 'endAfterStart' };
+    if (end - start > ALERT_WINDOW) return { code: 'InvalidParameter', key: 'window' };
+    const asc = body.asc === true;
+    const matches = allAlerts(state)
+      .filter((a) => a.start_time >= start && a.start_time <= end)
+      .filter((a) => body.is_active === undefined || (a.alert_status !== 'Ok') === body.is_active)
+      .filter((a) => !(body.channel_ids as number[] | undefined)?.length || (body.channel_ids as number[]).includes(a.channel_id))
+      .sort((a, b) => (a.start_time - b.start_time || (a.alert_id < b.alert_id ? -1 : 1)) * (asc ? 1 : -1));
+    return ok(pageOf(matches, body, (a) => `${a.start_time.toString(36)}.${a.alert_id}`));
+  },
+  '/channel/info': async (state, body) => {
+    const channel = state.world.channels.find((c) => c.channel_id === body.channel_id);
+    return channel ? ok(channelItem(state, channel)) : missing(Number(body.channel_id));
+  },
+  '/channel/list': async (state, body) => {
+    const query = typeof body.query === 'string' ? body.query.toLowerCase() : '';
+    const ids = body.channel_ids as number[] | undefined;
+    const matches = state.world.channels
+      .filter((c) => !query || c.channel_name.toLowerCase().includes(query))
+      .filter((c) => !ids?.length || ids.includes(c.channel_id));
+    const limit = (body.limit as number | undefined) ?? 100;
+    const p = (body.p as number | undefined) ?? 1;
+    const items = matches.slice((p - 1) * limit, p * limit).map((c) => channelItem(state, c));
+    return ok({ items, total: matches.length, has_next_page: p * limit < matches.length });
+  },
+};
+
+/** One page by cursor (search after the sort key of the last item) or by page number. */
+function pageOf<T>(matches: T[], body: Body, keyOf: (item: T) => string): { items: T[]; total: number; has_next_page: boolean; search_after_ctx?: string } {
+  const limit = (body.limit as number | undefined) || 20;
+  let from = ((body.p as number | undefined) ?? 1) - 1;
+  from *= limit;
+  if (typeof body.search_after_ctx === 'string' && body.search_after_ctx !== '') {
+    const index = matches.findIndex((item) => keyOf(item) === body.search_after_ctx);
+    from = index < 0 ? matches.length : index + 1;
+  }
+  const items = matches.slice(from, from + limit);
+  const more = from + limit < matches.length;
+  const last = items[items.length - 1];
+  return { items: structuredClone(items), total: Math.min(matches.length, 1000), has_next_page: more, ...(more && last ? { search_after_ctx: keyOf(last) } : {}) };
+}
+
+function channelItem(state: MockState, channel: MockState['world']['channels'][number]) {
+  const open = state.world.incidents.filter((i) => i.channel_id === channel.channel_id && !i.deleted_at && i.progress !== 'Closed');
+  return {
+    channel_id: channel.channel_id,
+    channel_name: channel.channel_name,
+    team_id: channel.team_id,
+    account_id: state.world.account.account_id,
+    status: 'enabled',
+    is_private: false,
+    progress_to_incident_cnts: {
+      Triggered: open.filter((i) => i.progress === 'Triggered').length,
+      Processing: open.filter((i) => i.progress === 'Processing').length,
+    },
+  };
+}
+
+/** The handler of a path, if the mock models it. */
+export function operationHandler(path: string): Handler | undefined {
+  return HANDLERS[path];
+}
+
+/** Paths the mock models statefully beside /incident/list, the webhook history and the agents. */
+export const MODELLED_PATHS = Object.keys(HANDLERS);
