@@ -52,6 +52,8 @@ let clusters = 0;
 export class Cluster {
   readonly replicas: Member[] = [];
   readonly workers: Member[] = [];
+  /** Pids of the processes killed with kill -9. */
+  readonly killed = new Set<number>();
   /** A Queue handle of the test's own, to read job counts. */
   queue?: Queue;
   private constructor(
@@ -102,6 +104,7 @@ export class Cluster {
 
   /** kill -9 of a replica or worker; a replica leaves the front door's rotation (as its health check would). */
   async kill(member: Member): Promise<void> {
+    this.killed.add(member.pid);
     await killHard(member.child);
     this.#route();
   }

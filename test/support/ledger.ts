@@ -71,6 +71,11 @@ export interface Outcomes {
   stale: Set<string>;
 }
 
+/** The pid of the process that had an event's first success. */
+export async function firstSuccessPid(ledger: Redis, id: string): Promise<number> {
+  return Number(/pid (\d+)/.exec((await ledger.hget(LEDGER.who, `${id}#1`)) ?? '')?.[1]);
+}
+
 /** For an event handled more than once: which process succeeded when, and how many attempts it had. */
 export async function describeTwice(ledger: Redis, id: string): Promise<string> {
   const n = Number(await ledger.hget(LEDGER.successes, id));
