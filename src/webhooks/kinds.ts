@@ -3,11 +3,11 @@
 // nothing of payload shapes beyond this seam: a new kind (or a custom-body template) is a new
 // reader, not a new branch in the pipeline.
 
-import { checkPayload, type PayloadProblem } from './payload.js';
+import { findProblem, MAX_ID_LENGTH, type PayloadProblem, validKind } from './payload.js';
 import type { WebhookEvent } from './types.js';
 
 /** Longest `event_id` accepted (400 beyond): ids are opaque, the documented ones are 32 characters. */
-export const MAX_EVENT_ID_LENGTH = 256;
+export const MAX_EVENT_ID_LENGTH = MAX_ID_LENGTH;
 
 /** What the receiver takes from a valid delivery. */
 export interface DeliveryKeys {
@@ -24,27 +24,29 @@ export interface DeliveryKeys {
 }
 
 /** A body read as a delivery: its keys and the event handed to handlers, or the first problem. */
-export type ReadResult = { ok: true; event: WebhookEvent; keys: DeliveryKeys } | { ok: false; problem: PayloadProblem };
+export type ReadResult<E = WebhookEvent> = { ok: true; event: E; keys: DeliveryKeys } | { ok: false; problem: PayloadProblem };
 
 /** Reads a parsed body as a delivery. Pure and synchronous: it runs on every delivery. */
-export type PayloadReader = (body: unknown) => ReadResult;
+export type PayloadReader<E = WebhookEvent> = (body: unknown) => ReadResult<E>;
 
-/** The default payload of the incident webhook (the spec's "Events" section). */
+/**
+ * The default payload of every kind: incident events (the spec's "Events" section), custom actions
+ * (`event_id` at the top or inside `incident`), alert events (`alert` in place of `incident`,
+ * staleness per alert) and kinds added later (dedup on `event_id`, no staleness).
+ */
 export const readDefaultPayload: PayloadReader = (body) => {
-  const problem = checkPayload(body);
-  if (problem) return { ok: false, problem };
-  const event = body as WebhookEvent;
-  if (event.event_id.length > MAX_EVENT_ID_LENGTH) {
-    return { ok: false, problem: { path: 'event_id', message: `longer than ${MAX_EVENT_ID_LENGTH} characters` } };
+  const kind = validKind(body);
+  if (kind === undefined) return { ok: false, problem: findProblem(body) ?? { path: '', message: 'invalid payload' } };
+  const raw = body as Record<string, unknown> & { event_type: string; event_time: number };
+  let event = raw as unknown as WebhookEvent;
+  let scope: string | undefined;
+  if (kind === 'incident') {
+    const incident = raw.incident as { incident_id: string; event_id?: string };
+    scope = `incident:${incident.incident_id}`;
+    // A custom action may carry its id inside `incident`: handlers always find it at the top.
+    if (raw.event_id === undefined) event = { ...raw, event_id: incident.event_id } as WebhookEvent;
+  } else if (kind === 'alert') {
+    scope = `alert:${(raw.alert as { alert_id: string }).alert_id}`;
   }
-  return {
-    ok: true,
-    event,
-    keys: {
-      eventId: event.event_id,
-      eventType: event.event_type,
-      eventTime: event.event_time,
-      scope: `incident:${event.incident.incident_id}`,
-    },
-  };
+  return { ok: true, event, keys: { eventId: event.event_id, eventType: raw.event_type, eventTime: raw.event_time, scope } };
 };

@@ -29,6 +29,9 @@ export const WEBHOOK_EVENT_TYPES = [
   'i_r_field',
 ] as const;
 
+/** The alert webhook's event types (new alert, updated by a new event, merged into an incident, closed). */
+export const ALERT_EVENT_TYPES = ['a_new', 'a_update', 'a_merge', 'a_close'] as const;
+
 /** An event type of the spec. */
 export type KnownWebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
 /** An event type: one of the spec's, or one added later. */
