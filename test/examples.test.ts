@@ -86,8 +86,9 @@ describe('client examples', () => {
     service.webhooks.remove(hook.id); // later examples create incidents too
   });
 
-  it('preview-custom-body renders with value mapping', async () => {
+  it('preview-custom-body lints the template and renders with value mapping', async () => {
     const { stdout } = await run('preview-custom-body.ts');
+    expect(stdout).toContain('lint: no problems');
     expect(stdout).toContain('"priority": "P1"');
     expect(stdout).toContain('[P1] Checkout latency over 2 s (open)');
     expect(stdout).toContain('"labels": {');

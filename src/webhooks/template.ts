@@ -16,8 +16,10 @@ export type ValueMapping = Record<string, Record<string, unknown>>;
 export class TemplateSyntaxError extends FlashdutyError {}
 TemplateSyntaxError.prototype.name = 'TemplateSyntaxError';
 
-const VARIABLE = /\{\{\s*([^{}]*?)\s*\}\}/g;
-const WHOLE_VARIABLE = /^\{\{\s*([^{}]*?)\s*\}\}$/;
+/** @internal A variable anywhere in a string; group 1 is its path. */
+export const VARIABLE = /\{\{\s*([^{}]*?)\s*\}\}/g;
+/** @internal A string that is one variable only. */
+export const WHOLE_VARIABLE = /^\{\{\s*([^{}]*?)\s*\}\}$/;
 const MISSING = Symbol('missing');
 
 /**
@@ -28,16 +30,18 @@ const MISSING = Symbol('missing');
  * @returns the rendered JSON value
  */
 export function renderCustomBody(template: unknown, payload: unknown, valueMapping: ValueMapping = {}): unknown {
-  let value = template;
-  if (typeof template === 'string') {
-    try {
-      value = JSON.parse(template);
-    } catch (error) {
-      throw new TemplateSyntaxError(`The custom body template is not valid JSON: ${(error as Error).message}`);
-    }
-  }
   const resolve = (path: string): unknown => mapValue(valueMapping, path, lookup(payload, path));
-  return render(value, resolve);
+  return render(parseTemplate(template), resolve);
+}
+
+/** @internal A template as a JSON value: JSON text is parsed (invalid text throws TemplateSyntaxError). */
+export function parseTemplate(template: unknown): unknown {
+  if (typeof template !== 'string') return template;
+  try {
+    return JSON.parse(template);
+  } catch (error) {
+    throw new TemplateSyntaxError(`The custom body template is not valid JSON: ${(error as Error).message}`);
+  }
 }
 
 function render(node: unknown, resolve: (path: string) => unknown): unknown {
@@ -93,8 +97,8 @@ function mapValue(mapping: ValueMapping, path: string, value: unknown): unknown 
   return Object.hasOwn(table, key) ? table[key] : value;
 }
 
-/** In text: strings as they are, numbers and booleans as written, null as `null`, the rest as JSON. */
-function stringify(value: unknown): string {
+/** @internal In text: strings as they are, numbers and booleans as written, null as `null`, the rest as JSON. */
+export function stringify(value: unknown): string {
   if (typeof value === 'string') return value;
   if (typeof value === 'number' || typeof value === 'boolean' || typeof value === 'bigint') return String(value);
   if (value === null) return 'null';

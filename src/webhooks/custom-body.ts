@@ -1,0 +1,257 @@
+// Custom-body deliveries: an integration with a custom body template sends the rendered template,
+// not the default payload. The keys the receiver needs (dedup key, event time and type, the
+// incident or alert id) are wherever the template placed their variables, so the template is read
+// once, at construction, into "slots", and each delivery is read by walking to those places.
+//
+// A key can be read back only from a string that is its variable alone (any JSON type survives), or
+// its variable with fixed text around it (read as text). Value mapping may have replaced a value:
+// tables on event_type and ids are inverted (refused when two values map to one), tables on
+// event_id and event_time are refused, since the delivered value could not be trusted as the key.
+
+import { FlashdutyError } from '../core/errors.js';
+import type { DeliveryKeys, PayloadReader } from './kinds.js';
+import { MAX_ID_LENGTH } from './payload.js';
+import { parseTemplate, stringify, type ValueMapping, VARIABLE, WHOLE_VARIABLE } from './template.js';
+
+/** A custom body the receiver cannot read keys from (found at construction). */
+export class CustomBodyError extends FlashdutyError {}
+CustomBodyError.prototype.name = 'CustomBodyError';
+
+/** What {@link customBodyReader} (and the receiver's `customBody` option) takes. */
+export interface CustomBodyOptions {
+  /** The template configured on the integration: a JSON value, or JSON text. */
+  template: unknown;
+  /** The integration's value mapping, if any. */
+  valueMapping?: ValueMapping;
+  /**
+   * Deduplicate on the template's `{{event_id}}`; default true, and then a template without it is
+   * refused. `false`: every delivery runs the handlers, retries of one event included.
+   */
+  dedup?: boolean;
+}
+
+/** A custom-body delivery as handlers get it: the body as it came, and the keys read from it. */
+export interface CustomBodyEvent {
+  /** From the template's `{{event_id}}`; absent only with `dedup: false` and no such variable. */
+  event_id?: string;
+  /** Milliseconds, from `{{event_time}}`. */
+  event_time?: number;
+  /** From `{{event_type}}`, as the default payload had it (value mapping undone). */
+  event_type?: string;
+  /** From `{{incident.incident_id}}` (value mapping undone). */
+  incident_id?: string;
+  /** From `{{alert.alert_id}}` (value mapping undone). */
+  alert_id?: string;
+  /** The delivered body, exactly as it came. */
+  body: unknown;
+}
+
+/** @internal The variables the receiver reads keys from. */
+export const KEY_VARIABLES = ['event_id', 'event_time', 'event_type', 'incident.incident_id', 'alert.alert_id'] as const;
+/** @internal One of {@link KEY_VARIABLES}. */
+export type KeyVariable = (typeof KEY_VARIABLES)[number];
+
+/** @internal One variable placed in the template. */
+export interface Placement {
+  /** Its path in the payload, e.g. `incident.title`. */
+  variable: string;
+  /** Where in the rendered body: keys and array indexes. */
+  location: string[];
+  /** The string it sits in, as written in the template. */
+  written: string;
+  /** The variable as written, braces included (the text sent when the path does not exist). */
+  token: string;
+  /** The string is this variable only (its JSON type survives). */
+  whole: boolean;
+  /** Text before and after it, when it is the only variable in its string; else undefined. */
+  around?: [prefix: string, suffix: string];
+}
+
+/** @internal Where a key is read from, and how value mapping is undone. */
+export interface Slot extends Placement {
+  /** Delivered value (whole: JSON of it; in text: the text) → the payload's value. */
+  inverse?: Map<string, string>;
+}
+
+/** @internal A problem at a place: in the template, or in a delivered body. */
+export interface Problem {
+  path: string;
+  message: string;
+  /** The key it makes unreadable. */
+  key?: KeyVariable;
+}
+
+/** @internal Every variable of a template, in document order. */
+export function placements(template: unknown): Placement[] {
+  const found: Placement[] = [];
+  const walk = (node: unknown, location: string[]): void => {
+    if (typeof node === 'string') {
+      if (!node.includes('{{')) return;
+      const whole = WHOLE_VARIABLE.exec(node);
+      if (whole) return void found.push({ variable: whole[1] as string, location, written: node, token: node, whole: true });
+      const matches = [...node.matchAll(VARIABLE)];
+      for (const match of matches) {
+        const around: [string, string] | undefined =
+          matches.length === 1 ? [node.slice(0, match.index), node.slice(match.index + match[0].length)] : undefined;
+        found.push({ variable: match[1] as string, location, written: node, token: match[0], whole: false, ...(around ? { around } : {}) });
+      }
+    } else if (Array.isArray(node)) {
+      node.forEach((item, index) => walk(item, [...location, String(index)]));
+    } else if (typeof node === 'object' && node !== null) {
+      for (const [key, item] of Object.entries(node)) walk(item, [...location, key]);
+    }
+  };
+  walk(template, []);
+  return found;
+}
+
+/** @internal A dotted place for messages; empty for the whole body. */
+export const where = (location: string[]): string => location.join('.');
+
+/**
+ * @internal Where each key can be read from, and why one cannot. A key placed several times is
+ * read from its first readable place (alone in a string before fixed text around it).
+ */
+export function findSlots(template: unknown, valueMapping: ValueMapping): { slots: Partial<Record<KeyVariable, Slot>>; problems: Problem[] } {
+  const all = placements(template);
+  const slots: Partial<Record<KeyVariable, Slot>> = {};
+  const problems: Problem[] = [];
+  for (const key of KEY_VARIABLES) {
+    const candidates = all.filter((p) => p.variable === key);
+    if (candidates.length === 0) continue;
+    const placement = candidates.find((p) => p.whole) ?? candidates.find((p) => p.around);
+    if (!placement) {
+      const first = candidates[0] as Placement;
+      problems.push({ key, path: where(first.location), message: `{{${key}}} shares its text with other variables, so it cannot be read back: put it in a string of its own` });
+      continue;
+    }
+    const table = Object.hasOwn(valueMapping, key) ? valueMapping[key] : undefined;
+    if (!table || Object.keys(table).length === 0) {
+      slots[key] = placement;
+      continue;
+    }
+    if (key === 'event_id' || key === 'event_time') {
+      problems.push({ key, path: where(placement.location), message: `valueMapping has a table for ${key}, so the delivered value is not the event's ${key}: remove that table` });
+      continue;
+    }
+    const inverse = new Map<string, string>();
+    let clash: string | undefined;
+    for (const [source, target] of Object.entries(table)) {
+      const delivered = placement.whole ? JSON.stringify(target) : stringify(target);
+      if (inverse.has(delivered) && inverse.get(delivered) !== source) clash = `${inverse.get(delivered)} and ${source} both map to ${delivered}`;
+      inverse.set(delivered, source);
+    }
+    if (clash) problems.push({ key, path: where(placement.location), message: `valueMapping for ${key} cannot be undone (${clash})` });
+    else slots[key] = { ...placement, inverse };
+  }
+  return { slots, problems };
+}
+
+const NOT_FILLED = Symbol('not filled');
+type Read = { value: unknown } | { problem: Problem } | typeof NOT_FILLED;
+
+/** The value a slot holds in a delivered body, mapping undone. */
+function readSlot(body: unknown, slot: Slot): Read {
+  let value = body;
+  for (let i = 0; i < slot.location.length; i++) {
+    const segment = slot.location[i] as string;
+    const next = typeof value === 'object' && value !== null && Object.hasOwn(value, segment) ? (value as Record<string, unknown>)[segment] : undefined;
+    if (next === undefined) {
+      const at = where(slot.location.slice(0, i + 1));
+      return { problem: { path: at, message: `missing: the template puts {{${slot.variable}}} at ${where(slot.location) || 'the top'}` } };
+    }
+    value = next;
+  }
+  if (slot.whole) {
+    if (value === slot.written) return NOT_FILLED;
+    return { value: slot.inverse?.get(JSON.stringify(value)) ?? value };
+  }
+  const [prefix, suffix] = slot.around as [string, string];
+  if (typeof value !== 'string' || value.length < prefix.length + suffix.length || !value.startsWith(prefix) || !value.endsWith(suffix)) {
+    return { problem: { path: where(slot.location), message: `expected the template's text ${JSON.stringify(slot.written)} with {{${slot.variable}}} filled in` } };
+  }
+  const text = value.slice(prefix.length, value.length - suffix.length);
+  if (text === slot.token) return NOT_FILLED;
+  return { value: slot.inverse?.get(text) ?? text };
+}
+
+const isId = (v: unknown): v is string => typeof v === 'string' && v !== '' && v.length <= MAX_ID_LENGTH;
+
+type Convert = (value: unknown, whole: boolean) => string | number | undefined;
+const CONVERT: Record<KeyVariable, [Convert, string]> = {
+  event_id: [(v) => (isId(v) ? v : undefined), `a non-empty string of at most ${MAX_ID_LENGTH} characters`],
+  event_type: [(v) => (typeof v === 'string' && v !== '' ? v : undefined), 'a non-empty string'],
+  event_time: [
+    (v, whole) => (whole ? (Number.isSafeInteger(v) ? (v as number) : undefined) : typeof v === 'string' && /^\d{1,16}$/.test(v) ? Number(v) : undefined),
+    'an integer (milliseconds)',
+  ],
+  'incident.incident_id': [(v) => (isId(v) ? v : undefined), `a non-empty string of at most ${MAX_ID_LENGTH} characters`],
+  'alert.alert_id': [(v) => (isId(v) ? v : undefined), `a non-empty string of at most ${MAX_ID_LENGTH} characters`],
+};
+
+/** A key's value, `undefined` when the template has no slot for it or (ids only) it came unfilled. */
+function readKey(body: unknown, slots: Partial<Record<KeyVariable, Slot>>, key: KeyVariable): { value: string | number | undefined } | { problem: Problem } {
+  const slot = slots[key];
+  if (!slot) return { value: undefined };
+  const read = readSlot(body, slot);
+  if (read === NOT_FILLED) {
+    // An id the payload did not have (an alert event through a template with {{incident.incident_id}}):
+    // no staleness for it. The other keys are always in the payload.
+    if (key === 'incident.incident_id' || key === 'alert.alert_id') return { value: undefined };
+    return { problem: { path: where(slot.location), message: `{{${key}}} came unfilled` } };
+  }
+  if ('problem' in read) return read;
+  const [convert, expected] = CONVERT[key];
+  const value = convert(read.value, slot.whole);
+  if (value === undefined) {
+    return { problem: { path: where(slot.location), message: `expected {{${key}}}: ${expected}, got ${JSON.stringify(read.value)?.slice(0, 80)}` } };
+  }
+  return { value };
+}
+
+/**
+ * A reader of deliveries rendered from a custom body template: finds the keys where the template
+ * placed them. Throws {@link CustomBodyError} for a template it cannot read keys from, and for one
+ * without `{{event_id}}` unless `dedup: false`; `TemplateSyntaxError` for invalid JSON text.
+ */
+export function customBodyReader(options: CustomBodyOptions): PayloadReader<CustomBodyEvent> {
+  if (typeof options !== 'object' || options === null || options.template === undefined) {
+    throw new CustomBodyError('customBody needs a template: the one configured on the integration');
+  }
+  const valueMapping = options.valueMapping ?? {};
+  if (typeof valueMapping !== 'object' || valueMapping === null || Object.values(valueMapping).some((t) => typeof t !== 'object' || t === null)) {
+    throw new CustomBodyError('customBody.valueMapping must be { [path]: { [sourceValue]: targetValue } }');
+  }
+  const dedup = options.dedup ?? true;
+  const { slots, problems } = findSlots(parseTemplate(options.template), valueMapping);
+  const blocking = problems.filter((p) => dedup || p.key !== 'event_id');
+  if (blocking.length > 0) throw new CustomBodyError(`The custom body template cannot be read: ${blocking.map((p) => `${p.path || '(top)'}: ${p.message}`).join('; ')}`);
+  if (!dedup) delete slots.event_id;
+  else if (!slots.event_id) {
+    throw new CustomBodyError(
+      'The custom body template has no {{event_id}}, so retried deliveries cannot be deduplicated: add "event_id": "{{event_id}}" to the template on the integration and here, or pass dedup: false to run the handlers for every delivery',
+    );
+  }
+  const keys = KEY_VARIABLES.filter((key) => slots[key]);
+  return (body) => {
+    const event: CustomBodyEvent = { body };
+    for (const key of keys) {
+      const read = readKey(body, slots, key);
+      if ('problem' in read) return { ok: false, problem: read.problem };
+      if (read.value === undefined) continue;
+      if (key === 'event_time') event.event_time = read.value as number;
+      else if (key === 'incident.incident_id') event.incident_id = read.value as string;
+      else if (key === 'alert.alert_id') event.alert_id = read.value as string;
+      else event[key] = read.value as string;
+    }
+    const id = event.incident_id !== undefined ? `incident:${event.incident_id}` : event.alert_id !== undefined ? `alert:${event.alert_id}` : undefined;
+    const deliveryKeys: DeliveryKeys = {
+      // Without dedup each delivery is its own: a fresh key never matches another.
+      eventId: event.event_id ?? `no-dedup:${crypto.randomUUID()}`,
+      eventType: event.event_type ?? '',
+      eventTime: event.event_time ?? Date.now(),
+      scope: event.event_time === undefined ? undefined : id,
+    };
+    return { ok: true, event, keys: deliveryKeys };
+  };
+}
