@@ -76,6 +76,7 @@ async function webhooks(service: MockService): Promise<void> {
   console.log('\n== Incident actions and the webhook events they produce ==');
   const receiver = new WebhookReceiver({ secret: { header: 'x-demo-token', values: ['demo-secret'] } });
   receiver.on('event', (event) => {
+    if (!event.incident) return; // this demo subscribes to incident events only
     const who = event.person ? ` by ${event.person.person_name}` : '';
     console.log(`  received ${event.event_type.padEnd(12)} ${event.incident.num} "${event.incident.title}" → ${event.incident.progress}${who}`);
   });

@@ -119,6 +119,13 @@ describe('customBodyReader', () => {
     expect(result.problem.message).toMatch(message);
   });
 
+  it('takes {{incident.event_id}} as the dedup key (custom actions that carry their id inside incident)', () => {
+    const template = { id: '{{incident.event_id}}', t: '{{event_time}}', ref: '{{incident.incident_id}}' };
+    expect(lintCustomBody(template)).toEqual({ problems: [] });
+    const event = buildWebhookEvent('i_custom', { incident: { event_id: 'inside-1' } });
+    expect(customBodyReader({ template })(renderCustomBody(template, event))).toMatchObject({ ok: true, keys: { eventId: 'inside-1' } });
+  });
+
   it('reads text placements strictly: the fixed text must be there', () => {
     const read = customBodyReader({ template: { ref: 'fd-{{event_id}}' } });
     expect(read({ ref: 'xx-123' })).toMatchObject({ ok: false, problem: { path: 'ref', message: /"fd-\{\{event_id\}\}"/ } });

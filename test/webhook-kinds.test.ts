@@ -4,6 +4,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { buildWebhookEvent } from '../src/testing/index.js';
+import type { CustomActionEvent } from '../src/webhooks/index.js';
 import { readDefaultPayload } from '../src/webhooks/kinds.js';
 import { checkPayload, findProblem, isValidFast, isWebhookEvent } from '../src/webhooks/payload.js';
 import alertExample from './fixtures/alert-webhook.example.json' with { type: 'json' };
@@ -61,7 +62,7 @@ describe('readDefaultPayload', () => {
     const inside = readDefaultPayload(body);
     expect(inside.ok && inside.keys).toEqual(top.ok && top.keys);
     expect(inside.ok && inside.event.event_id).toBe('fac0599a2a25529ba2362c0c184b6cfb');
-    expect(inside.ok && inside.event.event_detail).toEqual(customAction.event_detail);
+    expect(inside.ok && (inside.event as CustomActionEvent).event_detail).toEqual(customAction.event_detail);
     expect(body.event_id).toBeUndefined(); // the delivered body is not changed
     expect(isWebhookEvent(body)).toBe(false); // as it came, it has no event_id at the top
     expect(checkPayload(body)).toBeUndefined(); // but it is a valid delivery

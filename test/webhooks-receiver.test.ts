@@ -75,9 +75,8 @@ describe('WebhookReceiver.receive', () => {
     const receiver = new WebhookReceiver();
     const got: string[] = [];
     receiver.on('event', (event) => void got.push(event.event_type));
-    receiver.on('i_future_thing', (event) => void got.push(`typed:${event.event_type}`));
     expect((await receive(receiver, buildWebhookEvent('i_future_thing'))).status).toBe(200);
-    expect(got.sort()).toEqual(['i_future_thing', 'typed:i_future_thing']);
+    expect(got).toEqual(['i_future_thing']);
   });
 
   it.each([
@@ -330,9 +329,8 @@ describe('types', () => {
       expectTypeOf(event.event_type).toEqualTypeOf<'i_ack'>();
       expectTypeOf(event.incident.incident_id).toBeString();
     });
-    receiver.on('i_not_yet_known', (event) => {
-      expectTypeOf(event.event_type).toBeString();
-    });
+    // @ts-expect-error a type this SDK does not know is not a handler name: it comes to 'event'
+    receiver.on('i_not_yet_known', () => {});
     receiver.on('event', (event) => {
       expectTypeOf(event).toEqualTypeOf<WebhookEvent>();
     });

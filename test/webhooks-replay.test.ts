@@ -57,7 +57,7 @@ describe('replayFromHistory', async () => {
     const report = await replayFromHistory({ client, receiver, integrationId: hook.id, since, until });
     expect(report).toEqual({ seen: 5, accepted: 5, duplicate: 0, stale: 0, rejected: 0, rejections: [] });
     // Oldest first: in the order they happened.
-    expect(handled.map((e) => e.incident.incident_id)).toEqual(created.map((c) => c.incident_id));
+    expect(handled.map((e) => e.incident?.incident_id)).toEqual(created.map((c) => c.incident_id));
     const again = await replayFromHistory({ client, receiver, integrationId: hook.id, since: new Date(since), until: new Date(until) });
     expect(again).toEqual({ seen: 5, accepted: 0, duplicate: 5, stale: 0, rejected: 0, rejections: [] });
     expect(handled).toHaveLength(5);

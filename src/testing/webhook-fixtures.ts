@@ -1,7 +1,7 @@
 // Builders for webhook tests: a payload of any event type, shaped like real deliveries, and the
 // same delivery in each form an adapter takes (raw body and headers, a `Request`, `receive()` input).
 
-import type { WebhookEventOf, WebhookIncident, Person } from '../webhooks/types.js';
+import type { IncidentWebhookEventOf, WebhookIncident, Person } from '../webhooks/types.js';
 
 let sequence = 0;
 
@@ -21,7 +21,7 @@ export interface WebhookEventOverrides {
  * A delivery payload of the given event type, with every field real deliveries carry (see the
  * documented `i_new` example). Ids are fresh for each call unless given.
  */
-export function buildWebhookEvent<T extends string>(eventType: T, overrides: WebhookEventOverrides = {}): WebhookEventOf<T> {
+export function buildWebhookEvent<T extends string>(eventType: T, overrides: WebhookEventOverrides = {}): IncidentWebhookEventOf<T> {
   sequence++;
   const nowMs = overrides.event_time ?? Date.now();
   const seconds = Math.floor(nowMs / 1000);
@@ -71,7 +71,7 @@ export function buildWebhookEvent<T extends string>(eventType: T, overrides: Web
     person: { ...PERSON },
     ...rest,
     incident,
-  } as WebhookEventOf<T>;
+  } as IncidentWebhookEventOf<T>;
 }
 
 /** Options of {@link buildDelivery}. */

@@ -19,12 +19,14 @@ import { positiveWhole } from '../internal/options.js';
 import { type BodySource, headerOf, type HeadersLike, isJsonContentType } from './body.js';
 import { Deadline, DeadlineExceededError, isThenable } from './deadline.js';
 import { Handlers } from './handlers.js';
+import { customBodyReader } from './custom-body.js';
 import { type DeliveryKeys, type PayloadReader, readDefaultPayload } from './kinds.js';
 import { jobIdFor, type WebhookJob, type WebhookQueue } from './queue.js';
 import { checkSecretOptions, type SecretOptions, secretMatches } from './secret.js';
 import { MemoryStateStore } from './stores/memory.js';
 import type { Claim, StateStore } from './stores/store.js';
-import type { KnownWebhookEventType, WebhookEvent, WebhookEventOf } from './types.js';
+import type { ValueMapping } from './template.js';
+import { CustomBodyEvent, type KnownWebhookEventType, type WebhookEvent, type WebhookEventOf } from './types.js';
 
 /** Options of {@link WebhookReceiver}; each has a default. */
 export interface WebhookReceiverOptions {
@@ -41,9 +43,15 @@ export interface WebhookReceiverOptions {
   dropStale?: boolean;
   /** Deduplicate on `event_id`; default true. */
   dedup?: boolean;
+  /**
+   * The custom body template (and value mapping) configured on the integration: deliveries are the
+   * rendered template, read as {@link CustomBodyEvent}s (to `'event'` handlers). A template without
+   * `{{event_id}}` throws unless `dedup: false`.
+   */
+  customBody?: { template: unknown; valueMapping?: ValueMapping };
   /** Largest body read, in bytes; default 1 MiB (larger → 413, read no further). */
   maxBodyBytes?: number;
-  /** Every answer leaves by then (the sender waits 2 s); default 1500 ms. */
+  /** Every answer leaves by then (the sender waits 2 s); default 1500 ms. Custom actions (`i_custom`, whose sender waits 1 s) within 900 ms at most. */
   ackTimeoutMs?: number;
   /** How far ahead of this clock an `event_time` may be and still move a watermark; default 300 000 ms. */
   maxClockSkewMs?: number;
@@ -89,6 +97,9 @@ export type EventHandler<E> = (event: E) => unknown;
 /** The status of a delivery that could not be recorded in time: the sender should send it again. */
 export const UNRECORDED = 503;
 
+/** A custom action's sender waits 1 s (not 2): `i_custom` deliveries are answered within this. */
+const CUSTOM_ACTION_ACK_MS = 900;
+
 type Outcome = { ok: true } | { ok: false; error: unknown };
 const OK: Outcome = Object.freeze({ ok: true });
 
@@ -110,7 +121,7 @@ export class ReceiverCore {
   readonly #maxClockSkewMs: number;
   readonly #leaseMs: number;
   readonly #maxInFlight: number;
-  readonly #read: PayloadReader = readDefaultPayload;
+  readonly #read: PayloadReader;
   /** Deliveries being handled in this process, so a concurrent duplicate can wait for the outcome. */
   readonly #inFlight = new Map<string, Promise<Outcome>>();
 
@@ -120,6 +131,7 @@ export class ReceiverCore {
     this.#queue = checkQueue(options.queue);
     this.#dropStale = options.dropStale ?? true;
     this.#dedup = options.dedup ?? true;
+    this.#read = options.customBody === undefined ? readDefaultPayload : customBodyReader({ ...options.customBody, dedup: this.#dedup });
     this.#maxBodyBytes = positiveWhole(options.maxBodyBytes ?? 1024 * 1024, 'maxBodyBytes');
     this.#ackTimeoutMs = positiveWhole(options.ackTimeoutMs ?? 1500, 'ackTimeoutMs');
     this.#maxClockSkewMs = positiveWhole(options.maxClockSkewMs ?? 300_000, 'maxClockSkewMs');
@@ -135,10 +147,8 @@ export class ReceiverCore {
   on(name: 'invalid', handler: (info: InvalidDelivery) => void): this;
   /** A handler, the state store or the queue failed; `event` is the delivery it was handling. */
   on(name: 'error', handler: (error: unknown, event?: WebhookEvent) => void): this;
-  /** Accepted events of one type. */
+  /** Accepted events of one known type (a misspelt type does not compile; types added later come to `'event'`). */
   on<T extends KnownWebhookEventType>(type: T, handler: EventHandler<WebhookEventOf<T>>): this;
-  /** Accepted events of a type this SDK does not know yet. */
-  on(type: string & {}, handler: EventHandler<WebhookEventOf<string>>): this;
   on(name: string, handler: (...args: never[]) => unknown): this {
     this.#handlers.on(name, handler as (...args: unknown[]) => unknown);
     return this;
@@ -231,9 +241,11 @@ export class ReceiverCore {
     const read = this.#read(value);
     if (!read.ok) return this.#invalid(400, `invalid payload${read.problem.path ? ` at ${read.problem.path}` : ''}: ${read.problem.message}`);
     const { event, keys } = read;
+    if (keys.eventType === 'i_custom') deadline.tighten(CUSTOM_ACTION_ACK_MS);
     if (this.#queue) {
       const jobId = this.#dedup ? jobIdFor(keys.eventId) : undefined;
-      await deadline.race(this.#queue.add(keys.eventType, event, jobId === undefined ? {} : { jobId }), 'the queue');
+      // The body as it came: the worker's processor() reads it again, with the same reader.
+      await deadline.race(this.#queue.add(keys.eventType, value, jobId === undefined ? {} : { jobId }), 'the queue');
       return { status: 200, outcome: 'accepted', event };
     }
     if (this.#inFlight.size >= this.#maxInFlight) {
@@ -322,7 +334,8 @@ export class ReceiverCore {
   #process(event: WebhookEvent, keys: DeliveryKeys, token: string | undefined): Outcome | Promise<Outcome> {
     let called: void | Promise<void>;
     try {
-      called = this.#handlers.call(keys.eventType, event);
+      // A custom body is not the default payload that typed handlers expect: 'event' handlers only.
+      called = this.#handlers.call(event instanceof CustomBodyEvent ? 'event' : keys.eventType, event);
     } catch (error) {
       return this.#failed(error, event, keys, token);
     }

@@ -120,7 +120,7 @@ export function lintCustomBody(template: unknown, valueMapping: ValueMapping = {
   }
   problems.push(...findSlots(parsed, valueMapping).problems);
   const placed = new Set(all.map((p) => p.variable));
-  if (!placed.has('event_id')) {
+  if (!placed.has('event_id') && !placed.has('incident.event_id')) {
     problems.push({ path: '', message: 'no {{event_id}}: retried deliveries cannot be deduplicated (the receiver refuses this template unless dedup: false)' });
   }
   if (!placed.has('event_time')) {

@@ -12,6 +12,7 @@ import { FlashdutyError } from '../core/errors.js';
 import type { DeliveryKeys, PayloadReader } from './kinds.js';
 import { MAX_ID_LENGTH } from './payload.js';
 import { parseTemplate, stringify, type ValueMapping, VARIABLE, WHOLE_VARIABLE } from './template.js';
+import { CustomBodyEvent } from './types.js';
 
 /** A custom body the receiver cannot read keys from (found at construction). */
 export class CustomBodyError extends FlashdutyError {}
@@ -28,22 +29,6 @@ export interface CustomBodyOptions {
    * refused. `false`: every delivery runs the handlers, retries of one event included.
    */
   dedup?: boolean;
-}
-
-/** A custom-body delivery as handlers get it: the body as it came, and the keys read from it. */
-export interface CustomBodyEvent {
-  /** From the template's `{{event_id}}`; absent only with `dedup: false` and no such variable. */
-  event_id?: string;
-  /** Milliseconds, from `{{event_time}}`. */
-  event_time?: number;
-  /** From `{{event_type}}`, as the default payload had it (value mapping undone). */
-  event_type?: string;
-  /** From `{{incident.incident_id}}` (value mapping undone). */
-  incident_id?: string;
-  /** From `{{alert.alert_id}}` (value mapping undone). */
-  alert_id?: string;
-  /** The delivered body, exactly as it came. */
-  body: unknown;
 }
 
 /** @internal The variables the receiver reads keys from. */
@@ -117,7 +102,8 @@ export function findSlots(template: unknown, valueMapping: ValueMapping): { slot
   const slots: Partial<Record<KeyVariable, Slot>> = {};
   const problems: Problem[] = [];
   for (const key of KEY_VARIABLES) {
-    const candidates = all.filter((p) => p.variable === key);
+    // A custom action may carry its id inside `incident`: `{{incident.event_id}}` is the dedup key then.
+    const candidates = all.filter((p) => p.variable === key || (key === 'event_id' && p.variable === 'incident.event_id'));
     if (candidates.length === 0) continue;
     const placement = candidates.find((p) => p.whole) ?? candidates.find((p) => p.around);
     if (!placement) {
@@ -234,23 +220,33 @@ export function customBodyReader(options: CustomBodyOptions): PayloadReader<Cust
   }
   const keys = KEY_VARIABLES.filter((key) => slots[key]);
   return (body) => {
-    const event: CustomBodyEvent = { body };
+    const found: { event_id?: string; event_time?: number; event_type?: string; incident_id?: string; alert_id?: string } = {};
     for (const key of keys) {
       const read = readKey(body, slots, key);
       if ('problem' in read) return { ok: false, problem: read.problem };
       if (read.value === undefined) continue;
-      if (key === 'event_time') event.event_time = read.value as number;
-      else if (key === 'incident.incident_id') event.incident_id = read.value as string;
-      else if (key === 'alert.alert_id') event.alert_id = read.value as string;
-      else event[key] = read.value as string;
+      if (key === 'event_time') found.event_time = read.value as number;
+      else if (key === 'incident.incident_id') found.incident_id = read.value as string;
+      else if (key === 'alert.alert_id') found.alert_id = read.value as string;
+      else found[key] = read.value as string;
     }
-    const id = event.incident_id !== undefined ? `incident:${event.incident_id}` : event.alert_id !== undefined ? `alert:${event.alert_id}` : undefined;
+    const id = found.incident_id !== undefined ? `incident:${found.incident_id}` : found.alert_id !== undefined ? `alert:${found.alert_id}` : undefined;
+    const event = new CustomBodyEvent(
+      {
+        // Without dedup each delivery is its own: a fresh key never matches another.
+        event_id: found.event_id ?? `no-dedup:${crypto.randomUUID()}`,
+        event_time: found.event_time ?? Date.now(),
+        event_type: found.event_type ?? '',
+        incident_id: found.incident_id,
+        alert_id: found.alert_id,
+      },
+      body,
+    );
     const deliveryKeys: DeliveryKeys = {
-      // Without dedup each delivery is its own: a fresh key never matches another.
-      eventId: event.event_id ?? `no-dedup:${crypto.randomUUID()}`,
-      eventType: event.event_type ?? '',
-      eventTime: event.event_time ?? Date.now(),
-      scope: event.event_time === undefined ? undefined : id,
+      eventId: event.event_id,
+      eventType: event.event_type,
+      eventTime: event.event_time,
+      scope: found.event_time === undefined ? undefined : id,
     };
     return { ok: true, event, keys: deliveryKeys };
   };

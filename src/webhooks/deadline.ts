@@ -25,17 +25,33 @@ export function isThenable(value: unknown): value is PromiseLike<unknown> {
 
 /** One delivery's deadline: `race()` each wait against it, `dispose()` when the delivery is answered. */
 export class Deadline {
-  readonly at: number;
+  #at: number;
   #expiry: Promise<typeof EXPIRED> | undefined;
   #timer: ReturnType<typeof setTimeout> | undefined;
+  #expire: ((value: typeof EXPIRED) => void) | undefined;
 
-  constructor(readonly ms: number) {
-    this.at = Date.now() + ms;
+  constructor(public ms: number) {
+    this.#at = Date.now() + ms;
+  }
+
+  /** Unix ms when it passes. */
+  get at(): number {
+    return this.#at;
+  }
+
+  /** Brings the deadline forward to `ms` after its start (never later), e.g. for a sender that waits less. */
+  tighten(ms: number): void {
+    if (ms >= this.ms) return;
+    this.#at -= this.ms - ms;
+    this.ms = ms;
+    if (this.#timer === undefined) return;
+    clearTimeout(this.#timer);
+    this.#arm();
   }
 
   /** Milliseconds left (0 once passed). */
   get remaining(): number {
-    return Math.max(0, this.at - Date.now());
+    return Math.max(0, this.#at - Date.now());
   }
 
   /**
@@ -66,12 +82,17 @@ export class Deadline {
     if (this.#timer !== undefined) clearTimeout(this.#timer);
   }
 
+  #arm(): void {
+    // Whole tens of ms (rounded down: a few ms early, never late): node keeps one list per
+    // distinct duration, so deliveries' timers share a few lists instead of one each.
+    const ms = this.remaining;
+    this.#timer = setTimeout(this.#expire as (value: typeof EXPIRED) => void, ms - (ms % 10), EXPIRED);
+  }
+
   #expired(): Promise<typeof EXPIRED> {
     this.#expiry ??= new Promise((resolve) => {
-      // Whole tens of ms (rounded down: a few ms early, never late): node keeps one list per
-      // distinct duration, so deliveries' timers share a few lists instead of one each.
-      const ms = this.remaining;
-      this.#timer = setTimeout(resolve, ms - (ms % 10), EXPIRED);
+      this.#expire = resolve;
+      this.#arm();
     });
     return this.#expiry;
   }

@@ -26,13 +26,23 @@ export type { NodeMiddleware, NodeRequestLike, NodeResponseLike } from './adapte
 export { renderCustomBody, TemplateSyntaxError } from './template.js';
 export type { ValueMapping } from './template.js';
 export { CustomBodyError, customBodyReader } from './custom-body.js';
-export type { CustomBodyEvent, CustomBodyOptions } from './custom-body.js';
+export type { CustomBodyOptions } from './custom-body.js';
 export { lintCustomBody } from './custom-body-lint.js';
 export type { CustomBodyLint, TemplateProblem } from './custom-body-lint.js';
 export { checkPayload, isWebhookEvent } from './payload.js';
 export type { PayloadProblem } from './payload.js';
-export { WEBHOOK_EVENT_TYPES } from './types.js';
+export { ALERT_EVENT_TYPES, CustomBodyEvent, isEventType, isKnownEvent, isKnownEventType, WEBHOOK_EVENT_TYPES } from './types.js';
 export type {
+  AlertEventType,
+  AlertWebhookEvent,
+  AlertWebhookEventOf,
+  CustomActionEvent,
+  IncidentEventType,
+  IncidentWebhookEvent,
+  IncidentWebhookEventOf,
+  UnknownWebhookEvent,
+  WebhookAlert,
+  WebhookEventBase,
   KnownWebhookEvent,
   KnownWebhookEventType,
   Person,

@@ -2,11 +2,11 @@
 // Shared by the load stress test and the chaos tests.
 import { expect } from 'vitest';
 import { buildWebhookEvent } from '../../src/testing/index.js';
-import type { WebhookEventOf } from '../../src/webhooks/index.js';
+import type { IncidentWebhookEventOf } from '../../src/webhooks/index.js';
 import { NOW } from '../helpers.js';
 
 export interface Plan {
-  events: Array<WebhookEventOf<string>>;
+  events: Array<IncidentWebhookEventOf<string>>;
   /** Batches of deliveries sent concurrently, in order; a delivery is an index into `events`. */
   batches: number[][];
   duplicates: number;
@@ -22,7 +22,7 @@ export interface Plan {
 export function plan(total: number, batchSize = 40, label = 'load'): Plan {
   const unique = Math.round(total / 1.2);
   const perIncident = 10;
-  const events: Array<WebhookEventOf<string>> = [];
+  const events: Array<IncidentWebhookEventOf<string>> = [];
   const base = NOW * 1000;
   const salt = Math.floor(Math.random() * 0xffffff).toString(16).padStart(6, '0');
   for (let i = 0; i < unique; i++) {
