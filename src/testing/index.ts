@@ -11,5 +11,6 @@ export { buildDelivery, buildWebhookEvent } from './webhook-fixtures.js';
 export type { BuiltDelivery, DeliveryOptions, WebhookEventOverrides } from './webhook-fixtures.js';
 export type { CreateIncidentParams, IncidentActions, IncidentEvent, UpdatableField } from './model/actions.js';
 export { MockActionError } from './model/actions.js';
-export type { HistoryFilter, HistoryRecord, WebhookIntegration, WebhookIntegrationConfig } from './sender.js';
+export type { AlertActions, AlertEvent, PushAlertParams } from './model/alert-actions.js';
+export type { HistoryFilter, HistoryRecord, WebhookIntegration, WebhookIntegrationConfig, WebhookKind } from './sender.js';
 export type { CallRecord } from './state.js';

@@ -1,21 +1,31 @@
-// The mock's outbound incident webhook: integrations, deliveries by the spec's delivery rules, and
-// the call history. Bodies are rendered with the same renderCustomBody the receiver package exports.
+// The mock's outbound webhooks: integrations of three kinds (incident webhooks, alert webhooks,
+// custom actions), deliveries by the spec's delivery rules, and the call history. Bodies are
+// rendered with the same renderCustomBody the receiver package exports.
 //
 // Delivery rules: POST JSON with the custom headers; success only on HTTP 200; a 2-second
-// deadline; at most one retry, and only for deadline exceeded (not while awaiting headers), i/o
-// timeout and EOF; a fresh event_id per callback, kept by its retry; the latest incident in each.
+// deadline (1 s for custom actions); at most one retry, and only for deadline exceeded (not while
+// awaiting headers), i/o timeout and EOF; a fresh event_id per callback, kept by its retry; the
+// latest incident (or alert) in each. A custom action goes only to the integration triggered, and
+// a channel has at most 5 custom actions.
 
 import type { IncidentInfo } from '../schemas/incident.js';
 import { renderCustomBody, type ValueMapping } from '../webhooks/template.js';
-import type { KnownWebhookEventType, Person, WebhookEventOf, WebhookIncident } from '../webhooks/types.js';
+import type { Person, WebhookIncident } from '../webhooks/types.js';
 import type { MockClock } from './clock.js';
-import type { IncidentEvent } from './model/actions.js';
+import { type IncidentEvent, MockActionError } from './model/actions.js';
+import type { AlertEvent } from './model/alert-actions.js';
 import { Random } from './model/random.js';
+import { alertPayload, customActionPayload, incidentPayload } from './payloads.js';
+
+/** What an integration sends: incident events, alert events, or one custom action (`i_custom`). */
+export type WebhookKind = 'incident' | 'alert' | 'custom_action';
 
 /** The settings of a webhook integration. */
 export interface WebhookIntegrationConfig {
   name?: string;
   description?: string;
+  /** Default `incident`. A `custom_action` needs `channelIds` (at most 5 custom actions per channel). */
+  kind?: WebhookKind;
   /** http:// or https:// address that receives the callbacks. */
   endpoint: string;
   /** Verify the target's TLS certificate (https); default true. */
@@ -24,7 +34,7 @@ export interface WebhookIntegrationConfig {
   headers?: Record<string, string>;
   /** Subscribed event types; default all. */
   eventTypes?: string[];
-  /** Only incidents of these channels (0: standalone); default all. */
+  /** Only incidents (or alerts) of these channels (0: standalone); default all. */
   channelIds?: number[];
   /** A custom body template (a JSON value or JSON text); default the full payload. */
   customBody?: unknown;
@@ -47,7 +57,10 @@ export interface HistoryRecord {
   /** Unix ms when the event happened. */
   trigger_time: number;
   event_type: string;
+  /** Empty for alert events. */
   incident_id: string;
+  /** Alert events only. */
+  alert_id?: string;
   /** Unique per callback; a retry carries the same one. */
   event_id: string;
   status: 'success' | 'failure';
@@ -67,6 +80,7 @@ export interface HistoryRecord {
 export interface HistoryFilter {
   eventType?: string;
   incidentId?: string;
+  alertId?: string;
   status?: 'success' | 'failure';
   /** Unix ms, inclusive. */
   since?: number;
@@ -88,9 +102,21 @@ export interface StoredCall {
 }
 
 const DEADLINE_MS = 2_000;
+/** A custom action's sender waits 1 s. */
+const CUSTOM_ACTION_DEADLINE_MS = 1_000;
+const CUSTOM_ACTIONS_PER_CHANNEL = 5;
+const KINDS: readonly WebhookKind[] = ['incident', 'alert', 'custom_action'];
 /** How far back the call history reaches. */
 export const HISTORY_DAYS_MS = 7 * 86_400_000;
 const MAX_RECORDED_BODY = 64 * 1024;
+
+/** What a delivery is about, for its history record. */
+interface About {
+  /** Empty for alert events. */
+  incidentId: string;
+  alertId?: string;
+  channelId: number;
+}
 
 interface Attempt {
   status: number;
@@ -130,9 +156,13 @@ export class WebhookSender {
     }
     if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new TypeError('webhooks.create: endpoint must start with http:// or https://');
     if (config.customBody !== undefined) renderCustomBody(config.customBody, {}); // refuse a broken template now
+    const kind = config.kind ?? 'incident';
+    if (!KINDS.includes(kind)) throw new TypeError(`webhooks.create: kind must be one of ${KINDS.join(', ')}`);
+    if (kind === 'custom_action') this.#checkCustomActionChannels(config.channelIds);
     const id = this.#idBase + ++this.#sequence;
     const integration: WebhookIntegration = {
       id,
+      kind,
       name: config.name ?? `webhook ${this.#sequence}`,
       description: config.description ?? '',
       endpoint: url.href,
@@ -170,6 +200,7 @@ export class WebhookSender {
           r.trigger_time <= (filter.until ?? Infinity) &&
           (filter.eventType === undefined || r.event_type === filter.eventType) &&
           (filter.incidentId === undefined || r.incident_id === filter.incidentId) &&
+          (filter.alertId === undefined || r.alert_id === filter.alertId) &&
           (filter.status === undefined || r.status === filter.status),
       )
       .reverse()
@@ -189,16 +220,54 @@ export class WebhookSender {
     return this.#inFlight === 0 ? Promise.resolve() : new Promise((resolve) => this.#idleWaiters.push(resolve));
   }
 
-  /** Called for every incident event: queues a delivery to each subscribed integration. */
+  /**
+   * Called for every incident event: queues a delivery to each subscribed incident webhook, and a
+   * custom action to the one custom-action integration triggered.
+   */
   dispatch(event: IncidentEvent): void {
-    for (const integration of this.#integrations.values()) {
-      if (integration.eventTypes !== 'all' && !integration.eventTypes.includes(event.event_type)) continue;
-      if (integration.channelIds !== 'all' && !integration.channelIds.includes(event.incident.channel_id)) continue;
-      const payload = this.#payload(event);
-      this.#inFlight++;
-      const previous = this.#queues.get(integration.id) ?? Promise.resolve();
-      const next = previous.then(() => this.#deliver(integration, payload, event.incident.channel_id)).finally(() => this.#settled());
-      this.#queues.set(integration.id, next);
+    const incident = toWebhookIncident(event.incident);
+    const channel = event.incident.channel_id;
+    if (event.integration_id !== undefined) {
+      const action = this.#integrations.get(event.integration_id as WebhookIntegration['id']);
+      if (action?.kind !== 'custom_action') throw new MockActionError(`customAction: no custom-action integration ${String(event.integration_id)}`);
+      if (action.channelIds !== 'all' && !action.channelIds.includes(channel)) {
+        throw new MockActionError(`customAction: integration ${String(action.id)} is not offered in channel ${channel}`);
+      }
+      this.#enqueue(action, customActionPayload(event, this.#random.hex(32), incident, action), { incidentId: incident.incident_id, channelId: channel });
+    }
+    for (const integration of this.#subscribed('incident', event.event_type, channel)) {
+      this.#enqueue(integration, incidentPayload(event, this.#random.hex(32), incident), { incidentId: incident.incident_id, channelId: channel });
+    }
+  }
+
+  /** Called for every alert event: queues a delivery to each subscribed alert webhook. */
+  dispatchAlert(event: AlertEvent): void {
+    for (const integration of this.#subscribed('alert', event.event_type, event.alert.channel_id)) {
+      this.#enqueue(integration, alertPayload(event, this.#random.hex(32)), { incidentId: '', alertId: event.alert.alert_id, channelId: event.alert.channel_id });
+    }
+  }
+
+  #subscribed(kind: WebhookKind, eventType: string, channelId: number): WebhookIntegration[] {
+    return [...this.#integrations.values()].filter(
+      (i) =>
+        i.kind === kind &&
+        (i.eventTypes === 'all' || i.eventTypes.includes(eventType)) &&
+        (i.channelIds === 'all' || i.channelIds.includes(channelId)),
+    );
+  }
+
+  #enqueue(integration: WebhookIntegration, payload: Record<string, unknown>, about: About): void {
+    this.#inFlight++;
+    const previous = this.#queues.get(integration.id) ?? Promise.resolve();
+    const next = previous.then(() => this.#deliver(integration, payload, about)).finally(() => this.#settled());
+    this.#queues.set(integration.id, next);
+  }
+
+  #checkCustomActionChannels(channelIds: number[] | undefined): void {
+    if (!Array.isArray(channelIds) || channelIds.length === 0) throw new TypeError('webhooks.create: a custom action needs channelIds');
+    for (const channel of channelIds) {
+      const count = [...this.#integrations.values()].filter((i) => i.kind === 'custom_action' && i.channelIds !== 'all' && i.channelIds.includes(channel)).length;
+      if (count >= CUSTOM_ACTIONS_PER_CHANNEL) throw new TypeError(`webhooks.create: channel ${channel} already has ${CUSTOM_ACTIONS_PER_CHANNEL} custom actions`);
     }
   }
 
@@ -209,34 +278,26 @@ export class WebhookSender {
     for (const resolve of waiters) resolve();
   }
 
-  #payload(event: IncidentEvent): WebhookEventOf<KnownWebhookEventType> {
-    return {
-      event_id: this.#random.hex(32),
-      event_time: event.at,
-      event_type: event.event_type,
-      ...(event.person ? { person: { ...event.person } } : {}),
-      incident: toWebhookIncident(event.incident),
-    };
-  }
-
-  async #deliver(integration: WebhookIntegration, payload: WebhookEventOf<string>, channelId: number): Promise<void> {
+  async #deliver(integration: WebhookIntegration, payload: Record<string, unknown>, about: About): Promise<void> {
     const body =
       integration.customBody === undefined ? payload : renderCustomBody(integration.customBody, payload, integration.valueMapping);
     const text = JSON.stringify(body);
     const headers = { ...integration.headers, 'Content-Type': 'application/json' };
     const started = Date.now();
-    let attempt = await post(integration, headers, text);
+    const deadline = integration.kind === 'custom_action' ? CUSTOM_ACTION_DEADLINE_MS : DEADLINE_MS;
+    let attempt = await post(integration, headers, text, deadline);
     let count = 1;
     if (attempt.retryable) {
-      attempt = await post(integration, headers, text);
+      attempt = await post(integration, headers, text, deadline);
       count = 2;
     }
     const ok = attempt.status === 200 && attempt.error === undefined;
     const record: HistoryRecord = {
-      trigger_time: payload.event_time,
-      event_type: payload.event_type,
-      incident_id: payload.incident.incident_id,
-      event_id: payload.event_id,
+      trigger_time: payload.event_time as number,
+      event_type: payload.event_type as string,
+      incident_id: about.incidentId,
+      ...(about.alertId === undefined ? {} : { alert_id: about.alertId }),
+      event_id: (payload.event_id ?? (payload.incident as { event_id: string }).event_id) as string,
       status: ok ? 'success' : 'failure',
       http_status: attempt.status,
       duration_ms: Date.now() - started,
@@ -246,7 +307,7 @@ export class WebhookSender {
         ? { response: { headers: attempt.headers, body: attempt.body } }
         : { error: attempt.error ?? `HTTP ${attempt.status}`, ...(attempt.status ? { response: { headers: attempt.headers, body: attempt.body } } : {}) }),
     };
-    const call = { record, seq: ++this.#calls, integrationId: integration.id, channelId, webhookType: 'incident', body: text };
+    const call = { record, seq: ++this.#calls, integrationId: integration.id, channelId: about.channelId, webhookType: integration.kind === 'alert' ? 'alert' : 'incident', body: text };
     this.#history.get(integration.id)?.push(call);
   }
 }
@@ -303,8 +364,8 @@ export function toWebhookIncident(info: IncidentInfo): WebhookIncident {
   };
 }
 
-/** One POST with the 2-second deadline, classified by the retry rule. */
-async function post(integration: WebhookIntegration, headers: Record<string, string>, body: string): Promise<Attempt> {
+/** One POST with the deadline, classified by the retry rule. */
+async function post(integration: WebhookIntegration, headers: Record<string, string>, body: string, deadline: number): Promise<Attempt> {
   const url = new URL(integration.endpoint);
   const http = url.protocol === 'https:' ? await import('node:https') : await import('node:http');
   return new Promise<Attempt>((resolve) => {
@@ -348,7 +409,7 @@ async function post(integration: WebhookIntegration, headers: Record<string, str
           : { status: 0, headers: {}, body: '', error: 'deadline exceeded (timeout exceeded while awaiting headers)', retryable: false },
       );
       req.destroy();
-    }, DEADLINE_MS);
+    }, deadline);
     req.on('error', (error: NodeJS.ErrnoException) => {
       const eof = error.code === 'ECONNRESET' || error.message === 'socket hang up';
       done({ status: 0, headers: {}, body: '', error: eof ? `EOF: ${error.message}` : error.message, retryable: eof });

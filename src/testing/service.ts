@@ -5,6 +5,7 @@ import type { RequestHandler } from 'msw';
 import type { MockClock } from './clock.js';
 import type { Fault } from './faults.js';
 import type { IncidentActions } from './model/actions.js';
+import type { AlertActions } from './model/alert-actions.js';
 import type { AgentSeed, AuditEntry, SkillSeed } from './model/agents.js';
 import { Random } from './model/random.js';
 import type { World } from './model/world.js';
@@ -65,7 +66,9 @@ export interface MockService {
   };
   /** Actions on incidents, as people and the platform take them; each emits its webhook event type. */
   readonly actions: IncidentActions;
-  /** Outbound incident webhooks: integrations, deliveries and their call history. */
+  /** Alerts as integrations and people change them (push, merge, close); each emits its alert event type. */
+  readonly alertActions: AlertActions;
+  /** Outbound webhooks (incident, alert, custom action): integrations, deliveries and their call history. */
   readonly webhooks: {
     /** Adds an integration; deliveries start with the next event. */
     create(config: WebhookIntegrationConfig): WebhookIntegration;
@@ -133,6 +136,7 @@ export function createMockService(options: MockServiceOptions = {}): MockService
       },
     },
     actions: state.actions,
+    alertActions: state.alertActions,
     webhooks: {
       create: (config) => state.sender.create(config),
       list: () => state.sender.list(),

@@ -3,6 +3,7 @@
 import { MockClock } from './clock.js';
 import { FaultQueue } from './faults.js';
 import { IncidentActions } from './model/actions.js';
+import { AlertActions } from './model/alert-actions.js';
 import { AgentRegistry, type AgentSeed, type SkillSeed } from './model/agents.js';
 import { Random } from './model/random.js';
 import { createWorld, type World } from './model/world.js';
@@ -52,6 +53,7 @@ export class MockState {
   readonly maxBodyBytes: number;
   readonly sender: WebhookSender;
   readonly actions: IncidentActions;
+  readonly alertActions: AlertActions;
   /** The most recent calls, oldest first (bounded). */
   readonly callLog: CallRecord[] = [];
   readonly #ids: Random;
@@ -70,6 +72,7 @@ export class MockState {
     this.#ids = new Random(options.seed * 7919 + 17);
     this.sender = new WebhookSender(this.clock, options.seed);
     this.actions = new IncidentActions(this.world, this.clock, (event) => this.sender.dispatch(event), options.seed);
+    this.alertActions = new AlertActions(this.world, this.clock, (event) => this.sender.dispatchAlert(event), options.seed);
   }
 
   recordCall(record: CallRecord): void {

@@ -17,6 +17,8 @@ export interface IncidentEvent {
   person?: Member;
   /** Unix ms by the mock's clock. */
   at: number;
+  /** The custom-action integration triggered (i_custom only). */
+  integration_id?: number | string;
 }
 
 /** What `actions.create` takes. */
@@ -49,6 +51,20 @@ export type UpdatableField = 'title' | 'description' | 'impact' | 'root_cause' |
 /** An action the mock cannot take (unknown incident or member, bad arguments). */
 export class MockActionError extends Error {}
 MockActionError.prototype.name = 'MockActionError';
+
+/** @internal The member with this id, or MockActionError. */
+export function memberOf(world: World, personId: number): Member {
+  const member = world.members.find((m) => m.person_id === personId);
+  if (!member) throw new MockActionError(`no member ${personId}`);
+  return member;
+}
+
+/** @internal The live incident with this id (not merged away), or MockActionError. */
+export function incidentOf(world: World, incidentId: string): IncidentInfo {
+  const incident = world.incidents.find((i) => i.incident_id === incidentId && !i.deleted_at);
+  if (!incident) throw new MockActionError(`no incident ${incidentId}`);
+  return incident;
+}
 
 /** Actions on incidents, as people and the platform take them; each emits its webhook event type. */
 export class IncidentActions {
@@ -222,9 +238,16 @@ export class IncidentActions {
     return this.#changed('i_storm', this.#incident(incidentId), undefined);
   }
 
-  /** A custom action is triggered (i_custom). */
-  async customAction(incidentId: string, personId: number): Promise<IncidentInfo> {
-    return this.#changed('i_custom', this.#incident(incidentId), personId);
+  /**
+   * A custom action is triggered (i_custom): with `integrationId`, that custom-action integration's
+   * button (it must be offered in the incident's channel); incident webhooks subscribed to i_custom
+   * get it too.
+   */
+  async customAction(incidentId: string, personId: number, integrationId?: number | string): Promise<IncidentInfo> {
+    const incident = this.#incident(incidentId);
+    incident.updated_at = Math.max(incident.updated_at, this.#seconds());
+    this.#announce('i_custom', incident, this.#member(personId), integrationId);
+    return structuredClone(incident);
   }
 
   /** Closes by hand, or automatically without a person (i_rslv). Closing does not recover. */
@@ -312,8 +335,14 @@ export class IncidentActions {
     return structuredClone(incident);
   }
 
-  #announce(event_type: KnownWebhookEventType, incident: IncidentInfo, person: Member | undefined): void {
-    this.#emit({ event_type, incident: structuredClone(incident), ...(person ? { person: { ...person } } : {}), at: this.#clock.now() });
+  #announce(event_type: KnownWebhookEventType, incident: IncidentInfo, person: Member | undefined, integrationId?: number | string): void {
+    this.#emit({
+      event_type,
+      incident: structuredClone(incident),
+      ...(person ? { person: { ...person } } : {}),
+      at: this.#clock.now(),
+      ...(integrationId === undefined ? {} : { integration_id: integrationId }),
+    });
   }
 
   #responder(incident: IncidentInfo, member: Member, at: number) {
@@ -344,15 +373,11 @@ export class IncidentActions {
   }
 
   #incident(incidentId: string): IncidentInfo {
-    const incident = this.#world.incidents.find((i) => i.incident_id === incidentId && !i.deleted_at);
-    if (!incident) throw new MockActionError(`no incident ${incidentId}`);
-    return incident;
+    return incidentOf(this.#world, incidentId);
   }
 
   #member(personId: number): Member {
-    const member = this.#world.members.find((m) => m.person_id === personId);
-    if (!member) throw new MockActionError(`no member ${personId}`);
-    return member;
+    return memberOf(this.#world, personId);
   }
 
   #seconds(): number {

@@ -72,7 +72,7 @@ export function queryHistory(request: ListWebhookHistoryRequest, calls: StoredCa
       (request.integration_id === undefined || call.integrationId === request.integration_id) &&
       (types === undefined || types.has(call.record.event_type)) &&
       (request.status === undefined || statusOf(call) === request.status) &&
-      (request.ref_id === undefined || request.ref_id === '' || call.record.incident_id === request.ref_id),
+      (request.ref_id === undefined || request.ref_id === '' || (call.record.alert_id ?? call.record.incident_id) === request.ref_id),
   );
   const direction = request.asc === true ? 1 : -1;
   matches.sort((a, b) => compareKeys(keyOf(a), keyOf(b)) * direction);
@@ -115,7 +115,7 @@ function toItem(call: StoredCall, full: boolean): WebhookHistoryItem {
     webhook_type: call.webhookType,
     event_type: record.event_type,
     ...(call.channelId ? { channel_id: call.channelId } : {}),
-    ref_id: record.incident_id,
+    ref_id: record.alert_id ?? record.incident_id, // what the delivery is about: the alert of an alert webhook
     ...(full ? { request_headers: JSON.stringify(record.request.headers), request_body: call.body } : {}),
     endpoint: record.request.endpoint,
     attempt: record.request_count,
