@@ -79,7 +79,7 @@ function describe(v: unknown): string {
   if (v === undefined) return 'missing';
   if (v === null) return 'null';
   if (Array.isArray(v)) return 'an array';
-  if (typeof v === 'string') return v === '' ? 'an empty string' : v.length > MAX_ID_LENGTH ? `a string of ${v.length} characters` : 'a string';
+  if (typeof v === 'string') return v === '' ? 'an empty string' : 'a string';
   if (typeof v === 'number') return !Number.isInteger(v) ? 'a fraction' : Number.isSafeInteger(v) ? 'a number' : 'an unsafe integer';
   return `a ${typeof v}`;
 }
@@ -168,7 +168,9 @@ export function findProblem(body: unknown): PayloadProblem | undefined {
 
 function fieldProblem(object: Record<string, unknown>, [field, valid, expected]: Rule, prefix: string): PayloadProblem | undefined {
   const value = object[field];
-  return valid(value) ? undefined : { path: `${prefix}${field}`, message: `expected ${expected}, got ${describe(value)}` };
+  if (valid(value)) return undefined;
+  const tooLong = expected === ID && typeof value === 'string' && value.length > MAX_ID_LENGTH;
+  return { path: `${prefix}${field}`, message: tooLong ? `longer than ${MAX_ID_LENGTH} characters` : `expected ${expected}, got ${describe(value)}` };
 }
 
 /**
