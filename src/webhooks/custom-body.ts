@@ -164,15 +164,17 @@ function readSlot(body: unknown, slot: Slot): Read {
 const isId = (v: unknown): v is string => typeof v === 'string' && v !== '' && v.length <= MAX_ID_LENGTH;
 
 type Convert = (value: unknown, whole: boolean) => string | number | undefined;
+const ID = `a non-empty string of at most ${MAX_ID_LENGTH} characters`;
+const asId: Convert = (v) => (isId(v) ? v : undefined);
 const CONVERT: Record<KeyVariable, [Convert, string]> = {
-  event_id: [(v) => (isId(v) ? v : undefined), `a non-empty string of at most ${MAX_ID_LENGTH} characters`],
+  event_id: [asId, ID],
   event_type: [(v) => (typeof v === 'string' && v !== '' ? v : undefined), 'a non-empty string'],
   event_time: [
     (v, whole) => (whole ? (Number.isSafeInteger(v) ? (v as number) : undefined) : typeof v === 'string' && /^\d{1,16}$/.test(v) ? Number(v) : undefined),
     'an integer (milliseconds)',
   ],
-  'incident.incident_id': [(v) => (isId(v) ? v : undefined), `a non-empty string of at most ${MAX_ID_LENGTH} characters`],
-  'alert.alert_id': [(v) => (isId(v) ? v : undefined), `a non-empty string of at most ${MAX_ID_LENGTH} characters`],
+  'incident.incident_id': [asId, ID],
+  'alert.alert_id': [asId, ID],
 };
 
 /** A key's value, `undefined` when the template has no slot for it or (ids only) it came unfilled. */
@@ -215,7 +217,7 @@ export function customBodyReader(options: CustomBodyOptions): PayloadReader<Cust
   if (!dedup) delete slots.event_id;
   else if (!slots.event_id) {
     throw new CustomBodyError(
-      'The custom body template has no {{event_id}}, so retried deliveries cannot be deduplicated: add "event_id": "{{event_id}}" to the template on the integration and here, or pass dedup: false to run the handlers for every delivery',
+      'The custom body template has no {{event_id}}, so retries cannot be deduplicated: add "event_id": "{{event_id}}" to it, or pass dedup: false',
     );
   }
   const keys = KEY_VARIABLES.filter((key) => slots[key]);
