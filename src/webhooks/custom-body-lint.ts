@@ -101,22 +101,22 @@ export function lintCustomBody(template: unknown, valueMapping: ValueMapping = {
     const shape = shapeAt(placement.variable);
     const path = where(placement.location);
     if (shape === undefined) {
-      problems.push({ path, message: `${placement.token}: no payload has ${placement.variable || 'an empty path'}, so the service sends the text as written` });
+      problems.push({ path, message: `${placement.token}: no payload has ${placement.variable || 'an empty path'}, so it is sent as written` });
     } else if (shape !== S && shape !== 'open' && !placement.whole) {
       const what = Array.isArray(shape) ? 'a list' : 'an object';
-      problems.push({ path, message: `${placement.token} is ${what}: mixed with text it is sent as JSON text; put it alone in a string to keep it ${what}` });
+      problems.push({ path, message: `${placement.token} is ${what}: mixed with text it is sent as JSON text` });
     }
   }
   problems.push(...findSlots(parsed, valueMapping).problems);
   const placed = new Set(all.map((p) => p.variable));
   if (!placed.has('event_id') && !placed.has('incident.event_id')) {
-    problems.push({ path: '', message: 'no {{event_id}}: retried deliveries cannot be deduplicated (the receiver refuses this template unless dedup: false)' });
+    problems.push({ path: '', message: 'no {{event_id}}: retries cannot be deduplicated (the receiver needs dedup: false)' });
   }
   if (!placed.has('event_time')) {
-    problems.push({ path: '', message: 'no {{event_time}}: an older event cannot be told from a newer one (no staleness check)' });
+    problems.push({ path: '', message: 'no {{event_time}}: no staleness check' });
   }
   if (!placed.has('incident.incident_id') && !placed.has('alert.alert_id')) {
-    problems.push({ path: '', message: 'no {{incident.incident_id}} (or {{alert.alert_id}}): events cannot be ordered per incident (no staleness check)' });
+    problems.push({ path: '', message: 'no {{incident.incident_id}} or {{alert.alert_id}}: no staleness check' });
   }
   return { problems: problems.map(({ path, message }) => ({ path, message })) };
 }
