@@ -47,7 +47,7 @@ describe('client.incidents', () => {
     await client.incidents.reopen({ incident_ids: ids });
     expect(h.calls.length - before).toBe(9);
     await h.service.webhooks.idle();
-    expect(events.filter((e) => e.incident.incident_id === id).map((e) => e.event_type)).toEqual([
+    expect(events.filter((e) => e.incident?.incident_id === id).map((e) => e.event_type)).toEqual([
       'i_new', 'i_assign', 'i_ack', 'i_comm', 'i_snooze', 'i_wake', 'i_unack', 'i_r_title', 'i_r_rc', 'i_rslv', 'i_reopen',
     ]);
     const info = await client.incidents.info({ incident_id: id });
