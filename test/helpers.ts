@@ -1,5 +1,6 @@
 // Shared test setup: the mock service over real HTTP on loopback, and a fetch that records what
 // went on the wire (the client's public `fetch` option, delegating to the real fetch).
+import { createServer as createHttpServer, type RequestListener } from 'node:http';
 import { createServer } from 'node:net';
 import { afterAll } from 'vitest';
 import { Flashduty, type ClientOptions } from '../src/index.js';
@@ -68,4 +69,19 @@ export async function closedPort(): Promise<number> {
   const { port } = server.address() as { port: number };
   await new Promise<void>((resolve) => server.close(() => resolve()));
   return port;
+}
+
+/** A node:http stand-in for the service on loopback (to misbehave in ways the mock does not), closed after the file. */
+export async function standIn(handler: RequestListener): Promise<{ url: string; port: number }> {
+  const server = createHttpServer(handler);
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  afterAll(
+    () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  );
+  const { port } = server.address() as { port: number };
+  return { url: `http://127.0.0.1:${port}`, port };
 }

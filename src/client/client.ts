@@ -140,7 +140,7 @@ export class Flashduty {
       );
     }
     const key = appKey.trim();
-    this.#query = `?app_key=${encodeURIComponent(key)}`;
+    this.#query = `?app_key=${encodeKey(key)}`;
     this.#scrub = createRedactor(key);
     this.baseUrl = checkBaseUrl(options.baseUrl ?? readEnv('FLASHDUTY_BASE_URL') ?? DEFAULT_BASE_URL);
     this.timeout = checkTimeout(options.timeout ?? DEFAULT_TIMEOUT_MS, 'timeout');
@@ -334,6 +334,15 @@ function queryOf(params: unknown): string {
 
 function describe(error: FlashdutyError): string {
   return error instanceof APIError ? `HTTP ${error.status}${error.code ? ` ${error.code}` : ''}` : error.message;
+}
+
+/** The key as a query value; a lone UTF-16 surrogate cannot be encoded (a bare URIError otherwise). */
+function encodeKey(key: string): string {
+  try {
+    return encodeURIComponent(key);
+  } catch {
+    throw new FlashdutyError('appKey: contains a lone UTF-16 surrogate and cannot be sent in a URL');
+  }
 }
 
 function checkBaseUrl(value: string): string {

@@ -11,6 +11,7 @@ import {
   ResponseValidationError,
 } from './errors.js';
 import { parseRetryAfter } from '../internal/retry-after.js';
+import { type Redactor, scrubDeep, scrubHeaders } from '../internal/redact.js';
 
 /** How much of a response is checked: see `ClientOptions.validate`. */
 export type ValidateMode = 'envelope' | 'deep' | false;
@@ -53,17 +54,24 @@ function parseOr(text: string, fallback: unknown): unknown {
   }
 }
 
-export function interpret(answer: RawAnswer, validate: ValidateMode, scrub: (s: string) => string): Success {
+export function interpret(answer: RawAnswer, validate: ValidateMode, scrub: Redactor): Success {
   const { status, headers } = answer;
   const ok = status >= 200 && status < 300;
   const body = parseOr(answer.text, undefined);
   const requestId = requestIdOf(headers, body);
-  const base = { status, headers, url: answer.url, ...(requestId ? { requestId } : {}) };
+  // Built on failure only: errors keep a scrubbed copy of the headers, a success pays nothing.
+  const base = () => ({
+    status,
+    headers: scrubHeaders(headers, scrub),
+    url: answer.url,
+    ...(requestId ? { requestId: scrub(requestId) } : {}),
+  });
 
   const broken = (why: string, path = ''): FlashdutyError => {
-    if (ok) return new ResponseValidationError(`Invalid response envelope: ${why}`, path, base);
-    const text = scrub(excerpt(answer.text));
-    return new APIError(`HTTP ${status}${text ? `: ${text}` : ''}`, { ...base, body: text });
+    if (ok) return new ResponseValidationError(`Invalid response envelope: ${why}`, path, base());
+    // Scrubbed whole, then cut: a key straddling the cut would otherwise leave its first characters.
+    const text = excerpt(scrub(answer.text));
+    return new APIError(`HTTP ${status}${text ? `: ${text}` : ''}`, { ...base(), body: text });
   };
 
   if (typeof body !== 'object' || body === null || Array.isArray(body)) {
@@ -77,8 +85,9 @@ export function interpret(answer: RawAnswer, validate: ValidateMode, scrub: (s: 
   const code = typeof envelope.error?.code === 'string' ? envelope.error.code : undefined;
   if (code !== undefined && code !== 'OK') {
     const message = typeof envelope.error?.message === 'string' && envelope.error.message ? envelope.error.message : code;
-    // A failure body may echo the request (a message quoting the URL): keep a scrubbed copy only.
-    const options: APIErrorOptions & { retryAfterMs?: number } = { ...base, code, body: parseOr(scrub(answer.text), undefined) };
+    // A failure body may echo the request (a message quoting the URL): keep a scrubbed copy only,
+    // scrubbed after parsing so that JSON-escaped echoes are caught and the JSON stays intact.
+    const options: APIErrorOptions & { retryAfterMs?: number } = { ...base(), code: scrub(code), body: scrubDeep(body, scrub) };
     const retryAfterMs = parseRetryAfter(headers);
     if (retryAfterMs !== undefined) options.retryAfterMs = retryAfterMs;
     throw errorFromCode(scrub(message), options);

@@ -1,21 +1,90 @@
-// The app_key travels in the query string, so any URL, message or stack that came near a request
-// may carry it. Everything the SDK shows a user (errors, causes, logs) passes through here first.
+// The app_key travels in the query string, so any URL, message, header or body that came near a
+// request may carry it, raw or in any form a server might echo it in: percent-encoded (either hex
+// case, `+` for a space, encoded twice), JSON-escaped (`\uXXXX`, `\/`), HTML-escaped, or its UTF-8
+// bytes read as Latin-1 (how a header echoes it). Everything the SDK shows a user passes through here
+// first, and whole: a text is scrubbed before it is cut, so a cut cannot split a key from its mask.
 
 const APP_KEY_PARAM = /(app_key=)[^&#\s"'<>]*/gi;
 
 export type Redactor = (text: string) => string;
 
-/** Scrubs `app_key=` parameters, and the raw key wherever a foreign message quotes it. */
+const SYNTAX = /[\\^$.*+?()[\]{}|/]/g;
+const HTML_NAMED: Record<string, string[]> = {
+  '&': ['&amp;'],
+  '<': ['&lt;'],
+  '>': ['&gt;'],
+  '"': ['&quot;'],
+  "'": ['&#39;', '&apos;'],
+};
+
+function literal(text: string): string {
+  return text.replace(SYNTAX, '\\$&');
+}
+
+function hex(n: number, width: number): string {
+  return n.toString(16).padStart(width, '0');
+}
+
+/** Every way one character of the key may be written in an echo, as regex alternatives. */
+function forms(char: string): string[] {
+  const code = char.codePointAt(0) as number;
+  const bytes = [...new TextEncoder().encode(char)];
+  const out = new Set<string>([literal(char)]);
+  // Percent-encoded, once or twice (`%2B`, `%252B`); the regex is case-insensitive, so `%2b` too.
+  out.add(bytes.map((b) => `%(?:25)?${hex(b, 2)}`).join(''));
+  if (char === ' ') out.add('\\+');
+  // JSON: \uXXXX (a surrogate pair beyond the BMP), the short escapes, and `\/`.
+  out.add([...char].length === 1 && char.length === 2
+    ? `\\\\u${hex(char.charCodeAt(0), 4)}\\\\u${hex(char.charCodeAt(1), 4)}`
+    : `\\\\u${hex(code, 4)}`);
+  const json = JSON.stringify(char).slice(1, -1);
+  if (json !== char) out.add(literal(json));
+  if (char === '/') out.add('\\\\/');
+  // HTML: named and numeric entities.
+  for (const entity of HTML_NAMED[char] ?? []) out.add(literal(entity));
+  out.add(`&#0*${code};`);
+  out.add(`&#x0*${code.toString(16)};`);
+  // UTF-8 bytes decoded as Latin-1, as a Headers object shows a non-ASCII header value.
+  if (bytes.length > 1) out.add(literal(String.fromCharCode(...bytes)));
+  // Longest first, so that `\\` is consumed whole rather than as `\` plus a stray backslash.
+  return [...out].sort((a, b) => b.length - a.length);
+}
+
+/** A regex matching `secret` in any of the forms above, each character independently. */
+function secretPattern(secret: string): RegExp {
+  const parts = [...secret].map((char) => `(?:${forms(char).join('|')})`);
+  return new RegExp(parts.join(''), 'gi');
+}
+
+/** Scrubs `app_key=` parameters, and the key itself in every form a foreign text may quote it. */
 export function createRedactor(secret?: string): Redactor {
-  const needles = secret ? [...new Set([secret, encodeURIComponent(secret)])] : [];
+  const pattern = secret ? secretPattern(secret) : undefined;
   return (text) => {
-    let out = text.replace(APP_KEY_PARAM, '$1***');
-    for (const needle of needles) if (out.includes(needle)) out = out.split(needle).join('***');
-    return out;
+    const out = text.replace(APP_KEY_PARAM, '$1***');
+    return pattern ? out.replace(pattern, '***') : out;
   };
 }
 
 export const redact: Redactor = createRedactor();
+
+/** A copy of parsed JSON with every string (keys included) scrubbed. */
+export function scrubDeep(value: unknown, scrub: Redactor, depth = 0): unknown {
+  if (typeof value === 'string') return scrub(value);
+  if (typeof value !== 'object' || value === null || depth > 64) return value;
+  if (Array.isArray(value)) return value.map((item) => scrubDeep(item, scrub, depth + 1));
+  const out: Record<string, unknown> = {};
+  for (const [key, item] of Object.entries(value)) {
+    Object.defineProperty(out, scrub(key), { value: scrubDeep(item, scrub, depth + 1), enumerable: true, writable: true, configurable: true });
+  }
+  return out;
+}
+
+/** A copy of response headers with names and values scrubbed: an echoing `Location` or debug header is common. */
+export function scrubHeaders(headers: Headers, scrub: Redactor): Headers {
+  const out = new Headers();
+  headers.forEach((value, name) => out.append(scrub(name), scrub(value)));
+  return out;
+}
 
 /** Fields of foreign errors worth keeping: they say what failed without carrying request data. */
 const KEPT_FIELDS = ['code', 'errno', 'syscall'] as const;
