@@ -79,7 +79,7 @@ describe('the app_key never shows, whatever its characters and its echo', () => 
           const forms = echoForms(appKey);
           let text = forms[form] as string;
           // A header carries Latin-1 only: a raw non-ASCII key arrives as its UTF-8 bytes read as Latin-1.
-          if (position === 'headers' && /[^\x20-\x7e]/.test(text)) text = forms.latin1;
+          if (position === 'headers' && /[^\x20-\x7e]/.test(text)) text = forms.latin1 as string;
           echo = { position, text, pad };
           const client = new Flashduty({ appKey, baseUrl: server.url, maxRetries: 0, rateLimit: false, logLevel: 'off' });
           const error = await rejection(client.deleteSkill('skill_1'));
