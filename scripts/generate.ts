@@ -64,8 +64,10 @@ async function generateTypes(): Promise<string> {
 function generateOperations(document: Document): string {
   const reads: string[] = [];
   const gets: string[] = [];
+  const keyed: string[] = [];
   for (const [route, methods] of Object.entries(document.paths)) {
     if (methods.get) gets.push(route);
+    if ((JSON.stringify(resolveBody(document, methods.post)) ?? '').includes('"idempotency_key"')) keyed.push(route);
     const operation = methods.post ?? methods.get;
     if (methods.get || READ_SUMMARY.test(operation?.summary ?? '')) reads.push(route);
   }
@@ -84,7 +86,19 @@ ${list(reads)}
 export const GET_PATHS: ReadonlySet<string> = new Set([
 ${list(gets)}
 ]);
+
+/** Paths of the operations whose request body has an \`idempotency_key\` (client.request fills one in). */
+export const IDEMPOTENCY_KEY_PATHS: ReadonlySet<string> = new Set([
+${list(keyed)}
+]);
 `;
+}
+
+/** An operation's request body schema, its top-level \`$ref\` resolved. */
+function resolveBody(document: Document, operation: Operation | undefined): unknown {
+  const schema = operation?.requestBody?.content?.['application/json']?.schema as { $ref?: string } | undefined;
+  const ref = schema?.$ref?.replace('#/components/schemas/', '');
+  return ref ? document.components.schemas[ref] : schema;
 }
 
 /** A schema with only the checked keywords; `properties` keep every name (a property may be called `type`). */

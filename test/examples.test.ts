@@ -139,6 +139,28 @@ describe('webhook receiver examples', () => {
     expect(example.output()).toContain(event.event_id);
   });
 
+  it('webhook-to-action comments on and acknowledges a new Critical incident, once', { timeout: 60_000 }, async () => {
+    const example = await startServerExample('webhook-to-action.ts', {});
+    children.push(example.child);
+    const hook = service.webhooks.create({ endpoint: example.url, headers: { 'X-Flashduty-Token': 'tok' }, eventTypes: ['i_new'] });
+    const critical = await service.actions.create({ title: 'checkout down', incident_severity: 'Critical' });
+    const minor = await service.actions.create({ title: 'slow report', incident_severity: 'Info' });
+    await service.webhooks.idle();
+    const deadline = Date.now() + 20_000;
+    while (!example.output().includes(`acknowledged ${critical.incident_id}`) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+    expect(example.output()).toContain(`acknowledged ${critical.incident_id}`);
+    const incident = service.world.incidents.find((i) => i.incident_id === critical.incident_id)!;
+    expect(incident.progress).toBe('Processing');
+    expect(service.actions.comments.get(critical.incident_id)?.map((c) => c.text)).toEqual(['Auto-triage: paging the on-call for "checkout down"']);
+    expect(service.world.incidents.find((i) => i.incident_id === minor.incident_id)?.progress).toBe('Triggered');
+    // The sender's history shows the delivery succeeded; a redelivery of it is a duplicate, no second comment.
+    const [record] = service.webhooks.history(hook.id, { incidentId: critical.incident_id });
+    const again = await fetch(example.url, { method: 'POST', headers: { 'Content-Type': 'application/json', 'X-Flashduty-Token': 'tok' }, body: JSON.stringify(record!.request.payload) });
+    expect(await again.json()).toEqual({ outcome: 'duplicate' });
+    expect(service.actions.comments.get(critical.incident_id)).toHaveLength(1);
+    service.webhooks.remove(hook.id);
+  });
+
   it('webhooks-bullmq: two receiver replicas and a worker handle an event delivered to both once', { timeout: 60_000 }, async () => {
     const redis = await startRedis();
     servers.push(redis);

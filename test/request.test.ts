@@ -2,7 +2,8 @@
 // against the mock over real HTTP; retry policy per operation from the generated table.
 import { describe, expect, it } from 'vitest';
 import { InternalError, RequestValidationError, ServiceUnavailableError } from '../src/index.js';
-import { READ_PATHS, GET_PATHS } from '../src/generated/operations.js';
+import { withIdempotencyKey } from '../src/client/request.js';
+import { GET_PATHS, IDEMPOTENCY_KEY_PATHS, READ_PATHS } from '../src/generated/operations.js';
 import { DAY, NOW, NOW_MS, rejection, startMock } from './helpers.js';
 
 const h = await startMock({ incidents: 40, rateLimits: false });
@@ -60,5 +61,15 @@ describe('client.request', () => {
     }
     expect([...GET_PATHS]).toHaveLength(5);
     expect(READ_PATHS.size).toBe(99);
+  });
+
+  it('fills in an idempotency_key where the operation defines one, and keeps the caller\'s', () => {
+    expect([...IDEMPOTENCY_KEY_PATHS]).toEqual([]); // none in this copy of the OpenAPI
+    const keyed = withIdempotencyKey({ title: 'x' }, true) as { idempotency_key?: string };
+    expect(keyed.idempotency_key).toMatch(/^[0-9a-f-]{36}$/);
+    expect(withIdempotencyKey({ title: 'x' }, true)).not.toEqual(keyed); // one key per call
+    expect(withIdempotencyKey({ idempotency_key: 'mine' }, true)).toEqual({ idempotency_key: 'mine' });
+    const plain = { title: 'x' };
+    expect(withIdempotencyKey(plain, false)).toBe(plain);
   });
 });

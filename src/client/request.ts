@@ -46,10 +46,20 @@ export async function request<P extends OperationPath>(
   if (typeof body !== 'object' || body === null || Array.isArray(body)) {
     throw new RequestValidationError('body', 'expected an object (the operation’s request body or query parameters)');
   }
-  const { GET_PATHS, READ_PATHS } = await import('../generated/operations.js');
+  const { GET_PATHS, IDEMPOTENCY_KEY_PATHS, READ_PATHS } = await import('../generated/operations.js');
   // A path this OpenAPI does not know yet is a POST mutation: the policy that can never double a write.
   const method = GET_PATHS.has(path) ? 'GET' : 'POST';
   const kind = READ_PATHS.has(path) ? 'read' : 'mutation';
-  const response = await client._request(method, path.slice(1), body, kind, options);
+  const wire = withIdempotencyKey(body, IDEMPOTENCY_KEY_PATHS.has(path));
+  const response = await client._request(method, path.slice(1), wire, kind, options);
   return response.data as OperationData<P>;
+}
+
+/**
+ * The body with an `idempotency_key` where the operation defines one and the caller gave none:
+ * one key per call, so that its retries carry the same key and the server applies the write once.
+ */
+export function withIdempotencyKey<B extends object>(body: B, defined: boolean): B {
+  if (!defined || (body as { idempotency_key?: unknown }).idempotency_key !== undefined) return body;
+  return { ...body, idempotency_key: globalThis.crypto.randomUUID() };
 }

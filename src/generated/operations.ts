@@ -114,3 +114,8 @@ export const GET_PATHS: ReadonlySet<string> = new Set([
   '/status-page/subscriber/list',
   '/status-page/migration/status',
 ]);
+
+/** Paths of the operations whose request body has an `idempotency_key` (client.request fills one in). */
+export const IDEMPOTENCY_KEY_PATHS: ReadonlySet<string> = new Set([
+
+]);
