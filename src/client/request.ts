@@ -43,14 +43,14 @@ export async function request<P extends OperationPath>(
   if (typeof path !== 'string' || !path.startsWith('/') || /[?#\s]/.test(path)) {
     throw new RequestValidationError('path', `expected an operation path of the OpenAPI such as '/incident/ack', got ${JSON.stringify(path)}`);
   }
-  if (typeof body !== 'object' || body === null || Array.isArray(body)) {
-    throw new RequestValidationError('body', 'expected an object (the operation’s request body or query parameters)');
+  if (typeof body !== 'object' || body === null) {
+    throw new RequestValidationError('body', 'expected an object or array (the operation’s request body or query parameters)');
   }
   const { GET_PATHS, IDEMPOTENCY_KEY_PATHS, READ_PATHS } = await import('../generated/operations.js');
   // A path this OpenAPI does not know yet is a POST mutation: the policy that can never double a write.
   const method = GET_PATHS.has(path) ? 'GET' : 'POST';
   const kind = READ_PATHS.has(path) ? 'read' : 'mutation';
-  const wire = withIdempotencyKey(body, IDEMPOTENCY_KEY_PATHS.has(path));
+  const wire = Array.isArray(body) ? body : withIdempotencyKey(body, IDEMPOTENCY_KEY_PATHS.has(path));
   const response = await client._request(method, path.slice(1), wire, kind, options);
   return response.data as OperationData<P>;
 }

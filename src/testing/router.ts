@@ -9,6 +9,8 @@ import type { AgentOutcome } from './model/agents.js';
 import { checkListRequest, queryIncidents, type Refusal } from './model/incident-query.js';
 import { REQUEST_SCHEMAS, SCHEMA_DEFS } from '../generated/request-schemas.js';
 import { checkSchema } from '../internal/schema.js';
+import { GET_PATHS } from '../generated/operations.js';
+import { answerFor, OPENAPI_PATHS } from './model/any-operation.js';
 import { MODELLED_PATHS, operationHandler } from './model/operations.js';
 import { checkHistoryDetailRequest, checkHistoryListRequest, historyDetail, queryHistory } from './model/webhook-history.js';
 import type { MockState } from './state.js';
@@ -49,6 +51,7 @@ const CODE_OF_STATUS: Record<number, string> = Object.fromEntries(
 
 type Operation = 'list' | 'enable' | 'delete' | 'historyList' | 'historyDetail' | 'modelled';
 const ROUTES: Record<string, Operation> = {
+  ...Object.fromEntries(OPENAPI_PATHS.map((path) => [path, 'modelled' as const])),
   '/incident/list': 'list',
   '/safari/a2a-agent/enable': 'enable',
   '/safari/skill/delete': 'delete',
@@ -63,7 +66,7 @@ const ON_CALL = new Set<Operation>(['list', 'historyList', 'historyDetail', 'mod
 
 const CORS = {
   'Access-Control-Allow-Origin': '*',
-  'Access-Control-Allow-Methods': 'POST, OPTIONS',
+  'Access-Control-Allow-Methods': 'GET, POST, OPTIONS',
   'Access-Control-Allow-Headers': 'Content-Type, Accept-Language',
   'Access-Control-Expose-Headers': 'Service-Request-Id, Retry-After',
 };
@@ -111,7 +114,8 @@ async function answer(call: Call, request: Request, url: URL, path: string): Pro
   const operation = ROUTES[path];
   if (!operation) return fail(call, 'RouteNotFound', 'route', { path });
   if (request.method === 'OPTIONS') return new Response(null, { status: 204, headers: CORS });
-  if (request.method !== 'POST') return fail(call, 'MethodNotAllowed', 'method', { method: request.method, path });
+  const method = GET_PATHS.has(path) ? 'GET' : 'POST';
+  if (request.method !== method) return fail(call, 'MethodNotAllowed', 'method', { method: request.method, path });
 
   const key = state.keys.get(url.searchParams.get('app_key') ?? '');
   if (!key) return fail(call, 'Unauthorized', 'unauthorized');
@@ -125,6 +129,7 @@ async function answer(call: Call, request: Request, url: URL, path: string): Pro
     return fail(call, 'AccessDenied', 'accessDenied', { permission: 'on-call' });
   }
 
+  if (method === 'GET') return modelled(call, path, queryBody(url, path), key.personId);
   const contentType = request.headers.get('content-type') ?? '';
   if (!/^application\/json\b/i.test(contentType.trim())) return fail(call, 'InvalidContentType', 'contentType');
   const bytes = new Uint8Array(await request.arrayBuffer());
@@ -135,7 +140,8 @@ async function answer(call: Call, request: Request, url: URL, path: string): Pro
   } catch {
     return fail(call, 'BadRequest', 'badJson');
   }
-  if (typeof body !== 'object' || body === null || Array.isArray(body)) return fail(call, 'BadRequest', 'badJson');
+  // A few operations of the OpenAPI take an array (imports); the rest take an object.
+  if (typeof body !== 'object' || body === null || (Array.isArray(body) && operation !== 'modelled')) return fail(call, 'BadRequest', 'badJson');
 
   const fields = body as Record<string, unknown>;
   switch (operation) {
@@ -152,13 +158,25 @@ async function answer(call: Call, request: Request, url: URL, path: string): Pro
   }
 }
 
-/** A modelled operation: the body checked against the OpenAPI's request schema, then the model's answer. */
+/** A GET operation's query parameters as a body, numbers where the schema wants them. */
+function queryBody(url: URL, path: string): Record<string, unknown> {
+  const properties = REQUEST_SCHEMAS[path]?.properties ?? {};
+  const body: Record<string, unknown> = {};
+  for (const [name, value] of url.searchParams) {
+    if (name === 'app_key') continue;
+    const type = properties[name]?.type;
+    body[name] = (type === 'integer' || type === 'number') && value.trim() !== '' && Number.isFinite(Number(value)) ? Number(value) : value;
+  }
+  return body;
+}
+
+/** Any other operation of the OpenAPI: the body checked against its request schema, then the model's answer or a schema-valid one. */
 async function modelled(call: Call, path: string, body: Record<string, unknown>, personId: number): Promise<Response> {
   const schema = REQUEST_SCHEMAS[path];
   const problem = schema ? checkSchema(body, schema, SCHEMA_DEFS) : undefined;
   if (problem) return fail(call, 'InvalidParameter', 'schema', { field: problem.path || 'body', why: problem.why });
   const handler = operationHandler(path);
-  if (!handler) return fail(call, 'RouteNotFound', 'route', { path });
+  if (!handler) return json(call, 200, { request_id: call.requestId, data: answerFor(path) });
   const result = await handler(call.state, body, personId);
   if ('data' in result) return json(call, 200, { request_id: call.requestId, data: result.data });
   return fail(call, result.code, result.key, result.vars);

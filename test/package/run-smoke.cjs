@@ -5,7 +5,7 @@ module.exports = async function runSmoke(label, sdk, webhooks, testing) {
   assert.equal(typeof sdk.Flashduty, 'function');
   assert.equal(typeof webhooks.WebhookReceiver, 'function');
   const service = testing.createMockService({ seed: 2, incidents: 30 });
-  assert.equal(service.handlers.length, 25); // msw loads on first use
+  assert.equal(service.handlers.length, 216); // every OpenAPI path and the two AI SRE ones; msw loads on first use
   const server = await service.listen();
   try {
     const client = new sdk.Flashduty({ appKey: service.appKey, baseUrl: server.url, logLevel: 'off', validate: 'deep' });
