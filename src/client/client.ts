@@ -7,6 +7,7 @@ import {
   APIConnectionTimeoutError,
   APIError,
   APIUserAbortError,
+  ConfigError,
   FlashdutyError,
   ResponseValidationError,
 } from '../core/errors.js';
@@ -129,12 +130,12 @@ export class Flashduty {
   constructor(options: ClientOptions = {}) {
     const appKey = options.appKey ?? readEnv('FLASHDUTY_APP_KEY');
     if (typeof appKey !== 'string' || appKey.trim() === '') {
-      throw new FlashdutyError(
+      throw new ConfigError(
         'No app key: pass `appKey` to new Flashduty() or set the FLASHDUTY_APP_KEY environment variable.',
       );
     }
     if (isBrowser() && !options.dangerouslyAllowBrowser) {
-      throw new FlashdutyError(
+      throw new ConfigError(
         'Refusing to run in a browser: the app key is the identity of your whole account and every visitor ' +
           'could read it. Call Flashduty from a server, or pass `dangerouslyAllowBrowser: true` if you accept that.',
       );
@@ -153,7 +154,7 @@ export class Flashduty {
       ...options.headers,
     };
     const level = options.logLevel ?? readEnv('FLASHDUTY_LOG') ?? 'warn';
-    if (!isLogLevel(level)) throw new FlashdutyError(`logLevel: unknown level ${JSON.stringify(level)}`);
+    if (!isLogLevel(level)) throw new ConfigError(`logLevel: unknown level ${JSON.stringify(level)}`);
     this.#log = createLog(options.logger ?? console, level, this.#scrub);
     this.#http = ky.create({
       prefixUrl: this.baseUrl,
@@ -341,7 +342,7 @@ function encodeKey(key: string): string {
   try {
     return encodeURIComponent(key);
   } catch {
-    throw new FlashdutyError('appKey: contains a lone UTF-16 surrogate and cannot be sent in a URL');
+    throw new ConfigError('appKey: contains a lone UTF-16 surrogate and cannot be sent in a URL');
   }
 }
 
@@ -350,25 +351,25 @@ function checkBaseUrl(value: string): string {
   try {
     url = new URL(value);
   } catch {
-    throw new FlashdutyError(`baseUrl: not a valid URL: ${JSON.stringify(value)}`);
+    throw new ConfigError(`baseUrl: not a valid URL: ${JSON.stringify(value)}`);
   }
   if (url.protocol !== 'https:' && url.protocol !== 'http:') {
-    throw new FlashdutyError(`baseUrl: expected an http(s) URL, got ${url.protocol}`);
+    throw new ConfigError(`baseUrl: expected an http(s) URL, got ${url.protocol}`);
   }
-  if (url.search || url.hash) throw new FlashdutyError('baseUrl: must not have a query or fragment');
+  if (url.search || url.hash) throw new ConfigError('baseUrl: must not have a query or fragment');
   return url.href.replace(/\/+$/, '');
 }
 
 function checkTimeout(value: number, name: string): number {
   if (typeof value !== 'number' || !(value > 0) || value > 2_147_483_647) {
-    throw new FlashdutyError(`${name}: expected a positive number of milliseconds, got ${String(value)}`);
+    throw new ConfigError(`${name}: expected a positive number of milliseconds, got ${String(value)}`);
   }
   return value;
 }
 
 function checkRetries(value: number, name: string): number {
   if (!Number.isInteger(value) || value < 0) {
-    throw new FlashdutyError(`${name}: expected a whole number ≥ 0, got ${String(value)}`);
+    throw new ConfigError(`${name}: expected a whole number ≥ 0, got ${String(value)}`);
   }
   return value;
 }
@@ -376,5 +377,5 @@ function checkRetries(value: number, name: string): number {
 function checkValidate(value: ClientOptions['validate']): ValidateMode {
   if (value === undefined || value === true) return 'envelope';
   if (value === 'envelope' || value === 'deep' || value === false) return value;
-  throw new FlashdutyError(`validate: expected 'envelope', 'deep' or false, got ${JSON.stringify(value)}`);
+  throw new ConfigError(`validate: expected 'envelope', 'deep' or false, got ${JSON.stringify(value)}`);
 }

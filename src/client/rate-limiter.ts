@@ -4,7 +4,7 @@
 // it until then covers every window its arrival can fall into. (A token bucket refilled from the
 // send time lets a burst of 50 slow calls plus 50 fresh ones land in one server-side second.)
 
-import { APIUserAbortError } from '../core/errors.js';
+import { APIUserAbortError, ConfigError } from '../core/errors.js';
 
 /** Limits of the client-side limiter. */
 export interface RateLimitOptions {
@@ -43,7 +43,7 @@ export class RateLimiter {
     ];
     this.#windows = spec.map(([limit, lengthMs]) => {
       if (!Number.isInteger(limit) || limit < 1) {
-        throw new RangeError(`rateLimit: expected a positive whole number of calls, got ${limit}`);
+        throw new ConfigError(`rateLimit: expected a positive whole number of calls, got ${limit}`);
       }
       return { limit, lengthMs, used: 0, releases: [], head: 0 };
     });

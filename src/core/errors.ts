@@ -9,6 +9,18 @@ export interface FlashdutyErrorOptions {
   url?: string;
 }
 
+// Shared by every copy of the SDK in a process (its CJS and ESM builds, two installed versions):
+// `instanceof` fails across copies, the brand does not.
+const BRAND = Symbol.for('flashduty-sdk.error');
+
+/**
+ * True for an error thrown by any copy of this SDK in the process: its CommonJS and ESM builds, or
+ * two installed versions, whose classes `instanceof` would tell apart.
+ */
+export function isFlashdutyError(value: unknown): value is FlashdutyError {
+  return typeof value === 'object' && value !== null && (value as Record<symbol, unknown>)[BRAND] === true;
+}
+
 /** The base class of everything the SDK throws. */
 export class FlashdutyError extends Error {
   /** The request URL, with the app_key redacted; absent for errors raised before any request. */
@@ -17,6 +29,14 @@ export class FlashdutyError extends Error {
   constructor(message: string, options: FlashdutyErrorOptions = {}) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
     if (options.url !== undefined) this.url = options.url;
+  }
+
+  /**
+   * `error instanceof FlashdutyError` holds for errors of every copy of the SDK (see
+   * {@link isFlashdutyError}); subclasses keep the ordinary prototype check.
+   */
+  static override [Symbol.hasInstance](value: unknown): boolean {
+    return this === FlashdutyError ? isFlashdutyError(value) : Function.prototype[Symbol.hasInstance].call(this, value);
   }
 
   /** A plain, log-friendly view; never holds the app_key. */
@@ -30,6 +50,11 @@ export class FlashdutyError extends Error {
   }
 }
 FlashdutyError.prototype.name = 'FlashdutyError';
+Object.defineProperty(FlashdutyError.prototype, BRAND, { value: true });
+
+/** An option of the client, the webhook receiver or a store was refused at construction or call time. */
+export class ConfigError extends FlashdutyError {}
+ConfigError.prototype.name = 'ConfigError';
 
 /** The parameters were refused before anything was sent. */
 export class RequestValidationError extends FlashdutyError {

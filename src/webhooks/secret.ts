@@ -1,6 +1,8 @@
 // The shared-secret header check. Flashduty does not sign webhook calls; an integration can send
 // custom headers, so a secret header is the way to tell the real sender from anyone else.
 
+import { ConfigError } from '../core/errors.js';
+
 /** The shared-secret header check. */
 export interface SecretOptions {
   /** The custom header configured on the integration, e.g. `x-flashduty-token`. */
@@ -24,10 +26,10 @@ export function constantTimeEqual(a: string, b: string): boolean {
 export function checkSecretOptions(secret: SecretOptions | undefined): SecretOptions | undefined {
   if (secret === undefined) return undefined;
   if (typeof secret.header !== 'string' || secret.header.trim() === '') {
-    throw new TypeError('secret.header: expected the name of the header that carries the secret');
+    throw new ConfigError('secret.header: expected the name of the header that carries the secret');
   }
   if (!Array.isArray(secret.values) || secret.values.length === 0 || secret.values.some((v) => typeof v !== 'string' || v === '')) {
-    throw new TypeError('secret.values: expected one or more non-empty strings');
+    throw new ConfigError('secret.values: expected one or more non-empty strings');
   }
   return { header: secret.header.trim().toLowerCase(), values: [...secret.values] };
 }

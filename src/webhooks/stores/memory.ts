@@ -8,6 +8,7 @@
 // are only as many as deliveries in flight.
 
 import { positiveWhole } from '../../internal/options.js';
+import { ConfigError } from '../../core/errors.js';
 import { type Claim, claimToken, type StateStore } from './store.js';
 
 /** Options of {@link MemoryStateStore}. */
@@ -55,7 +56,7 @@ export class MemoryStateStore implements StateStore {
     this.maxEntries = positiveWhole(options.maxEntries ?? 100_000, 'maxEntries');
     this.ttlMs = positiveWhole(options.ttlMs ?? 86_400_000, 'ttlMs');
     this.maxBytes = positiveWhole(options.maxBytes ?? 64 * 1024 * 1024, 'maxBytes');
-    if (this.maxEntries < 2) throw new RangeError(`maxEntries: expected at least 2, got ${this.maxEntries}`);
+    if (this.maxEntries < 2) throw new ConfigError(`maxEntries: expected at least 2, got ${this.maxEntries}`);
     this.#done = new Generations(this.maxEntries, this.maxBytes / 4, this.ttlMs);
     this.#watermarks = new Generations(this.maxEntries, this.maxBytes / 4, this.ttlMs);
   }

@@ -3,6 +3,7 @@
 // watermark are atomic across processes.
 
 import { positiveWhole } from '../../internal/options.js';
+import { ConfigError } from '../../core/errors.js';
 import { type Claim, claimToken, type StateStore } from './store.js';
 
 /** The parts of an ioredis client used here. */
@@ -73,7 +74,7 @@ export class RedisStateStore implements StateStore {
       const nodeRedis = client as NodeRedisLike;
       this.#run = (args) => nodeRedis.sendCommand(args);
     } else {
-      throw new TypeError('RedisStateStore: `client` must be an ioredis or node-redis client');
+      throw new ConfigError('RedisStateStore: `client` must be an ioredis or node-redis client');
     }
     this.keyPrefix = options.keyPrefix ?? 'flashduty:webhooks:';
     this.ttlMs = positiveWhole(options.ttlMs ?? 86_400_000, 'ttlMs');
