@@ -25,6 +25,7 @@ describe('every option error is a ConfigError', () => {
     ['rateLimit.perMinute', () => new Flashduty({ ...key, rateLimit: { perMinute: 1.5 } })],
     ['receiver ackTimeoutMs', () => new WebhookReceiver({ ackTimeoutMs: 0 })],
     ['receiver secret', () => new WebhookReceiver({ secret: { header: '', values: ['x'] } })],
+    ['receiver queue', () => new WebhookReceiver({ queue: {} as never })],
     ['MemoryStateStore maxEntries', () => new MemoryStateStore({ maxEntries: 1 })],
     ['RedisStateStore client', () => new RedisStateStore({ client: {} as never })],
   ];

@@ -14,7 +14,7 @@
 //   may have died): it is unrecorded (503), so the event stays in the sender's failed history.
 // - An `event_time` more than `maxClockSkewMs` ahead of this clock moves no watermark.
 
-import { FlashdutyError } from '../core/errors.js';
+import { ConfigError, FlashdutyError } from '../core/errors.js';
 import { positiveWhole } from '../internal/options.js';
 import { type BodySource, headerOf, type HeadersLike, isJsonContentType } from './body.js';
 import { Deadline, DeadlineExceededError, isThenable } from './deadline.js';
@@ -410,7 +410,7 @@ function describeProblem(problem: { path: string; message: string }): string {
 
 function checkQueue(queue: WebhookQueue | undefined): WebhookQueue | undefined {
   if (queue !== undefined && typeof queue?.add !== 'function') {
-    throw new TypeError('queue: expected a BullMQ Queue (anything with add(name, data, { jobId }))');
+    throw new ConfigError('queue: expected a BullMQ Queue (anything with add(name, data, { jobId }))');
   }
   return queue;
 }
