@@ -22,7 +22,8 @@ interface Case {
 const CASES: Case[] = [
   { name: 'client: import { Flashduty }', code: "export { Flashduty } from 'flashduty-sdk';", budget: 16 * 1024 },
   { name: 'whole entry: import * from flashduty-sdk', code: "export * from 'flashduty-sdk';" },
-  { name: 'webhooks: import * from flashduty-sdk/webhooks', code: "export * from 'flashduty-sdk/webhooks';", budget: 12 * 1024 },
+  // 12 kB until wave 2; the entry now also holds the queue handoff, replay, every kind and custom bodies with their lint.
+  { name: 'webhooks: import * from flashduty-sdk/webhooks', code: "export * from 'flashduty-sdk/webhooks';", budget: 14 * 1024 },
 ];
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
