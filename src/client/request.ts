@@ -1,4 +1,4 @@
-// client.request(path, body): any operation of the vendored OpenAPI, typed by its path, through the
+// client.request(path, body): every operation of the vendored OpenAPI, typed by its path, through the
 // one request loop. Whether a call is retried as a read or a mutation, and whether it is a GET, comes
 // from the table `npm run generate` derives from the OpenAPI (see scripts/generate.ts for the rule);
 // the table is loaded on first use, so a client that never calls request() does not carry it.
