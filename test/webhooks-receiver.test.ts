@@ -55,6 +55,26 @@ describe('WebhookReceiver.receive', () => {
     expect(duplicates).toHaveLength(5);
   });
 
+  it('reports what an informational listener throws or rejects with on "error", and still answers', async () => {
+    const receiver = new WebhookReceiver();
+    const errors: string[] = [];
+    receiver.on('error', (error) => void errors.push((error as Error).message));
+    receiver.on('error', async () => {
+      throw new Error('dropped, never an unhandled rejection');
+    });
+    receiver.on('duplicate', () => {
+      throw new Error('thrown');
+    });
+    receiver.on('duplicate', async () => {
+      throw new Error('rejected');
+    });
+    const event = buildWebhookEvent('i_ack');
+    await receive(receiver, event);
+    expect(await receive(receiver, event)).toMatchObject({ status: 200, outcome: 'duplicate' });
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(errors).toEqual(['thrown', 'rejected']);
+  });
+
   it('drops older events of an incident as stale, keeps equal times and other incidents', async () => {
     const receiver = new WebhookReceiver();
     const handled: string[] = [];

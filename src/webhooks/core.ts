@@ -141,12 +141,15 @@ export class ReceiverCore {
 
   /** Every accepted event, known type or not. */
   on(name: 'event', handler: EventHandler<WebhookEvent>): this;
+  // The informational listeners below are not awaited, but may be async: a rejection goes to
+  // 'error'. Their return type is `unknown` like EventHandler's, so typescript-eslint's
+  // no-misused-promises (which merges overloads) does not flag an async event handler.
   /** A delivery of an event already handled (or being handled); answered 200. */
-  on(name: 'duplicate' | 'stale', handler: (event: WebhookEvent) => void): this;
+  on(name: 'duplicate' | 'stale', handler: (event: WebhookEvent) => unknown): this;
   /** A delivery refused with 400, 401, 413 or 415. */
-  on(name: 'invalid', handler: (info: InvalidDelivery) => void): this;
+  on(name: 'invalid', handler: (info: InvalidDelivery) => unknown): this;
   /** A handler, the state store or the queue failed; `event` is the delivery it was handling. */
-  on(name: 'error', handler: (error: unknown, event?: WebhookEvent) => void): this;
+  on(name: 'error', handler: (error: unknown, event?: WebhookEvent) => unknown): this;
   /** Accepted events of one known type (a misspelt type does not compile; types added later come to `'event'`). */
   on<T extends KnownWebhookEventType>(type: T, handler: EventHandler<WebhookEventOf<T>>): this;
   on(name: string, handler: (...args: never[]) => unknown): this {

@@ -2,7 +2,8 @@
 // informational events ('duplicate', 'stale', 'invalid', 'error'). Rules owned here:
 // - Every handler of an event runs, even when one throws; the first failure is what counts.
 // - Handlers that return no promise cost no promise: the call stays synchronous.
-// - Informational listeners never break a delivery: what they throw goes to 'error'.
+// - Informational listeners never break a delivery: what they throw, or their promise rejects with,
+//   goes to 'error' (never an unhandled rejection).
 
 import EventEmitter from 'eventemitter3';
 import { isThenable } from './deadline.js';
@@ -53,13 +54,17 @@ export class Handlers {
     });
   }
 
-  /** Tells informational listeners; what they throw goes to 'error' (and is dropped there). */
+  /** Tells informational listeners (not awaited); what they throw or reject with goes to 'error' (and is dropped there). */
   emit(name: Reserved, ...args: unknown[]): void {
+    const failed = (error: unknown) => {
+      if (name !== 'error') this.emit('error', error, args[0]);
+    };
     for (const listener of this.#emitter.listeners(name)) {
       try {
-        listener(...args);
+        const result: unknown = listener(...args);
+        if (isThenable(result)) void result.then(undefined, failed);
       } catch (error) {
-        if (name !== 'error') this.emit('error', error, args[0]);
+        failed(error);
       }
     }
   }
