@@ -44,6 +44,7 @@ describe('one page', () => {
     while (page) {
       seen.push(...ids(page.items));
       page = await page.nextPage();
+      if (page) expect(page).toBeInstanceOf(IncidentPage);
       requests++;
     }
     expect(seen).toEqual(all);

@@ -132,7 +132,9 @@ export class ListPage<Item, Request extends PagedRequest = PagedRequest> {
   nextPage(): Promise<this | null> {
     const next = this.#next();
     if (next.c === undefined && next.p === undefined) return Promise.resolve(null);
-    return fetchPage(this.#client, this.#operation, nextRequest(this.request, next), this.#options, this.#context) as Promise<this>;
+    // The next page is of this page's class (an IncidentPage's next page is an IncidentPage).
+    const factory = this.constructor as PageFactory<Item, Request, this>;
+    return fetchPage(this.#client, this.#operation, nextRequest(this.request, next), this.#options, this.#context, factory);
   }
 
   /** @internal The same page with other items (those not yielded before); paging state stays the server's. */
@@ -180,14 +182,11 @@ export class ListPagePromise<Item, Request extends PagedRequest = PagedRequest, 
     factory: PageFactory<Item, Request, Page>,
   ) {
     let first: Promise<Page> | undefined;
-    const awaited = (): Promise<Page> => {
-      if (wire instanceof RequestValidationError) return Promise.reject(wire);
+    // async: a bad request (or window) rejects the awaited page rather than throwing at the caller.
+    const awaited = async (): Promise<Page> => {
+      if (wire instanceof RequestValidationError) throw wire;
       if (first) return first;
-      try {
-        checkWindowLength(operation, wire);
-      } catch (error) {
-        return Promise.reject(error);
-      }
+      checkWindowLength(operation, wire);
       const context = { fingerprint: fingerprint(wire), window: 0, windows: undefined, by: operation.cursor ? 'cursor' : 'number' } as const;
       first = operation.prepare
         ? operation.prepare(wire).then(() => fetchPage(client, operation, wire, options, context, factory))
