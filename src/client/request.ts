@@ -21,7 +21,7 @@ export type OperationBody<P extends OperationPath> =
   OperationOf<P> extends { requestBody?: { content: { 'application/json': infer B } } }
     ? B
     : OperationOf<P> extends { parameters: { query?: infer Q } }
-      ? [Q] extends [never | undefined]
+      ? [Q] extends [undefined] // also when Q is never
         ? Record<string, never>
         : Q
       : Record<string, never>;

@@ -24,7 +24,11 @@ export function attemptSignal(timeoutMs: number, userSignal?: AbortSignal): Atte
   if (userSignal?.aborted) onAbort();
   else userSignal?.addEventListener('abort', onAbort, { once: true });
   const aborted = new Promise<never>((_, reject) => {
-    const fail = () => reject(controller.signal.reason ?? new Error('aborted'));
+    // A caller may abort with any reason (a string, say); the rejection is always an Error that keeps it.
+    const fail = () => {
+      const reason: unknown = controller.signal.reason;
+      reject(reason instanceof Error ? reason : new Error('aborted', { cause: reason }));
+    };
     if (controller.signal.aborted) fail();
     else controller.signal.addEventListener('abort', fail, { once: true });
   });
@@ -41,7 +45,7 @@ export function attemptSignal(timeoutMs: number, userSignal?: AbortSignal): Atte
 }
 
 /** Resolves after `ms`, or rejects with `onAbort()` as soon as the signal fires. */
-export function sleep(ms: number, signal: AbortSignal | undefined, onAbort: () => unknown): Promise<void> {
+export function sleep(ms: number, signal: AbortSignal | undefined, onAbort: () => Error): Promise<void> {
   return new Promise((resolve, reject) => {
     if (signal?.aborted) return reject(onAbort());
     const abort = () => {

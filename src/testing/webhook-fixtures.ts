@@ -71,7 +71,7 @@ export function buildWebhookEvent<T extends string>(eventType: T, overrides: Web
     person: { ...PERSON },
     ...rest,
     incident,
-  } as IncidentWebhookEventOf<T>;
+  };
 }
 
 /** Options of {@link buildDelivery}. */

@@ -69,7 +69,7 @@ export class Deadline {
       Promise.resolve(value).catch(() => {});
       throw new DeadlineExceededError(what, this.ms);
     }
-    return outcome as T;
+    return outcome;
   }
 
   /** The value if it settles by the deadline, else `undefined` (it keeps running). */

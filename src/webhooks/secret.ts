@@ -28,10 +28,13 @@ export function checkSecretOptions(secret: SecretOptions | undefined): SecretOpt
   if (typeof secret.header !== 'string' || secret.header.trim() === '') {
     throw new ConfigError('secret.header: expected the name of the header that carries the secret');
   }
-  if (!Array.isArray(secret.values) || secret.values.length === 0 || secret.values.some((v) => typeof v !== 'string' || v === '')) {
-    throw new ConfigError('secret.values: expected one or more non-empty strings');
-  }
+  if (!isNonEmptyStrings(secret.values)) throw new ConfigError('secret.values: expected one or more non-empty strings');
   return { header: secret.header.trim().toLowerCase(), values: [...secret.values] };
+}
+
+// A guard rather than Array.isArray inline: that narrows a readonly array to any[].
+function isNonEmptyStrings(values: unknown): values is readonly string[] {
+  return Array.isArray(values) && values.length > 0 && values.every((v) => typeof v === 'string' && v !== '');
 }
 
 /** True when the header holds one of the values; every value is compared, so timing says nothing. */

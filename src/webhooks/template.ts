@@ -102,5 +102,7 @@ export function stringify(value: unknown): string {
   if (typeof value === 'string') return value;
   if (typeof value === 'number' || typeof value === 'boolean' || typeof value === 'bigint') return String(value);
   if (value === null) return 'null';
-  return JSON.stringify(value) ?? String(value);
+  // None of these is in a parsed event; written as JavaScript would (JSON has no text for them).
+  if (value === undefined || typeof value === 'symbol' || typeof value === 'function') return String(value);
+  return JSON.stringify(value);
 }

@@ -76,7 +76,7 @@ const HANDLERS: Record<string, Handler> = {
     eachIncident(state, body.incident_ids, (id) => state.actions.snooze(id, body.minutes as number, personId)),
   '/incident/reopen': (state, body, personId) => eachIncident(state, body.incident_ids, (id) => state.actions.reopen(id, personId)),
   '/incident/comment': (state, body, personId) =>
-    eachIncident(state, body.incident_ids, (id) => state.actions.comment(id, String(body.comment ?? ''), personId)),
+    eachIncident(state, body.incident_ids, (id) => state.actions.comment(id, (body.comment as string | undefined) ?? '', personId)),
   '/incident/resolve': (state, body, personId) =>
     eachIncident(state, body.incident_ids, async (id) => {
       for (const field of ['root_cause', 'resolution'] as const) {
