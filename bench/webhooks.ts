@@ -160,16 +160,16 @@ gc();
 const before = process.memoryUsage().heapUsed;
 for (let i = 0; i < 100_000; i++) {
   const id = `${i.toString(16).padStart(8, '0')}fac0599a2a25529ba2362c0c`;
-  const claim = await store.claim(id, 60_000);
-  if (claim.status === 'claimed') await store.complete(id, claim.token);
+  const claim = store.claim(id, 60_000); // MemoryStateStore answers synchronously
+  if (claim.status === 'claimed') store.complete(id, claim.token);
 }
 gc();
 const perId = (process.memoryUsage().heapUsed - before) / 100_000;
 console.log(`\nMemoryStateStore at 100 000 event ids (32-char): ${perId.toFixed(0)} bytes per id (${((perId * 100_000) / 1048576).toFixed(1)} MiB)`);
 for (let i = 100_000; i < 300_000; i++) {
   const id = `${i.toString(16).padStart(8, '0')}fac0599a2a25529ba2362c0c`;
-  const claim = await store.claim(id, 60_000);
-  if (claim.status === 'claimed') await store.complete(id, claim.token);
+  const claim = store.claim(id, 60_000); // MemoryStateStore answers synchronously
+  if (claim.status === 'claimed') store.complete(id, claim.token);
 }
 gc();
 console.log(`after 200 000 more ids: ${store.size} held, ${((process.memoryUsage().heapUsed - before) / 1048576).toFixed(1)} MiB (flat: bounded by maxEntries)`);

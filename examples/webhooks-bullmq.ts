@@ -52,8 +52,14 @@ if (role === 'receiver' || role === 'both') {
   });
   closing.push(() => new Promise((resolve) => server.close(resolve)));
 }
-process.on('SIGTERM', async () => {
+async function shutdown(): Promise<void> {
   for (const close of closing) await close();
   await queue.close();
   connection.disconnect();
+}
+process.on('SIGTERM', () => {
+  shutdown().catch((error: unknown) => {
+    console.error(`[${process.pid}] shutdown failed:`, error);
+    process.exitCode = 1;
+  });
 });

@@ -119,7 +119,8 @@ describe('webhook integrations', () => {
     const bodies: unknown[] = [];
     const url = await endpoint((req, res) => {
       let text = '';
-      req.on('data', (c: Buffer) => (text += c));
+      req.setEncoding('utf8');
+      req.on('data', (c: string) => (text += c));
       req.on('end', () => {
         bodies.push(JSON.parse(text));
         res.writeHead(200).end();
@@ -153,7 +154,8 @@ describe('delivery rules and call history', () => {
     const url = await endpoint((req, res) => {
       attempts++;
       let text = '';
-      req.on('data', (c: Buffer) => (text += c));
+      req.setEncoding('utf8');
+      req.on('data', (c: string) => (text += c));
       req.on('end', () => {
         eventIds.push((JSON.parse(text) as { event_id: string }).event_id);
         handler(req, res, attempts);

@@ -33,7 +33,7 @@ describe('client.incidents', () => {
     const channel = h.service.world.channels[0]!.channel_id;
     const created = await client.incidents.create({ incident_severity: 'Critical', title: 'disk full on db-1', channel_id: channel });
     expect(created).toEqual({ incident_id: expect.stringMatching(/^[0-9a-f]{24}$/), title: 'disk full on db-1' });
-    const id = created!.incident_id;
+    const id = created.incident_id;
     const ids = [id];
     const before = h.calls.length;
     await client.incidents.assign({ incident_id: id, assigned_to: { person_ids: [me] } });
@@ -58,8 +58,8 @@ describe('client.incidents', () => {
 
   it('adds responders, merges and removes', async () => {
     const other = h.service.world.members[1]!.person_id;
-    const a = (await client.incidents.create({ incident_severity: 'Warning', title: 'api errors' }))!.incident_id;
-    const b = (await client.incidents.create({ incident_severity: 'Warning', title: 'api errors again' }))!.incident_id;
+    const a = (await client.incidents.create({ incident_severity: 'Warning', title: 'api errors' })).incident_id;
+    const b = (await client.incidents.create({ incident_severity: 'Warning', title: 'api errors again' })).incident_id;
     await client.incidents.addResponder({ incident_id: a, person_ids: [other] });
     expect((await client.incidents.info({ incident_id: a }))?.responders?.map((r) => r.person_id)).toContain(other);
     await client.incidents.merge({ source_incident_ids: [b], target_incident_id: a });
@@ -104,7 +104,7 @@ describe('client.incidents', () => {
   });
 
   it('never sends a write twice after it may have reached the server', async () => {
-    const id = (await client.incidents.create({ incident_severity: 'Info', title: 'flaky' }))!.incident_id;
+    const id = (await client.incidents.create({ incident_severity: 'Info', title: 'flaky' })).incident_id;
     h.service.faults.add({ status: 500, path: '/incident/ack' });
     const before = h.calls.length;
     expect(await rejection(client.incidents.ack({ incident_ids: [id] }))).toBeInstanceOf(InternalError);

@@ -123,7 +123,7 @@ describe('renderCustomBody properties', () => {
         for (const [text, n] of parts) {
           const [path, value] = paths[n % paths.length] as [string, unknown];
           template += `${text}{{${path}}}`;
-          expected += text + (typeof value === 'string' ? value : value === null ? 'null' : typeof value === 'object' ? JSON.stringify(value) : String(value));
+          expected += text + (typeof value === 'string' ? value : value === null || typeof value === 'object' ? JSON.stringify(value) : `${value as number | boolean}`);
         }
         expect(renderCustomBody([template], payload)).toEqual([expected]);
       }),

@@ -127,7 +127,7 @@ describe('payload check (every kind)', () => {
     () => clone(alertExample),
     () => clone(customAction),
     idInside,
-    () => ({ event_id: 'e1', event_type: 'x_change', event_time: 1700000000000 }) as Record<string, unknown>,
+    () => ({ event_id: 'e1', event_type: 'x_change', event_time: 1700000000000 }),
   );
   const mutation = fc.record({
     base,
@@ -142,7 +142,7 @@ describe('payload check (every kind)', () => {
       fc.property(mutation, ({ base: make, type, top, inner, whole }) => {
         const event = make();
         for (const key of ['incident', 'alert'] as const) {
-          if (typeof event[key] === 'object' && event[key] !== null) Object.assign(event[key] as object, inner);
+          if (typeof event[key] === 'object' && event[key] !== null) Object.assign(event[key], inner);
         }
         if (type !== null) event.event_type = type;
         Object.assign(event, top);

@@ -127,7 +127,7 @@ describe('WebhookReceiver with a custom body and a queue', () => {
     const body = renderCustomBody(template, event);
     expect((await receive(receiver, body)).outcome).toBe('accepted');
     expect(jobs).toEqual([{ name: 'i_ack', data: body, opts: { jobId: expect.any(String) } }]);
-    await receiver.processor()({ id: jobs[0]!.opts.jobId, data: jobs[0]!.data } as never);
+    await receiver.processor()({ id: jobs[0]!.opts.jobId, data: jobs[0]!.data });
     expect(got).toHaveLength(1);
     expect(got[0]).toBeInstanceOf(CustomBodyEvent);
     expect(got[0]).toMatchObject({ event_id: event.event_id, event_type: 'i_ack', incident_id: event.incident.incident_id, body });

@@ -54,7 +54,7 @@ describe('webhook types', () => {
   });
 
   it('narrow with isEventType, and only to the payload of that type', () => {
-    const events: WebhookEvent[] = [buildWebhookEvent('i_ack'), structuredClone(alertExample) as WebhookEvent, buildWebhookEvent('i_future')];
+    const events: WebhookEvent[] = [buildWebhookEvent('i_ack'), structuredClone(alertExample), buildWebhookEvent('i_future')];
     const seen: string[] = [];
     for (const event of events) {
       if (isEventType(event, 'i_ack')) {

@@ -116,10 +116,12 @@ describe('WebhookReceiver with a BullMQ queue', () => {
     const broken = buildWebhookEvent('i_rslv');
     const flakyDone = waitFor(events, 'completed', jobIdFor(flaky.event_id));
     const brokenFailed = new Promise<void>((resolve) => {
-      events.on('failed', async ({ jobId }) => {
+      events.on('failed', ({ jobId }) => {
         if (jobId !== jobIdFor(broken.event_id)) return;
-        const job = await queue.getJob(jobId);
-        if (job && (await job.getState()) === 'failed') resolve();
+        void queue
+          .getJob(jobId)
+          .then((job) => job?.getState())
+          .then((state) => state === 'failed' && resolve());
       });
     });
     await events.waitUntilReady();

@@ -273,14 +273,14 @@ describe('MemoryStateStore', () => {
   it('stays within maxEntries under an endless stream of new ids', async () => {
     const store = new MemoryStateStore({ maxEntries: 1000 });
     for (let i = 0; i < 50_000; i++) {
-      const claim = await store.claim(`id-${i}`, 60_000);
-      if (claim.status === 'claimed') await store.complete(`id-${i}`, claim.token);
+      const claim = store.claim(`id-${i}`, 60_000);
+      if (claim.status === 'claimed') store.complete(`id-${i}`, claim.token);
     }
     expect(store.size).toBeLessThanOrEqual(1000);
     expect(store.size).toBeGreaterThanOrEqual(500);
-    for (let i = 49_500; i < 50_000; i++) expect((await store.claim(`id-${i}`, 60_000)).status).toBe('done'); // the newest half
-    expect((await store.claim('id-49999', 60_000)).status).toBe('done');
-    expect((await store.claim('id-0', 60_000)).status).toBe('claimed'); // long evicted
+    for (let i = 49_500; i < 50_000; i++) expect(store.claim(`id-${i}`, 60_000).status).toBe('done'); // the newest half
+    expect(store.claim('id-49999', 60_000).status).toBe('done');
+    expect(store.claim('id-0', 60_000).status).toBe('claimed'); // long evicted
   });
 
   it('bounds claims that are never completed (handlers that hang)', () => {
@@ -292,13 +292,13 @@ describe('MemoryStateStore', () => {
 
   it('forgets ids after ttlMs, and lets a lapsed claim be taken over', async () => {
     const store = new MemoryStateStore({ ttlMs: 30 });
-    const claim = await store.claim('a', 20);
-    expect((await store.claim('a', 20)).status).toBe('pending');
+    const claim = store.claim('a', 20);
+    expect(store.claim('a', 20).status).toBe('pending');
     await sleep(30);
-    const next = await store.claim('a', 1000);
+    const next = store.claim('a', 1000);
     expect(next.status).toBe('claimed');
-    if (claim.status === 'claimed') await store.release('a', claim.token); // a stale holder cannot release it
-    expect((await store.claim('a', 1000)).status).toBe('pending');
+    if (claim.status === 'claimed') store.release('a', claim.token); // a stale holder cannot release it
+    expect(store.claim('a', 1000).status).toBe('pending');
   });
 });
 

@@ -37,7 +37,8 @@ describe('stress: everything at once', () => {
           // Redis frozen a moment, so that the replica dies holding deliveries it has not answered.
           c0.redis.freeze();
           await new Promise((resolve) => setTimeout(resolve, 300));
-          const replica = c0.replicas.find((r) => c0.frontDoor.openTo(r.url as string) > 0) ?? (c0.replicas[0] as (typeof c0.replicas)[number]);
+          const replica = c0.replicas.find((r) => c0.frontDoor.openTo(r.url as string) > 0) ?? c0.replicas[0];
+          if (!replica) throw new Error('the cluster has no replica to kill');
           await c0.kill(replica);
           c0.redis.thaw();
           killed.push(`replica ${replica.pid} at ${Date.now()}`);

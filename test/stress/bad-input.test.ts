@@ -5,7 +5,7 @@ import type { AddressInfo } from 'node:net';
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
 import { Flashduty, FlashdutyError, IncidentPage, type ListIncidentsParams, RequestValidationError } from '../../src/index.js';
-import { buildDelivery, buildWebhookEvent } from '../../src/testing/index.js';
+import { buildWebhookEvent } from '../../src/testing/index.js';
 import { type Claim, MemoryStateStore, WebhookReceiver } from '../../src/webhooks/index.js';
 import { DAY, NOW, startMock } from '../helpers.js';
 import { figure, scale } from './scale.js';
@@ -171,7 +171,7 @@ describe('any webhook delivery → a documented answer; no thrown error, no leak
     const store = new MemoryStateStore();
     const wrap = {
       claim: async (id: string, lease: number): Promise<Claim> => {
-        const c = await store.claim(id, lease);
+        const c = store.claim(id, lease);
         if (c.status === 'claimed') claims.set(id, (claims.get(id) ?? 0) + 1);
         return c;
       },
