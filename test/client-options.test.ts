@@ -79,13 +79,14 @@ describe('headers', () => {
 
 describe('abort and timeout', () => {
   it('rejects with APIUserAbortError when the signal aborts mid-request', async () => {
-    h.service.faults.add({ delayMs: 500 });
+    h.service.faults.add({ delayMs: 5000 });
     const controller = new AbortController();
     setTimeout(() => controller.abort(), 50);
     const started = Date.now();
     const error = await rejection(h.client().listIncidents(window, { signal: controller.signal }));
     expect(error).toBeInstanceOf(APIUserAbortError);
-    expect(Date.now() - started).toBeLessThan(400);
+    // Long before the answer (5 s): a margin no machine's load eats, while a missed abort waits it out.
+    expect(Date.now() - started).toBeLessThan(2500);
   });
 
   it('rejects at once, sending nothing, with a signal already aborted', async () => {

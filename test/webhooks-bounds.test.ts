@@ -67,13 +67,17 @@ describe('the ack deadline', () => {
     const handled: string[] = [];
     const errors: unknown[] = [];
     receiver.on('event', (event) => void handled.push(event.event_id));
-    receiver.on('error', (error) => void errors.push(error));
+    const lateClaimsAtError: number[] = [];
+    receiver.on('error', (error) => {
+      errors.push(error);
+      lateClaimsAtError.push(store.lateClaims);
+    });
     const url = await serve(receiver);
     const event = buildWebhookEvent('i_new');
     const first = await post(url, JSON.stringify(event));
     expect(first).toMatchObject({ error: 'ECONNRESET' }); // what the sender retries (EOF): no status line at all
-    expect(first.ms).toBeLessThan(390);
     expect(errors).toHaveLength(1);
+    expect(lateClaimsAtError).toEqual([0]); // given up at the deadline, before the store answered
     await sleep(300); // the late claim lands, and is released
     expect(store.lateClaims).toBe(1);
     store.delayMs = 0;
@@ -82,12 +86,12 @@ describe('the ack deadline', () => {
   });
 
   it('answers 503 through fetchHandler when the store is too slow', async () => {
-    const receiver = new WebhookReceiver({ store: slowStore(300), ackTimeoutMs: 100 });
-    const started = Date.now();
+    const store = slowStore(300);
+    const receiver = new WebhookReceiver({ store, ackTimeoutMs: 100 });
     const response = await receiver.fetchHandler(buildDelivery(buildWebhookEvent('i_new')).request('http://localhost/hook'));
+    expect(store.lateClaims).toBe(0); // answered before the store did (timers fire in order, however busy the machine)
     expect(response.status).toBe(503);
     expect(await response.json()).toMatchObject({ outcome: 'rejected', reason: expect.stringMatching(/^not recorded: the state store did not finish/) });
-    expect(Date.now() - started).toBeLessThan(290);
   });
 
   it('cuts off a body that trickles in, at the deadline', async () => {

@@ -156,15 +156,17 @@ describe('WebhookReceiver.receive', () => {
     const receiver = new WebhookReceiver({ ackTimeoutMs: 100 });
     const errors: unknown[] = [];
     receiver.on('error', (error) => void errors.push(error));
+    let handlerDone = false;
     const slowFailing = async () => {
       await sleep(300);
+      handlerDone = true;
       throw new Error('late failure');
     };
     receiver.on('event', slowFailing);
     const event = buildWebhookEvent('i_ack');
-    const started = Date.now();
     expect(await receive(receiver, event)).toMatchObject({ status: 200, outcome: 'accepted' });
-    expect(Date.now() - started).toBeLessThan(250);
+    // Answered before the handler finished: timers fire in order, so this holds on a busy machine too.
+    expect(handlerDone).toBe(false);
     // A redelivery while it still runs waits, then answers duplicate at its own deadline.
     expect((await receive(receiver, event)).outcome).toBe('duplicate');
     await sleep(300);
