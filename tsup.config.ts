@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { build } from 'esbuild';
 import { defineConfig, type Options } from 'tsup';
 
 const entry = {
@@ -21,8 +22,44 @@ const shared: Options = {
   external: ['msw', 'msw/node', 'msw/browser'],
 };
 
+// `validate: 'deep'` (src/schemas/deep.ts) in ESM: one self-contained file, zod and the schemas
+// bundled in. The main entry also exports the schemas, so it reaches zod; were the deep chunk to share
+// those files, an app bundled by esbuild with code splitting would load them up front (esbuild puts
+// a file live in any chunk into a chunk shared with every entry that can reach it, used or not).
+// With its own copy, an app that never asks for 'deep' never loads zod (measured: scripts/size.ts).
+const DEEP_FILE = 'schemas-deep.js';
+
 export default defineConfig([
-  { ...shared, format: 'esm', clean: true, splitting: true },
+  {
+    ...shared,
+    format: 'esm',
+    clean: true,
+    splitting: true,
+    esbuildPlugins: [
+      {
+        name: 'deep-apart',
+        setup(build) {
+          build.onResolve({ filter: /^\.\/deep\.js$/ }, (args) =>
+            args.importer.endsWith(path.join('schemas', 'load-deep.ts'))
+              ? { path: `./${DEEP_FILE}`, external: true }
+              : undefined,
+          );
+        },
+      },
+    ],
+    async onSuccess() {
+      await build({
+        entryPoints: ['src/schemas/deep.ts'],
+        outfile: `dist/${DEEP_FILE}`,
+        bundle: true,
+        format: 'esm',
+        target: 'es2022',
+        platform: 'neutral',
+        mainFields: ['module', 'main'],
+        logLevel: 'warning',
+      });
+    },
+  },
   {
     ...shared,
     format: 'cjs',
