@@ -51,6 +51,15 @@ describe('one page', () => {
     expect(requests).toBe(Math.ceil(all.length / 7));
   });
 
+  it('sends the params as they were at the call, whatever the caller changes before awaiting', async () => {
+    const params = { ...last7, limit: 3 };
+    const pending = client.listIncidents(params);
+    params.limit = 9;
+    const page = await pending;
+    expect(page.items).toHaveLength(3);
+    expect(h.calls.at(-1)?.body).toMatchObject({ limit: 3 });
+  });
+
   it('sends nothing until awaited or iterated', async () => {
     const before = h.calls.length;
     const pending = client.listIncidents(last7);

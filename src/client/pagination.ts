@@ -1,13 +1,12 @@
 // listIncidents' pages: the incident list as one operation of the paging engine (paging.ts), with
 // the page class and promise the API names. Windows of 31 days, cursor and page number.
 
-import type { RequestValidationError } from '../core/errors.js';
 import type { IncidentInfo } from '../schemas/incident.js';
 import type { ListIncidentsRequest } from '../schemas/list.js';
 import { loadDeep } from '../schemas/load-deep.js';
 import { checkPageShape } from '../schemas/shape.js';
 import type { Flashduty, RequestOptions } from './client.js';
-import { ListPage, ListPagePromise, type ListOperation } from './paging.js';
+import { ListPage, ListPagePromise, type ListOperation, type WireSource } from './paging.js';
 
 /** The longest window the service accepts in one request. */
 export const MAX_WINDOW_SECONDS = 31 * 86_400;
@@ -36,7 +35,7 @@ export class IncidentPage extends ListPage<IncidentInfo, ListIncidentsRequest> {
 /** `await` gives the first page; iterating gives every incident. */
 export class IncidentPagePromise extends ListPagePromise<IncidentInfo, ListIncidentsRequest, IncidentPage> {
   /** @internal */
-  constructor(client: Flashduty, wire: ListIncidentsRequest | RequestValidationError, options: RequestOptions) {
+  constructor(client: Flashduty, wire: WireSource<ListIncidentsRequest>, options: RequestOptions) {
     super(client, INCIDENT_LIST, wire, options, IncidentPage);
   }
 }

@@ -6,11 +6,14 @@
 //   walked first, and is dropped from the next one. That rule needs no memory, so resuming is exact.
 // - Every page carries a resume token (window, cursor or next page number, the params' fingerprint);
 //   `resumeFrom` continues right after that page, and refuses a token of other params.
+// This file holds what a list method returns at once (the page and promise classes); the walks
+// themselves (paging-walk.ts) and the params' conversion load on the first page, so an app that never
+// lists does not carry them.
 
-import { RequestValidationError, ResponseValidationError } from '../core/errors.js';
-import { checkLimit, PagePromise, type PagingMode } from '../core/page-promise.js';
+import { PagePromise, type PagingMode } from '../core/page-promise.js';
 import type { ShapeProblem } from '../schemas/shape.js';
 import type { Flashduty, RequestOptions } from './client.js';
+import type { ListShape } from './list-shape.js';
 
 /** A list operation, as the engine needs to know it. */
 export interface ListOperation<Item> {
@@ -37,7 +40,9 @@ export interface ListOperation<Item> {
   };
   /** Checks the params before the first request (resource methods check them against the OpenAPI). */
   prepare?(wire: PagedRequest): Promise<void>;
-  /** Checks the page beyond the items being an array (`validate` is not false). */
+  /** What the page promises beside its items (checked unless `validate` is false, where `check` is not given). */
+  shape?: ListShape;
+  /** Checks the page instead of `shape` (`validate` is not false). */
   check?(data: unknown, client: Flashduty): ShapeProblem | undefined | Promise<ShapeProblem | undefined>;
 }
 
@@ -67,8 +72,8 @@ export interface PageData<Item> {
   search_after_ctx?: unknown;
 }
 
-/** What a resume token holds. */
-interface Token {
+/** What a resume token holds. @internal */
+export interface Token {
   v: 1;
   op: string;
   f: string;
@@ -134,7 +139,9 @@ export class ListPage<Item, Request extends PagedRequest = PagedRequest> {
     if (next.c === undefined && next.p === undefined) return Promise.resolve(null);
     // The next page is of this page's class (an IncidentPage's next page is an IncidentPage).
     const factory = this.constructor as PageFactory<Item, Request, this>;
-    return fetchPage(this.#client, this.#operation, nextRequest(this.request, next), this.#options, this.#context, factory);
+    return loadWalk().then((walk) =>
+      walk.fetchPage(this.#client, this.#operation, walk.nextRequest(this.request, next), this.#options, this.#context, factory),
+    );
   }
 
   /** @internal The same page with other items (those not yielded before); paging state stays the server's. */
@@ -160,16 +167,17 @@ export class ListPage<Item, Request extends PagedRequest = PagedRequest> {
   }
 }
 
-function nextRequest<Request extends PagedRequest>(request: Request, next: Omit<Token, 'v' | 'op' | 'f'>): Request {
-  const { p: _p, search_after_ctx: _c, ...rest } = request;
-  if (next.c !== undefined) return { ...rest, search_after_ctx: next.c } as Request;
-  return (next.p === undefined ? rest : { ...rest, p: next.p }) as Request;
-}
-
 /** Builds the page objects of one operation (a subclass of ListPage where the API names one). */
 export type PageFactory<Item, Request extends PagedRequest, Page extends ListPage<Item, Request>> = new (
   ...args: ConstructorParameters<typeof ListPage<Item, Request>>
 ) => Page;
+
+/**
+ * The wire request of a list call: the params as sent, or how to get them (converted and checked in
+ * a module loaded on the first page; a failure rejects the first page or the walk, never the call).
+ * @internal
+ */
+export type WireSource<Request> = Request | (() => Promise<Request>);
 
 /** `await` gives the first page; iterating gives every item; `.pages()`/`.items()` choose how. */
 export class ListPagePromise<Item, Request extends PagedRequest = PagedRequest, Page extends ListPage<Item, Request> = ListPage<Item, Request>> extends PagePromise<Page, Item> {
@@ -177,215 +185,57 @@ export class ListPagePromise<Item, Request extends PagedRequest = PagedRequest, 
   constructor(
     client: Flashduty,
     operation: ListOperation<Item>,
-    wire: Request | RequestValidationError,
+    source: WireSource<Request>,
     options: RequestOptions,
     factory: PageFactory<Item, Request, Page>,
   ) {
-    let first: Promise<Page> | undefined;
-    // async: a bad request (or window) rejects the awaited page rather than throwing at the caller.
-    const awaited = async (): Promise<Page> => {
-      if (wire instanceof RequestValidationError) throw wire;
-      if (first) return first;
-      checkWindowLength(operation, wire);
-      const context = { fingerprint: fingerprint(wire), window: 0, windows: undefined, by: operation.cursor ? 'cursor' : 'number' } as const;
-      first = operation.prepare
-        ? operation.prepare(wire).then(() => fetchPage(client, operation, wire, options, context, factory))
-        : fetchPage(client, operation, wire, options, context, factory);
-      return first;
+    let wire: Promise<Request> | undefined;
+    /** Runs `step` once the wire request is ready and the walks are loaded (both at once, each once). */
+    const ready = <T>(step: (request: Request, walk: WalkModule) => Promise<T>): Promise<T> => {
+      const walking = loadWalk();
+      wire ??= typeof source === 'function' ? source() : Promise.resolve(source);
+      return wire.then((request) => walking.then((walk) => step(request, walk)));
     };
+    let first: Promise<Page> | undefined;
     super({
-      first: awaited,
+      first: () => (first ??= ready((request, walk) => walk.firstPage(client, operation, request, options, factory))),
       pages: ({ by, maxPages, resumeFrom }) => ({
-        [Symbol.asyncIterator]: () => walk(client, operation, wire, options, factory, { by, maxPages, resumeFrom }, () => first),
+        [Symbol.asyncIterator]: () =>
+          deferredIterator(() =>
+            ready(async (request, walk) => walk.walk(client, operation, request, options, factory, { by, maxPages, resumeFrom }, () => first)),
+          ),
       }),
     });
   }
 }
 
-/** A request's window must fit the operation's limit when sent alone (iteration splits it). */
-export function checkWindowLength(operation: ListOperation<never>, wire: PagedRequest): void {
-  const max = operation.window?.max;
-  if (max !== undefined && (wire.end_time ?? 0) - (wire.start_time ?? 0) > max) {
-    throw new RequestValidationError(
-      'end_time',
-      `the window must not exceed ${max / 86_400} days; iterate the result (for await, .items(), .pages()) to walk a longer range`,
-    );
-  }
+/** A shallow copy of an object's params: what the caller changes after a list call does not change its requests. */
+export function snapshot<T>(params: T): T {
+  return typeof params === 'object' && params !== null && !Array.isArray(params) ? { ...params } : params;
 }
 
-async function fetchPage<Item, Request extends PagedRequest, Page extends ListPage<Item, Request>>(
-  client: Flashduty,
-  operation: ListOperation<Item>,
-  request: Request,
-  options: RequestOptions,
-  context: PageContext,
-  factory?: PageFactory<Item, Request, Page>,
-): Promise<Page> {
-  const response = await client._post(operation.path, request, 'read', options);
-  const { data } = response;
-  const items = (data as { items?: unknown } | null | undefined)?.items;
-  // Even unvalidated, a walk needs an array of items.
-  let problem: ShapeProblem | undefined = Array.isArray(items) ? undefined : { path: 'data.items', why: 'expected an array' };
-  if (!problem && client.validate !== false) problem = await operation.check?.(data, client);
-  if (problem) {
-    throw new ResponseValidationError(`Invalid ${operation.name} page at ${problem.path}: ${problem.why}`, problem.path, {
-      status: response.status,
-      requestId: response.requestId,
-      url: response.url,
-    });
-  }
-  const Factory = (factory ?? ListPage) as PageFactory<Item, Request, Page>;
-  return new Factory(client, operation, request, options, data as { items: Item[] }, response.requestId, context);
+type WalkModule = typeof import('./paging-walk.js');
+let walkModule: Promise<WalkModule> | undefined;
+
+/** The walks, imported once on the first page (the promise is cached: loader hooks stay off the per-call path). */
+function loadWalk(): Promise<WalkModule> {
+  walkModule ??= import('./paging-walk.js');
+  return walkModule;
 }
 
-interface WalkOptions {
-  by: PagingMode | undefined;
-  maxPages: number | undefined;
-  resumeFrom: string | undefined;
-}
-
-async function* walk<Item, Request extends PagedRequest, Page extends ListPage<Item, Request>>(
-  client: Flashduty,
-  operation: ListOperation<Item>,
-  wire: Request | RequestValidationError,
-  options: RequestOptions,
-  factory: PageFactory<Item, Request, Page>,
-  { by: asked, maxPages, resumeFrom }: WalkOptions,
-  awaited: () => Promise<Page> | undefined,
-): AsyncGenerator<Page> {
-  if (wire instanceof RequestValidationError) throw wire;
-  const by = asked ?? (operation.cursor ? 'cursor' : 'number');
-  // An operation without paging answers everything in one page, whatever `by` says.
-  const single = !operation.cursor && !operation.number;
-  if (!single && by === 'cursor' && !operation.cursor) throw new RequestValidationError('by', `${operation.name} pages by page number only`);
-  if (!single && by === 'number' && !operation.number) throw new RequestValidationError('by', `${operation.name} pages by cursor only`);
-  await operation.prepare?.(wire);
-  let pagesLeft = checkLimit(maxPages, 'maxPages');
-  const print = fingerprint(wire);
-  const token = resumeFrom === undefined ? undefined : decodeToken(resumeFrom, operation, print);
-  if (token?.end) return;
-  const windows = operation.window ? splitWindows(wire.start_time ?? 0, wire.end_time ?? 0, wire.asc === true, operation.window.max) : undefined;
-  const count = windows?.length ?? 1;
-  if (token && token.w >= count) throw new RequestValidationError('resumeFrom', 'the token does not belong to these params');
-
-  for (let index = token?.w ?? 0; index < count; index++) {
-    if (pagesLeft <= 0) return;
-    const context: PageContext = { fingerprint: print, window: index, windows, by };
-    let request = windowRequest(wire, windows, index);
-    if (token && index === token.w && (token.c !== undefined || token.p !== undefined)) request = nextRequest(request, token);
-    else if (index > 0 || token) request = nextRequest(request, { w: index }); // a saved cursor or page number belongs to the first window only
-    if (by === 'number' && !single) request = request.search_after_ctx === undefined ? { ...request, p: request.p || 1 } : nextRequest(request, { w: index, p: 1 });
-    // The awaited first page is this very request when nothing moved it: reuse it.
-    const reuse = request === wire ? awaited() : undefined;
-    const edge = index > 0 && windows ? (windows[index - 1] as [number, number])[wire.asc === true ? 1 : 0] : undefined;
-    const ids = new Set<string>();
-    const cursors = new Set<string>();
-    let page: Page | null = await (reuse ?? fetchPage(client, operation, request, options, context, factory));
-    while (page) {
-      // Items of the edge second went out with the previous window; items seen on an earlier page of
-      // this window (page-number paging while items are added, a repeated cursor) are not yielded twice.
-      const fresh = page.items.filter((item) => {
-        if (edge !== undefined && operation.window?.timeOf(item) === edge) return false;
-        const id = operation.idOf?.(item);
-        return id === undefined || (!ids.has(id) && (ids.add(id), true));
-      });
-      yield page.withItems(fresh);
-      if (--pagesLeft <= 0) return;
-      if (!page.hasNextPage || single) break;
-      const next: Page | null = await nextOf(page, operation, by, cursors, client, options, context, factory);
-      if (!next) break;
-      page = next;
-    }
-  }
-}
-
-/** The page after `page` in its window, or null where the walk must stop (never a loop). */
-async function nextOf<Item, Request extends PagedRequest, Page extends ListPage<Item, Request>>(
-  page: Page,
-  operation: ListOperation<Item>,
-  by: PagingMode,
-  cursors: Set<string>,
-  client: Flashduty,
-  options: RequestOptions,
-  context: PageContext,
-  factory: PageFactory<Item, Request, Page>,
-): Promise<Page | null> {
-  if (by === 'number') {
-    const p = (page.request.p || 1) + 1;
-    const limit = page.request.limit || operation.defaultLimit;
-    if (operation.maxDepth !== undefined && p * limit > operation.maxDepth) {
-      throw new RequestValidationError(
-        'p',
-        `page-number paging cannot go past ${operation.maxDepth} items (p × limit); iterate with by: 'cursor' instead`,
-      );
-    }
-    return fetchPage(client, operation, nextRequest(page.request, { w: 0, p }), options, context, factory);
-  }
-  const cursor = page.searchAfterCtx;
-  if (!cursor || cursors.has(cursor)) {
-    client._log(
-      'warn',
-      `${operation.name}: the server said more pages exist but sent ${cursor ? 'a cursor it already sent' : 'no cursor'} ` +
-        `(request ${page.requestId}); stopping here rather than looping`,
-    );
-    return null;
-  }
-  cursors.add(cursor);
-  return fetchPage(client, operation, nextRequest(page.request, { w: 0, c: cursor }), options, context, factory);
-}
-
-function windowRequest<Request extends PagedRequest>(wire: Request, windows: Array<[number, number]> | undefined, index: number): Request {
-  const window = windows?.[index];
-  if (!window || (window[0] === wire.start_time && window[1] === wire.end_time)) return wire;
-  return { ...wire, start_time: window[0], end_time: window[1] };
-}
-
-/** Consecutive windows of at most `max` in the requested order; neighbours share their edge second. */
-export function splitWindows(start: number, end: number, ascending: boolean, max: number): Array<[number, number]> {
-  const windows: Array<[number, number]> = [];
-  if (ascending) {
-    for (let from = start; from < end; from += max) windows.push([from, Math.min(from + max, end)]);
-  } else {
-    for (let to = end; to > start; to -= max) windows.push([Math.max(to - max, start), to]);
-  }
-  return windows.length > 0 ? windows : [[start, end]];
-}
-
-/** The params without their paging fields, hashed (FNV-1a over canonical JSON): what a token belongs to. */
-export function fingerprint(wire: PagedRequest): string {
-  const { p: _p, search_after_ctx: _c, ...rest } = wire;
-  const text = canonical(rest);
-  let hash = 0x811c9dc5;
-  for (let i = 0; i < text.length; i++) hash = Math.imul(hash ^ text.charCodeAt(i), 0x01000193);
-  return (hash >>> 0).toString(36);
-}
-
-function canonical(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
-  if (value && typeof value === 'object') {
-    const entries = Object.entries(value).filter(([, v]) => v !== undefined).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonical(v)}`).join(',')}}`;
-  }
-  return JSON.stringify(value) ?? 'null';
+/** An iterator that starts its source on the first `next()`; `return()` before that ends it without starting it. */
+function deferredIterator<T>(start: () => Promise<AsyncIterator<T>>): AsyncIterator<T> {
+  let source: Promise<AsyncIterator<T>> | undefined;
+  return {
+    next: () => (source ??= start()).then((iterator) => iterator.next()),
+    return: async (value?: unknown) => {
+      const iterator = await source;
+      return (await iterator?.return?.(value)) ?? { done: true, value: undefined };
+    },
+  };
 }
 
 function encodeToken(next: Omit<Token, 'v' | 'op' | 'f'>, operation: ListOperation<never>, context: PageContext): string {
   const token: Token = { v: 1, op: operation.name, f: context.fingerprint, ...next };
   return btoa(encodeURIComponent(JSON.stringify(token))).replace(/=+$/, '');
-}
-
-function decodeToken(text: unknown, operation: ListOperation<never>, print: string): Token {
-  let token: Partial<Token> | undefined;
-  try {
-    token = typeof text === 'string' ? (JSON.parse(decodeURIComponent(atob(text))) as Partial<Token>) : undefined;
-  } catch {
-    token = undefined;
-  }
-  if (!token || token.v !== 1 || typeof token.w !== 'number') {
-    throw new RequestValidationError('resumeFrom', 'expected the resumeToken of a page');
-  }
-  if (token.op !== operation.name || token.f !== print) {
-    throw new RequestValidationError('resumeFrom', `the token belongs to other params (or another list than ${operation.name}); resume with the params it came from`);
-  }
-  return token as Token;
 }

@@ -2,7 +2,7 @@
 // `/detail`). Params become the OpenAPI's wire bodies, checked by its rules before anything is
 // sent; both operations are reads (retried as reads).
 
-import { RequestValidationError, ResponseValidationError } from '../core/errors.js';
+import { ResponseValidationError } from '../core/errors.js';
 import type {
   GetWebhookHistoryDetailRequest,
   ListWebhookHistoryParams,
@@ -10,10 +10,8 @@ import type {
   WebhookHistoryDetail,
   WebhookHistoryItem,
 } from '../schemas/webhook-history.js';
-import { checkArray, checkEnum, checkInteger, checkParams, checkType, definedFields, describe, isNumericId } from './checks.js';
 import type { Flashduty, RequestOptions } from './client.js';
-import { checkListShape } from './list-shape.js';
-import { ListPage, ListPagePromise, type ListOperation } from './paging.js';
+import { ListPage, ListPagePromise, type ListOperation, snapshot } from './paging.js';
 
 /** One page of `client.webhookHistory.list()`. */
 export type WebhookHistoryPage = ListPage<WebhookHistoryItem, ListWebhookHistoryRequest>;
@@ -27,13 +25,10 @@ const LIST: ListOperation<WebhookHistoryItem> = {
   number: false,
   defaultLimit: 20,
   idOf: (item) => `${item.integration_id}:${item.event_id}`,
-  check: (data) => checkListShape(data, { total: true }),
+  shape: { total: true },
 };
-const DEFAULT_LIMIT = 20;
-/** The OpenAPI's range of millisecond times: 13 digits. */
-const MIN_MS = 1_000_000_000_000;
-const MAX_MS = 9_999_999_999_999;
-const MAX_REF_ID = 128;
+/** The params' conversion and checks, loaded on first use. */
+const loadParams = () => import('./webhook-history-params.js');
 
 /** The delivery history of outbound webhooks: what was sent, to where, and how it went (the last 7 days). */
 export class WebhookHistory {
@@ -56,14 +51,9 @@ export class WebhookHistory {
    * ```
    */
   list(params: ListWebhookHistoryParams, options: RequestOptions = {}): WebhookHistoryPagePromise {
-    let wire: ListWebhookHistoryRequest | RequestValidationError;
-    try {
-      wire = toListRequest(params);
-    } catch (error) {
-      if (!(error instanceof RequestValidationError)) throw error;
-      wire = error;
-    }
-    return new ListPagePromise(this.#client, LIST, wire, options, ListPage);
+    const copy = snapshot(params);
+    const wire = () => loadParams().then(({ toListRequest }) => toListRequest(copy));
+    return new ListPagePromise<WebhookHistoryItem, ListWebhookHistoryRequest>(this.#client, LIST, wire, options, ListPage);
   }
 
   /**
@@ -71,14 +61,8 @@ export class WebhookHistory {
    * the delivered JSON text, `request_headers` a JSON text of its headers.
    */
   async detail(params: GetWebhookHistoryDetailRequest, options: RequestOptions = {}): Promise<WebhookHistoryDetail> {
-    checkParams(params, 'integration_id and event_id');
-    const { integration_id, event_id } = params;
-    if (integration_id === undefined) throw new RequestValidationError('integration_id', 'is required');
-    checkInteger(integration_id, 'integration_id', 1, Number.MAX_SAFE_INTEGER);
-    if (typeof event_id !== 'string' || event_id === '') {
-      throw new RequestValidationError('event_id', `expected the non-empty event id of a history record, got ${describe(event_id)}`);
-    }
-    const response = await this.#client._post('webhook/history/detail', { ...definedFields(params) }, 'read', options);
+    const wire = (await loadParams()).toDetailRequest(params);
+    const response = await this.#client._post('webhook/history/detail', wire, 'read', options);
     const { data } = response;
     if (this.#client.validate !== false && (typeof data !== 'object' || data === null || Array.isArray(data))) {
       throw new ResponseValidationError('Invalid webhookHistory.detail answer at data: expected an object', 'data', {
@@ -89,46 +73,4 @@ export class WebhookHistory {
     }
     return data as WebhookHistoryDetail;
   }
-}
-
-/** Converts and checks params by the OpenAPI's `ListWebhookHistoryRequest`. */
-export function toListRequest(params: ListWebhookHistoryParams): ListWebhookHistoryRequest {
-  checkParams(params, 'at least start_time and end_time');
-  const wire = definedFields(params);
-  wire.start_time = toMillis(params.start_time, 'start_time');
-  wire.end_time = toMillis(params.end_time, 'end_time');
-  if ((wire.end_time as number) <= (wire.start_time as number)) {
-    throw new RequestValidationError('end_time', 'must be greater than start_time');
-  }
-  wire.limit = checkInteger(wire.limit, 'limit', 1, 100) ?? DEFAULT_LIMIT;
-  if (wire.integration_id !== undefined && !isNumericId(wire.integration_id)) {
-    throw new RequestValidationError('integration_id', `expected a whole number ≥ 0, got ${describe(wire.integration_id)}`);
-  }
-  checkEnum(wire.status, 'status', ['success', 'failed']);
-  checkEnum(wire.orderby, 'orderby', ['event_time']);
-  checkType(wire.asc, 'boolean', 'asc');
-  checkType(wire.ref_id, 'string', 'ref_id');
-  if (typeof wire.ref_id === 'string' && wire.ref_id.length > MAX_REF_ID) {
-    throw new RequestValidationError('ref_id', `must be at most ${MAX_REF_ID} characters`);
-  }
-  checkArray(wire.event_types, 'event_types', (v) => typeof v === 'string' && v !== '', 'a non-empty string');
-  if (wire.search_after_ctx !== undefined && (typeof wire.search_after_ctx !== 'string' || wire.search_after_ctx === '')) {
-    throw new RequestValidationError('search_after_ctx', 'expected the non-empty cursor string of a previous page');
-  }
-  return wire as unknown as ListWebhookHistoryRequest;
-}
-
-function toMillis(value: unknown, field: string): number {
-  if (value === undefined || value === null) throw new RequestValidationError(field, 'is required');
-  const ms = value instanceof Date ? value.getTime() : value;
-  if (typeof ms !== 'number' || !Number.isInteger(ms)) {
-    throw new RequestValidationError(field, `expected a Date or whole Unix milliseconds, got ${value instanceof Date ? 'an invalid Date' : describe(value)}`);
-  }
-  if (ms >= 1e9 && ms < MIN_MS && !(value instanceof Date)) {
-    throw new RequestValidationError(field, `${ms} looks like Unix seconds; pass Unix milliseconds or a Date`);
-  }
-  if (ms < MIN_MS || ms > MAX_MS) {
-    throw new RequestValidationError(field, `expected a time from ${new Date(MIN_MS).toISOString()} to ${new Date(MAX_MS).toISOString()} in Unix milliseconds, got ${ms}`);
-  }
-  return ms;
 }

@@ -4,8 +4,8 @@
 
 import { RequestValidationError } from '../../core/errors.js';
 import type { Flashduty, RequestOptions } from '../client.js';
-import { checkListShape, type ListShape } from '../list-shape.js';
-import { ListPage, type ListOperation, ListPagePromise, type PagedRequest } from '../paging.js';
+import type { ListShape } from '../list-shape.js';
+import { ListPage, type ListOperation, ListPagePromise, type PagedRequest, snapshot } from '../paging.js';
 import { type OperationBody, type OperationData, type OperationPath, request } from '../request.js';
 
 /** Throws RequestValidationError naming the first field of `params` that breaks the operation's request schema. */
@@ -61,7 +61,7 @@ export function listOperation<P extends OperationPath>(spec: ListSpec<P>): ListO
     ...(spec.window ? { window: spec.window } : {}),
     ...(spec.idOf ? { idOf: spec.idOf } : {}),
     prepare: (wire) => checkParams(spec.path, wire),
-    check: (data) => checkListShape(data, spec.shape),
+    ...(spec.shape ? { shape: spec.shape } : {}),
   };
 }
 
@@ -73,6 +73,5 @@ export function list<P extends OperationPath>(
   options: RequestOptions = {},
 ): ListPagePromise<ItemOf<P>, OperationBody<P> & PagedRequest> {
   type Request = OperationBody<P> & PagedRequest;
-  const wire = (typeof params === 'object' && params !== null && !Array.isArray(params) ? { ...params } : params) as Request;
-  return new ListPagePromise<ItemOf<P>, Request, ListPage<ItemOf<P>, Request>>(client, operation, wire, options, ListPage);
+  return new ListPagePromise<ItemOf<P>, Request, ListPage<ItemOf<P>, Request>>(client, operation, snapshot(params as Request), options, ListPage);
 }

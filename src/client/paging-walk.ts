@@ -1,0 +1,220 @@
+// The walks of the paging engine (its rules: paging.ts): the first page, the next page, and every
+// page by cursor or page number across windows, with resume tokens checked. Loaded on a list
+// method's first page.
+
+import { RequestValidationError, ResponseValidationError } from '../core/errors.js';
+import { checkLimit, type PagingMode } from '../core/page-promise.js';
+import type { ShapeProblem } from '../schemas/shape.js';
+import type { Flashduty, RequestOptions } from './client.js';
+import { checkListShape } from './list-shape.js';
+import {
+  ListPage,
+  type ListOperation,
+  type PageContext,
+  type PagedRequest,
+  type PageFactory,
+  type Token,
+} from './paging.js';
+
+/** The first page of a list call: the window's length and the params checked, then one request. */
+export async function firstPage<Item, Request extends PagedRequest, Page extends ListPage<Item, Request>>(
+  client: Flashduty,
+  operation: ListOperation<Item>,
+  wire: Request,
+  options: RequestOptions,
+  factory: PageFactory<Item, Request, Page>,
+): Promise<Page> {
+  checkWindowLength(operation, wire);
+  await operation.prepare?.(wire);
+  const context: PageContext = { fingerprint: fingerprint(wire), window: 0, windows: undefined, by: operation.cursor ? 'cursor' : 'number' };
+  return fetchPage(client, operation, wire, options, context, factory);
+}
+
+/** A request's window must fit the operation's limit when sent alone (iteration splits it). */
+export function checkWindowLength(operation: ListOperation<never>, wire: PagedRequest): void {
+  const max = operation.window?.max;
+  if (max !== undefined && (wire.end_time ?? 0) - (wire.start_time ?? 0) > max) {
+    throw new RequestValidationError(
+      'end_time',
+      `the window must not exceed ${max / 86_400} days; iterate the result (for await, .items(), .pages()) to walk a longer range`,
+    );
+  }
+}
+
+export async function fetchPage<Item, Request extends PagedRequest, Page extends ListPage<Item, Request>>(
+  client: Flashduty,
+  operation: ListOperation<Item>,
+  request: Request,
+  options: RequestOptions,
+  context: PageContext,
+  factory?: PageFactory<Item, Request, Page>,
+): Promise<Page> {
+  const response = await client._post(operation.path, request, 'read', options);
+  const { data } = response;
+  const items = (data as { items?: unknown } | null | undefined)?.items;
+  // Even unvalidated, a walk needs an array of items.
+  let problem: ShapeProblem | undefined = Array.isArray(items) ? undefined : { path: 'data.items', why: 'expected an array' };
+  if (!problem && client.validate !== false) problem = operation.check ? await operation.check(data, client) : checkListShape(data, operation.shape);
+  if (problem) {
+    throw new ResponseValidationError(`Invalid ${operation.name} page at ${problem.path}: ${problem.why}`, problem.path, {
+      status: response.status,
+      requestId: response.requestId,
+      url: response.url,
+    });
+  }
+  const Factory = (factory ?? ListPage) as PageFactory<Item, Request, Page>;
+  return new Factory(client, operation, request, options, data as { items: Item[] }, response.requestId, context);
+}
+
+/** @internal */
+export interface WalkOptions {
+  by: PagingMode | undefined;
+  maxPages: number | undefined;
+  resumeFrom: string | undefined;
+}
+
+export async function* walk<Item, Request extends PagedRequest, Page extends ListPage<Item, Request>>(
+  client: Flashduty,
+  operation: ListOperation<Item>,
+  wire: Request,
+  options: RequestOptions,
+  factory: PageFactory<Item, Request, Page>,
+  { by: asked, maxPages, resumeFrom }: WalkOptions,
+  awaited: () => Promise<Page> | undefined,
+): AsyncGenerator<Page> {
+  const by = asked ?? (operation.cursor ? 'cursor' : 'number');
+  // An operation without paging answers everything in one page, whatever `by` says.
+  const single = !operation.cursor && !operation.number;
+  if (!single && by === 'cursor' && !operation.cursor) throw new RequestValidationError('by', `${operation.name} pages by page number only`);
+  if (!single && by === 'number' && !operation.number) throw new RequestValidationError('by', `${operation.name} pages by cursor only`);
+  await operation.prepare?.(wire);
+  let pagesLeft = checkLimit(maxPages, 'maxPages');
+  const print = fingerprint(wire);
+  const token = resumeFrom === undefined ? undefined : decodeToken(resumeFrom, operation, print);
+  if (token?.end) return;
+  const windows = operation.window ? splitWindows(wire.start_time ?? 0, wire.end_time ?? 0, wire.asc === true, operation.window.max) : undefined;
+  const count = windows?.length ?? 1;
+  if (token && token.w >= count) throw new RequestValidationError('resumeFrom', 'the token does not belong to these params');
+
+  for (let index = token?.w ?? 0; index < count; index++) {
+    if (pagesLeft <= 0) return;
+    const context: PageContext = { fingerprint: print, window: index, windows, by };
+    let request = windowRequest(wire, windows, index);
+    if (token && index === token.w && (token.c !== undefined || token.p !== undefined)) request = nextRequest(request, token);
+    else if (index > 0 || token) request = nextRequest(request, { w: index }); // a saved cursor or page number belongs to the first window only
+    if (by === 'number' && !single) request = request.search_after_ctx === undefined ? { ...request, p: request.p || 1 } : nextRequest(request, { w: index, p: 1 });
+    // The awaited first page is this very request when nothing moved it: reuse it.
+    const reuse = request === wire ? awaited() : undefined;
+    const edge = index > 0 && windows ? (windows[index - 1] as [number, number])[wire.asc === true ? 1 : 0] : undefined;
+    const ids = new Set<string>();
+    const cursors = new Set<string>();
+    let page: Page | null = await (reuse ?? fetchPage(client, operation, request, options, context, factory));
+    while (page) {
+      // Items of the edge second went out with the previous window; items seen on an earlier page of
+      // this window (page-number paging while items are added, a repeated cursor) are not yielded twice.
+      const fresh = page.items.filter((item) => {
+        if (edge !== undefined && operation.window?.timeOf(item) === edge) return false;
+        const id = operation.idOf?.(item);
+        return id === undefined || (!ids.has(id) && (ids.add(id), true));
+      });
+      yield page.withItems(fresh);
+      if (--pagesLeft <= 0) return;
+      if (!page.hasNextPage || single) break;
+      const next: Page | null = await nextOf(page, operation, by, cursors, client, options, context, factory);
+      if (!next) break;
+      page = next;
+    }
+  }
+}
+
+/** The page after `page` in its window, or null where the walk must stop (never a loop). */
+async function nextOf<Item, Request extends PagedRequest, Page extends ListPage<Item, Request>>(
+  page: Page,
+  operation: ListOperation<Item>,
+  by: PagingMode,
+  cursors: Set<string>,
+  client: Flashduty,
+  options: RequestOptions,
+  context: PageContext,
+  factory: PageFactory<Item, Request, Page>,
+): Promise<Page | null> {
+  if (by === 'number') {
+    const p = (page.request.p || 1) + 1;
+    const limit = page.request.limit || operation.defaultLimit;
+    if (operation.maxDepth !== undefined && p * limit > operation.maxDepth) {
+      throw new RequestValidationError(
+        'p',
+        `page-number paging cannot go past ${operation.maxDepth} items (p × limit); iterate with by: 'cursor' instead`,
+      );
+    }
+    return fetchPage(client, operation, nextRequest(page.request, { w: 0, p }), options, context, factory);
+  }
+  const cursor = page.searchAfterCtx;
+  if (!cursor || cursors.has(cursor)) {
+    client._log(
+      'warn',
+      `${operation.name}: the server said more pages exist but sent ${cursor ? 'a cursor it already sent' : 'no cursor'} ` +
+        `(request ${page.requestId}); stopping here rather than looping`,
+    );
+    return null;
+  }
+  cursors.add(cursor);
+  return fetchPage(client, operation, nextRequest(page.request, { w: 0, c: cursor }), options, context, factory);
+}
+
+function windowRequest<Request extends PagedRequest>(wire: Request, windows: Array<[number, number]> | undefined, index: number): Request {
+  const window = windows?.[index];
+  if (!window || (window[0] === wire.start_time && window[1] === wire.end_time)) return wire;
+  return { ...wire, start_time: window[0], end_time: window[1] };
+}
+
+/** Consecutive windows of at most `max` in the requested order; neighbours share their edge second. */
+export function splitWindows(start: number, end: number, ascending: boolean, max: number): Array<[number, number]> {
+  const windows: Array<[number, number]> = [];
+  if (ascending) {
+    for (let from = start; from < end; from += max) windows.push([from, Math.min(from + max, end)]);
+  } else {
+    for (let to = end; to > start; to -= max) windows.push([Math.max(to - max, start), to]);
+  }
+  return windows.length > 0 ? windows : [[start, end]];
+}
+
+/** The params without their paging fields, hashed (FNV-1a over canonical JSON): what a token belongs to. */
+export function fingerprint(wire: PagedRequest): string {
+  const { p: _p, search_after_ctx: _c, ...rest } = wire;
+  const text = canonical(rest);
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) hash = Math.imul(hash ^ text.charCodeAt(i), 0x01000193);
+  return (hash >>> 0).toString(36);
+}
+
+function canonical(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
+  if (value && typeof value === 'object') {
+    const entries = Object.entries(value).filter(([, v]) => v !== undefined).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonical(v)}`).join(',')}}`;
+  }
+  return JSON.stringify(value) ?? 'null';
+}
+
+export function nextRequest<Request extends PagedRequest>(request: Request, next: Omit<Token, 'v' | 'op' | 'f'>): Request {
+  const { p: _p, search_after_ctx: _c, ...rest } = request;
+  if (next.c !== undefined) return { ...rest, search_after_ctx: next.c } as Request;
+  return (next.p === undefined ? rest : { ...rest, p: next.p }) as Request;
+}
+
+function decodeToken(text: unknown, operation: ListOperation<never>, print: string): Token {
+  let token: Partial<Token> | undefined;
+  try {
+    token = typeof text === 'string' ? (JSON.parse(decodeURIComponent(atob(text))) as Partial<Token>) : undefined;
+  } catch {
+    token = undefined;
+  }
+  if (!token || token.v !== 1 || typeof token.w !== 'number') {
+    throw new RequestValidationError('resumeFrom', 'expected the resumeToken of a page');
+  }
+  if (token.op !== operation.name || token.f !== print) {
+    throw new RequestValidationError('resumeFrom', `the token belongs to other params (or another list than ${operation.name}); resume with the params it came from`);
+  }
+  return token as Token;
+}
