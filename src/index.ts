@@ -5,6 +5,7 @@ export type { MutationResult } from './client/agents.js';
 export { IncidentPage, IncidentPagePromise } from './client/pagination.js';
 export { ListPage, ListPagePromise } from './client/paging.js';
 export type { ListOperation, PagedRequest, PageFactory } from './client/paging.js';
+export type { ListShape } from './client/list-shape.js';
 export { WebhookHistory } from './client/webhook-history.js';
 export { Incidents } from './client/resources/incidents.js';
 export type { IncidentFeedItem } from './client/resources/incidents.js';
