@@ -11,6 +11,7 @@
 // lists does not carry them.
 
 import { PagePromise, type PagingMode } from '../core/page-promise.js';
+import { lazy } from '../internal/lazy.js';
 import type { ShapeProblem } from '../schemas/shape.js';
 import type { Flashduty, RequestOptions } from './client.js';
 import type { ListShape } from './list-shape.js';
@@ -215,13 +216,8 @@ export function snapshot<T>(params: T): T {
 }
 
 type WalkModule = typeof import('./paging-walk.js');
-let walkModule: Promise<WalkModule> | undefined;
-
-/** The walks, imported once on the first page (the promise is cached: loader hooks stay off the per-call path). */
-function loadWalk(): Promise<WalkModule> {
-  walkModule ??= import('./paging-walk.js');
-  return walkModule;
-}
+/** The walks, imported on the first page. */
+const loadWalk = lazy(() => import('./paging-walk.js'));
 
 /** An iterator that starts its source on the first `next()`; `return()` before that ends it without starting it. */
 function deferredIterator<T>(start: () => Promise<AsyncIterator<T>>): AsyncIterator<T> {

@@ -5,6 +5,7 @@
 
 import { RequestValidationError } from '../core/errors.js';
 import type { paths } from '../generated/openapi.js';
+import { lazy } from '../internal/lazy.js';
 import type { Flashduty, RequestOptions } from './client.js';
 
 /** Every operation path of the Flashduty Open API, as the OpenAPI writes it (`'/incident/ack'`). */
@@ -34,6 +35,9 @@ export type OperationData<P extends OperationPath> =
       : unknown
     : unknown;
 
+/** The operations table, imported on the first call. */
+const loadOperations = lazy(() => import('../generated/operations.js'));
+
 export async function request<P extends OperationPath>(
   client: Flashduty,
   path: P,
@@ -46,7 +50,7 @@ export async function request<P extends OperationPath>(
   if (typeof body !== 'object' || body === null) {
     throw new RequestValidationError('body', 'expected an object or array (the operation’s request body or query parameters)');
   }
-  const { GET_PATHS, IDEMPOTENCY_KEY_PATHS, READ_PATHS } = await import('../generated/operations.js');
+  const { GET_PATHS, IDEMPOTENCY_KEY_PATHS, READ_PATHS } = await loadOperations();
   // A path this OpenAPI does not know yet is a POST mutation: the policy that can never double a write.
   const method = GET_PATHS.has(path) ? 'GET' : 'POST';
   const kind = READ_PATHS.has(path) ? 'read' : 'mutation';

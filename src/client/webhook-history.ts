@@ -3,6 +3,7 @@
 // sent; both operations are reads (retried as reads).
 
 import { ResponseValidationError } from '../core/errors.js';
+import { lazy } from '../internal/lazy.js';
 import type {
   GetWebhookHistoryDetailRequest,
   ListWebhookHistoryParams,
@@ -28,7 +29,7 @@ const LIST: ListOperation<WebhookHistoryItem> = {
   shape: { total: true },
 };
 /** The params' conversion and checks, loaded on first use. */
-const loadParams = () => import('./webhook-history-params.js');
+const loadParams = lazy(() => import('./webhook-history-params.js'));
 
 /** The delivery history of outbound webhooks: what was sent, to where, and how it went (the last 7 days). */
 export class WebhookHistory {

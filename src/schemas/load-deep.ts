@@ -1,11 +1,7 @@
 // The deep validators, imported once on first use: a bundler splits them (and zod) into their own
-// chunk, and caching the promise keeps loader hooks (tsx, vitest) off the per-call path.
+// chunk (the ESM build makes it one self-contained file: see tsup.config.ts).
 
-type DeepModule = typeof import('./deep.js');
+import { lazy } from '../internal/lazy.js';
 
-let loading: Promise<DeepModule> | undefined;
-
-export function loadDeep(): Promise<DeepModule> {
-  loading ??= import('./deep.js');
-  return loading;
-}
+/** The module of `validate: 'deep'`, imported on its first use. */
+export const loadDeep = lazy(() => import('./deep.js'));
