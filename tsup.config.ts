@@ -29,12 +29,19 @@ const shared: Options = {
 // With its own copy, an app that never asks for 'deep' never loads zod (measured: scripts/size.ts).
 const DEEP_FILE = 'schemas-deep.js';
 
+// zod is bundled in, the parts the schemas use: `zod/mini` itself loads zod's whole core and every
+// locale, file by file, which made importing the package in Node cost 1.6× importing ky alone (the
+// entry exports the schemas, so an import evaluates them). Bundled, the schemas are still zod's
+// own (the user's zod parses and composes them); `zod` stays a dependency for the types.
+const BUNDLED = ['zod'];
+
 export default defineConfig([
   {
     ...shared,
     format: 'esm',
     clean: true,
     splitting: true,
+    noExternal: BUNDLED,
     esbuildPlugins: [
       {
         name: 'deep-apart',
@@ -65,7 +72,7 @@ export default defineConfig([
     format: 'cjs',
     splitting: false,
     // ky is ESM-only: left external, the CJS output would call a missing `default.create`.
-    noExternal: ['ky'],
+    noExternal: ['ky', ...BUNDLED],
     esbuildPlugins: [
       {
         // The ESM loader of msw uses top-level await, which CJS cannot; swap in the require() twin.
