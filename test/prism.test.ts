@@ -1,0 +1,120 @@
+// The resource methods against the vendor's OpenAPI as a schema-driven mock serves it: Prism (a child
+// process on a loopback port, stopped with the file, even when a test fails) answers each operation
+// from the OpenAPI's examples and schemas and refuses a request that breaks them (422). So this checks
+// our bodies and our reading of the answers against the vendor's file itself, not against our mock.
+// Prism is installed apart (`npm ci --prefix tools/prism`; .ci/run does it): without it this file is
+// skipped with a warning on a developer's machine, and fails in CI.
+
+import type { ChildProcess } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Flashduty, InvalidParameterError } from '../src/index.js';
+import { closedPort } from './helpers.js';
+import { spawnTied, stopChild } from './support/lifetime.js';
+
+const PRISM = fileURLToPath(new URL('../tools/prism/node_modules/@stoplight/prism-cli/dist/index.js', import.meta.url));
+const OPENAPI = fileURLToPath(new URL('../openapi/openapi.en.json', import.meta.url));
+/** Prism reads and resolves the whole OpenAPI before it listens: seconds, more on a loaded machine. */
+const STARTUP_MS = 180_000;
+
+const installed = existsSync(PRISM);
+if (!installed) {
+  if (process.env.CI) throw new Error(`Prism is not installed (${PRISM}): run npm ci --prefix tools/prism`);
+  console.warn('test/prism.test.ts skipped: Prism is not installed; run `npm ci --prefix tools/prism` to include it');
+}
+
+const ID = '5f8a1b2c3d4e5f6a7b8c9d0e';
+const OTHER = '5f8a1b2c3d4e5f6a7b8c9d0f';
+const now = Math.floor(Date.now() / 1000);
+const lastDay = { start_time: now - 86_400, end_time: now };
+
+let prism: ChildProcess | undefined;
+let client: Flashduty;
+
+/** Starts Prism on a free loopback port; resolves with its base URL once it listens, rejects with its output if it exits first. */
+async function startPrism(): Promise<string> {
+  const port = await closedPort();
+  const child = spawnTied(process.execPath, [PRISM, 'mock', '--host', '127.0.0.1', '--port', String(port), OPENAPI], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  prism = child;
+  let output = '';
+  await new Promise<void>((resolve, reject) => {
+    const onData = (chunk: Buffer) => {
+      output += chunk.toString();
+      if (output.includes('Prism is listening')) resolve();
+    };
+    child.stdout?.on('data', onData);
+    child.stderr?.on('data', onData);
+    child.once('error', reject);
+    child.once('exit', (code) => reject(new Error(`Prism exited (${code}) before listening:\n${output.slice(-2_000)}`)));
+  });
+  // Drained from here on, so that a full pipe never blocks it.
+  child.stdout?.resume();
+  child.stderr?.resume();
+  return `http://127.0.0.1:${port}`;
+}
+
+describe.runIf(installed)('the resource methods against the vendor OpenAPI served by Prism', () => {
+  beforeAll(async () => {
+    const baseUrl = await startPrism();
+    client = new Flashduty({ appKey: 'prism-app-key', baseUrl, rateLimit: false, logLevel: 'off', maxRetries: 0 });
+  }, STARTUP_MS);
+
+  afterAll(async () => {
+    if (prism) await stopChild(prism);
+  });
+
+  it('incidents: detail, by ids, create and every lifecycle action', async () => {
+    const ids = { incident_ids: [ID] };
+    expect(await client.incidents.info({ incident_id: ID })).toMatchObject({ incident_id: expect.any(String) });
+    expect(await client.incidents.listByIds(ids)).toMatchObject({ items: expect.any(Array) });
+    expect(await client.incidents.create({ incident_severity: 'Critical', title: 'disk full on db-1' })).toMatchObject({
+      incident_id: expect.any(String),
+    });
+    await client.incidents.ack(ids);
+    await client.incidents.unack(ids);
+    await client.incidents.comment({ ...ids, comment: 'rolling back' });
+    await client.incidents.snooze({ ...ids, minutes: 30 });
+    await client.incidents.wake(ids);
+    await client.incidents.assign({ incident_id: ID, assigned_to: { person_ids: [1001] } });
+    await client.incidents.addResponder({ incident_id: ID, person_ids: [1002] });
+    await client.incidents.reset({ incident_id: ID, title: 'disk full on db-1 (primary)' });
+    await client.incidents.resolve({ ...ids, root_cause: 'log rotation stopped' });
+    await client.incidents.reopen(ids);
+    await client.incidents.merge({ source_incident_ids: [OTHER], target_incident_id: ID });
+    await client.incidents.remove(ids);
+  });
+
+  it('lists: incidents, an incident timeline, alerts, an alert’s events, channels, webhook history', async () => {
+    const incidents = await client.listIncidents(lastDay);
+    expect(incidents.items.length).toBeGreaterThan(0);
+    expect(incidents.items[0]).toMatchObject({ incident_id: expect.any(String) });
+    expect((await client.incidents.feed({ incident_id: ID })).items).toEqual(expect.any(Array));
+    const alerts = await client.alerts.list(lastDay);
+    expect(alerts.items).toEqual(expect.any(Array));
+    expect((await client.alerts.events({ alert_id: ID })).items).toEqual(expect.any(Array));
+    expect((await client.channels.list({})).items).toEqual(expect.any(Array));
+    const history = await client.webhookHistory.list({ start_time: new Date(Date.now() - 86_400_000), end_time: new Date() });
+    expect(history.items).toEqual(expect.any(Array));
+  });
+
+  it('details: an alert, a channel, a webhook delivery', async () => {
+    expect(await client.alerts.info({ alert_id: ID })).toMatchObject({ alert_id: expect.any(String) });
+    expect(await client.channels.info({ channel_id: 2_551_105_804_131 })).toMatchObject({ channel_id: expect.any(Number) });
+    expect(await client.webhookHistory.detail({ integration_id: 2_490_562_293_131, event_id: 'evt-1' })).toMatchObject({
+      event_id: expect.any(String),
+    });
+  });
+
+  it('client.request(path, body) for an operation without a method', async () => {
+    expect(await client.request('/incident/alert/list', { incident_id: ID })).toBeDefined();
+  });
+
+  it('Prism does check bodies: one that breaks the OpenAPI gets its 400 answer, InvalidParameterError', async () => {
+    const refused = await client.request('/incident/ack', { incident_ids: [42] } as never).catch((error: unknown) => error);
+    expect(refused).toBeInstanceOf(InvalidParameterError);
+    expect(refused).toMatchObject({ status: 400 });
+  });
+});
