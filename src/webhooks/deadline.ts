@@ -1,7 +1,13 @@
 // The ack deadline of one delivery. The sender waits 2 s and never retries a late answer, so every
 // wait on something outside the receiver (the body, the store, the queue, the handlers) is raced
-// against one deadline. A value that is already there costs nothing: the timer is made only for the
-// first real promise of the delivery, and shared by the waits after it.
+// against one deadline.
+//
+// Cheap because it runs on every delivery:
+// - A value that is already there is returned as it is: no promise, no timer.
+// - A deadline is watched only once something waits on it, and deliveries due in the same 10 ms
+//   share one timer (a bucket): a delivery costs a Set entry, not a timer of its own. Buckets are
+//   rounded down, so a deadline fires a few ms early at most, never late.
+// - A wait is one promise settled by whichever comes first, not a `Promise.race` of two.
 
 import { FlashdutyError } from '../core/errors.js';
 
@@ -13,8 +19,6 @@ export class DeadlineExceededError extends FlashdutyError {
   }
 }
 
-const EXPIRED: unique symbol = Symbol('expired');
-
 export function isThenable(value: unknown): value is PromiseLike<unknown> {
   return (
     value !== null &&
@@ -23,12 +27,39 @@ export function isThenable(value: unknown): value is PromiseLike<unknown> {
   );
 }
 
+const BUCKET_MS = 10;
+
+/** Watched deadlines by the start of the 10 ms in which they pass; one timer per bucket. */
+const buckets = new Map<number, Set<Deadline>>();
+
+function fire(key: number): void {
+  const due = buckets.get(key);
+  buckets.delete(key);
+  if (due) for (const deadline of due) deadline.expire();
+}
+
+function watch(deadline: Deadline, at: number): Set<Deadline> {
+  const key = at - (at % BUCKET_MS);
+  let bucket = buckets.get(key);
+  if (bucket === undefined) {
+    bucket = new Set();
+    buckets.set(key, bucket);
+    setTimeout(fire, Math.max(0, key - Date.now()), key);
+  }
+  bucket.add(deadline);
+  return bucket;
+}
+
+const ignore = () => {};
+
 /** One delivery's deadline: `race()` each wait against it, `dispose()` when the delivery is answered. */
 export class Deadline {
   #at: number;
-  #expiry: Promise<typeof EXPIRED> | undefined;
-  #timer: ReturnType<typeof setTimeout> | undefined;
-  #expire: ((value: typeof EXPIRED) => void) | undefined;
+  /** The bucket it is watched in, once something waited on it. */
+  #bucket: Set<Deadline> | undefined;
+  /** What to do when it passes: one entry per wait in progress. */
+  #onExpiry: Set<() => void> | undefined;
+  #expired = false;
 
   constructor(public ms: number) {
     this.#at = Date.now() + ms;
@@ -44,14 +75,14 @@ export class Deadline {
     if (ms >= this.ms) return;
     this.#at -= this.ms - ms;
     this.ms = ms;
-    if (this.#timer === undefined) return;
-    clearTimeout(this.#timer);
-    this.#arm();
+    if (this.#bucket === undefined) return;
+    this.#bucket.delete(this);
+    this.#bucket = watch(this, this.#at);
   }
 
   /** Milliseconds left (0 once passed). */
   get remaining(): number {
-    return Math.max(0, this.#at - Date.now());
+    return this.#expired ? 0 : Math.max(0, this.#at - Date.now());
   }
 
   /**
@@ -60,40 +91,53 @@ export class Deadline {
    * caller has moved on), so it never becomes an unhandled rejection.
    */
   race<T>(value: T | PromiseLike<T>, what: string): T | Promise<T> {
-    return isThenable(value) ? this.#race(value, what) : value;
-  }
-
-  async #race<T>(value: PromiseLike<T>, what: string): Promise<T> {
-    const outcome = await Promise.race([value, this.#expired()]);
-    if (outcome === EXPIRED) {
-      Promise.resolve(value).catch(() => {});
-      throw new DeadlineExceededError(what, this.ms);
-    }
-    return outcome;
+    if (!isThenable(value)) return value;
+    return new Promise<T>((resolve, reject) =>
+      this.#wait(value, resolve, reject, () => {
+        value.then(undefined, ignore);
+        reject(new DeadlineExceededError(what, this.ms));
+      }),
+    );
   }
 
   /** The value if it settles by the deadline, else `undefined` (it keeps running). */
-  async settledBy<T>(promise: PromiseLike<T>): Promise<{ value: T } | undefined> {
-    const outcome = await Promise.race([Promise.resolve(promise).then((value) => ({ value })), this.#expired()]);
-    return outcome === EXPIRED ? undefined : outcome;
+  settledBy<T>(promise: PromiseLike<T>): Promise<{ value: T } | undefined> {
+    return new Promise((resolve, reject) =>
+      this.#wait(promise, (value) => resolve({ value }), reject, () => resolve(undefined)),
+    );
   }
 
+  /** Stops watching: the delivery is answered. */
   dispose(): void {
-    if (this.#timer !== undefined) clearTimeout(this.#timer);
+    this.#bucket?.delete(this);
+    this.#bucket = undefined;
+    this.#onExpiry = undefined;
   }
 
-  #arm(): void {
-    // Whole tens of ms (rounded down: a few ms early, never late): node keeps one list per
-    // distinct duration, so deliveries' timers share a few lists instead of one each.
-    const ms = this.remaining;
-    this.#timer = setTimeout(this.#expire as (value: typeof EXPIRED) => void, ms - (ms % 10), EXPIRED);
+  /** @internal Called by its bucket's timer. */
+  expire(): void {
+    this.#expired = true;
+    this.#bucket = undefined;
+    const waits = this.#onExpiry;
+    this.#onExpiry = undefined;
+    if (waits) for (const onExpiry of waits) onExpiry();
   }
 
-  #expired(): Promise<typeof EXPIRED> {
-    this.#expiry ??= new Promise((resolve) => {
-      this.#expire = resolve;
-      this.#arm();
-    });
-    return this.#expiry;
+  /** Settles a wait by `value`, or by `onExpiry` if the deadline passes first. */
+  #wait<T>(value: PromiseLike<T>, onValue: (value: T) => void, onError: (error: unknown) => void, onExpiry: () => void): void {
+    if (this.#expired) return onExpiry();
+    const waits = (this.#onExpiry ??= new Set());
+    waits.add(onExpiry);
+    this.#bucket ??= watch(this, this.#at);
+    value.then(
+      (settled) => {
+        waits.delete(onExpiry);
+        onValue(settled);
+      },
+      (error: unknown) => {
+        waits.delete(onExpiry);
+        onError(error);
+      },
+    );
   }
 }
