@@ -4,8 +4,9 @@
 // - Handlers that return no promise cost no promise: the call stays synchronous.
 // - Informational listeners never break a delivery: what they throw, or their promise rejects with,
 //   goes to 'error' (never an unhandled rejection).
+// - Lists are replaced, never changed, on `on`/`off`: a delivery iterates them without a copy, and
+//   a handler added or removed during a call takes effect from the next one.
 
-import EventEmitter from 'eventemitter3';
 import { isThenable } from './deadline.js';
 
 /** The informational events, which are never event types. */
@@ -14,15 +15,24 @@ const RESERVED = new Set<string>(['event', 'duplicate', 'stale', 'invalid', 'err
 
 type Listener = (...args: unknown[]) => unknown;
 
+const NONE: readonly Listener[] = Object.freeze([]);
+
 export class Handlers {
-  readonly #emitter = new EventEmitter();
+  readonly #lists = new Map<string, readonly Listener[]>();
 
   on(name: string, handler: Listener): void {
-    this.#emitter.on(name, handler);
+    this.#lists.set(name, [...this.#listeners(name), handler]);
   }
 
+  /** Removes `handler` (every registration of it). */
   off(name: string, handler: Listener): void {
-    this.#emitter.off(name, handler);
+    const rest = this.#listeners(name).filter((listener) => listener !== handler);
+    if (rest.length === 0) this.#lists.delete(name);
+    else this.#lists.set(name, rest);
+  }
+
+  #listeners(name: string): readonly Listener[] {
+    return this.#lists.get(name) ?? NONE;
   }
 
   /**
@@ -30,10 +40,9 @@ export class Handlers {
    * when every handler returned a plain value, else once their promises settled.
    */
   call(eventType: string, event: unknown): void | Promise<void> {
-    const typed = RESERVED.has(eventType) ? [] : this.#emitter.listeners(eventType);
     let pending: Array<PromiseLike<unknown>> | undefined;
     let thrown: { error: unknown } | undefined;
-    for (const handlers of [typed, this.#emitter.listeners('event')]) {
+    const run = (handlers: readonly Listener[]) => {
       for (const handler of handlers) {
         try {
           const result: unknown = handler(event);
@@ -42,7 +51,9 @@ export class Handlers {
           thrown ??= { error };
         }
       }
-    }
+    };
+    if (!RESERVED.has(eventType)) run(this.#listeners(eventType));
+    run(this.#listeners('event'));
     if (!pending) {
       if (thrown) throw thrown.error;
       return;
@@ -59,7 +70,7 @@ export class Handlers {
     const failed = (error: unknown) => {
       if (name !== 'error') this.emit('error', error, args[0]);
     };
-    for (const listener of this.#emitter.listeners(name)) {
+    for (const listener of this.#listeners(name)) {
       try {
         const result: unknown = listener(...args);
         if (isThenable(result)) void result.then(undefined, failed);
