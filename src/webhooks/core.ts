@@ -254,7 +254,7 @@ export class ReceiverCore {
     if (this.#inFlight.size >= this.#maxInFlight) {
       return unrecorded(new FlashdutyError(`${this.#maxInFlight} deliveries are being handled already (maxInFlight)`));
     }
-    return this.#dedup ? this.#claimAndHandle(event, keys, deadline) : this.#handleHere(event, keys, undefined, deadline);
+    return this.#dedup ? await this.#claimAndHandle(event, keys, deadline) : await this.#handleHere(event, keys, undefined, deadline);
   }
 
   #checkHeaders(headers: HeadersLike | undefined, parsed: boolean): ReceiveResult | undefined {
@@ -272,18 +272,10 @@ export class ReceiverCore {
     const id = keys.eventId;
     for (;;) {
       const claiming = this.#store.claim(id, this.#leaseMs);
-      let claim: Claim;
-      try {
-        claim = await deadline.race(claiming, 'the state store');
-      } catch (error) {
-        // A claim that lands after the deadline would hold off the sender's retry for the lease.
-        if (isThenable(claiming)) {
-          Promise.resolve(claiming).then((late) => late.status === 'claimed' && this.#releaseLater(id, late.token, event), () => {});
-        }
-        throw error;
-      }
+      // A store that answers at once (memory) is not awaited: no promise, no tick.
+      const claim = isThenable(claiming) ? await this.#claimBy(claiming, deadline, event) : claiming;
       if (claim.status === 'done') return this.#duplicate(event);
-      if (claim.status === 'claimed') return this.#handleHere(event, keys, claim.token, deadline);
+      if (claim.status === 'claimed') return await this.#handleHere(event, keys, claim.token, deadline);
       const local = this.#inFlight.get(id);
       if (local) {
         // Handled in this process: its success, or its running past our deadline, makes this a
@@ -298,11 +290,23 @@ export class ReceiverCore {
     }
   }
 
+  /** A claim from a store that answers later, by the deadline. */
+  async #claimBy(claiming: PromiseLike<Claim>, deadline: Deadline, event: WebhookEvent): Promise<Claim> {
+    try {
+      return await deadline.race(claiming, 'the state store');
+    } catch (error) {
+      // A claim that lands after the deadline would hold off the sender's retry for the lease.
+      claiming.then((late) => late.status === 'claimed' && this.#releaseLater(event.event_id, late.token, event), () => {});
+      throw error;
+    }
+  }
+
   /** The staleness check, then the handlers; answers when they are done, or at the deadline. */
   async #handleHere(event: WebhookEvent, keys: DeliveryKeys, token: string | undefined, deadline: Deadline): Promise<ReceiveResult> {
     let fresh: boolean;
     try {
-      fresh = await deadline.race(this.#isFresh(keys), 'the state store');
+      const judging = this.#isFresh(keys);
+      fresh = typeof judging === 'boolean' ? judging : await deadline.race(judging, 'the state store');
     } catch (error) {
       if (token !== undefined) this.#releaseLater(keys.eventId, token, event);
       throw error;
