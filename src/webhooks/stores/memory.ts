@@ -1,11 +1,14 @@
-// One process's memory. Processed ids and watermarks are each kept in two generations of at most
+// One process's memory. Event ids and watermarks are each kept in two generations of at most
 // maxEntries/2 keys and maxBytes/4 bytes: new keys go into the young one, and when it is full (or
 // older than the TTL) it becomes the old one and the old one is dropped whole. Bytes are counted
 // as well as keys because a key's size is the sender's choice (ids are capped at 256 characters by
 // the receiver, but incident and alert ids are not). Nothing is deleted key by
 // key: a V8 Map that deletes its oldest key on every insert costs several times more per delivery
-// (deleted slots pile up until the table is rebuilt). Claims being processed are kept apart: there
-// are only as many as deliveries in flight.
+// (deleted slots pile up until the table is rebuilt).
+//
+// An id's entry is its claim while it is processed, then the time until which it counts as done:
+// one key per event, so a delivery costs three Map lookups and two stores, all but one of them on
+// a key just touched. A claim never completed (a handler that hangs) goes with its generation.
 
 import { positiveWhole } from '../../internal/options.js';
 import { ConfigError } from '../../core/errors.js';
@@ -21,8 +24,8 @@ export interface MemoryStateStoreOptions {
   /** How long a processed id (and an incident's watermark) is remembered, in ms. Default 24 h. */
   ttlMs?: number;
   /**
-   * Bytes of keys held at most, counted as 2 per UTF-16 unit plus a fixed overhead per entry; the
-   * newest quarter is always held by each of ids and watermarks. Default 64 MiB.
+   * Bytes of keys held at most, counted as 2 per UTF-16 unit plus a fixed overhead per entry; half
+   * for ids and half for watermarks, of which the newest half is always held. Default 64 MiB.
    */
   maxBytes?: number;
 }
@@ -30,6 +33,14 @@ export interface MemoryStateStoreOptions {
 /** What an entry costs besides its key's characters: Map slot, value, strings' headers (measured, rounded up). */
 const ENTRY_OVERHEAD_BYTES = 80;
 const entryBytes = (key: string) => 2 * key.length + ENTRY_OVERHEAD_BYTES;
+
+interface PendingClaim {
+  token: string;
+  expiresAt: number;
+}
+
+/** An id being processed (its claim), or processed (until when it counts as done, Unix ms). */
+type IdEntry = PendingClaim | number;
 
 interface Watermark {
   eventTime: number;
@@ -44,12 +55,9 @@ export class MemoryStateStore implements StateStore {
   readonly maxEntries: number;
   readonly ttlMs: number;
   readonly maxBytes: number;
-  /** Processed ids → until when they count as processed (Unix ms). */
-  readonly #done: Generations<number>;
-  /** Ids being processed → their claim. */
-  readonly #pending = new Map<string, { token: string; expiresAt: number }>();
-  #pendingBytes = 0;
-  /** Incident id → latest accepted event_time. */
+  /** Event ids → their claim, or until when they count as processed. */
+  readonly #ids: Generations<IdEntry>;
+  /** Incident (or alert) scope → latest accepted event_time. */
   readonly #watermarks: Generations<Watermark>;
 
   constructor(options: MemoryStateStoreOptions = {}) {
@@ -57,42 +65,42 @@ export class MemoryStateStore implements StateStore {
     this.ttlMs = positiveWhole(options.ttlMs ?? 86_400_000, 'ttlMs');
     this.maxBytes = positiveWhole(options.maxBytes ?? 64 * 1024 * 1024, 'maxBytes');
     if (this.maxEntries < 2) throw new ConfigError(`maxEntries: expected at least 2, got ${this.maxEntries}`);
-    this.#done = new Generations(this.maxEntries, this.maxBytes / 4, this.ttlMs);
-    this.#watermarks = new Generations(this.maxEntries, this.maxBytes / 4, this.ttlMs);
+    this.#ids = new Generations(this.maxEntries, this.maxBytes / 2, this.ttlMs);
+    this.#watermarks = new Generations(this.maxEntries, this.maxBytes / 2, this.ttlMs);
   }
 
   /** Event ids held now (pending and done, expired ones included until their generation goes). */
   get size(): number {
-    return this.#done.size + this.#pending.size;
+    return this.#ids.size;
   }
 
   /** Bytes held now by keys, as counted against `maxBytes`. */
   get bytes(): number {
-    return this.#done.bytes + this.#watermarks.bytes + this.#pendingBytes;
+    return this.#ids.bytes + this.#watermarks.bytes;
   }
 
   claim(eventId: string, leaseMs: number, token: string = claimToken()): Claim {
     const now = Date.now();
-    const doneUntil = this.#done.get(eventId);
-    if (doneUntil !== undefined && doneUntil > now) return { status: 'done' };
-    const pending = this.#pending.get(eventId);
-    if (pending && pending.expiresAt > now && pending.token !== token) return { status: 'pending' };
-    if (!pending) this.#pendingBytes += entryBytes(eventId);
-    this.#pending.set(eventId, { token, expiresAt: now + leaseMs });
-    if (this.#pending.size > this.maxEntries || this.#pendingBytes > this.maxBytes / 2) this.#evictPending(now);
+    const entry = this.#ids.get(eventId);
+    if (typeof entry === 'number') {
+      if (entry > now) return { status: 'done' };
+    } else if (entry !== undefined && entry.expiresAt > now && entry.token !== token) {
+      return { status: 'pending' };
+    }
+    this.#ids.set(eventId, { token, expiresAt: now + leaseMs }, now);
     return { status: 'claimed', token };
   }
 
   complete(eventId: string, token: string): void {
-    const pending = this.#pending.get(eventId);
-    if (pending && pending.token !== token) return; // the lease lapsed and someone else holds it now
-    this.#dropPending(eventId);
+    const entry = this.#ids.get(eventId);
+    if (typeof entry === 'object' && entry.token !== token) return; // the lease lapsed and someone else holds it now
     const now = Date.now();
-    this.#done.set(eventId, now + this.ttlMs, now);
+    this.#ids.set(eventId, now + this.ttlMs, now);
   }
 
   release(eventId: string, token: string): void {
-    if (this.#pending.get(eventId)?.token === token) this.#dropPending(eventId);
+    const entry = this.#ids.get(eventId);
+    if (typeof entry === 'object' && entry.token === token) this.#ids.set(eventId, RELEASED, Date.now());
   }
 
   advance(scope: string, eventTime: number): boolean {
@@ -103,25 +111,10 @@ export class MemoryStateStore implements StateStore {
     this.#watermarks.set(scope, { eventTime, expiresAt: now + this.ttlMs }, now);
     return true;
   }
-
-  #dropPending(eventId: string): void {
-    if (this.#pending.delete(eventId)) this.#pendingBytes -= entryBytes(eventId);
-  }
-
-  /**
-   * More claims than entries (or bytes) means leases were abandoned (handlers that never settle):
-   * drop the lapsed ones, then the oldest, down to 90% so that the full pass stays rare.
-   */
-  #evictPending(now: number): void {
-    for (const [id, claim] of this.#pending) if (claim.expiresAt <= now) this.#dropPending(id);
-    const entries = Math.floor(this.maxEntries * 0.9);
-    const bytes = (this.maxBytes / 2) * 0.9;
-    for (const id of this.#pending.keys()) {
-      if (this.#pending.size <= entries && this.#pendingBytes <= bytes) break;
-      this.#dropPending(id);
-    }
-  }
 }
+
+/** A released claim: "done until" long ago, so the next delivery claims it (no delete: see above). */
+const RELEASED = 0;
 
 /**
  * Two Maps of at most `max / 2` keys and `maxBytes / 2` bytes each. A key set again goes into the
