@@ -1,6 +1,8 @@
 // The framework-neutral core of the webhook receiver: one straight async pipeline per delivery,
-//   secret → content type → size → JSON and payload → dedup → enqueue or handle → answer,
+//   secret → content type → size → JSON and payload → enqueue, or dedup → staleness → handlers,
 // every wait raced against the ack deadline. It imports no adapter; adapters call `receiveFrom`.
+// The steps sit in one async method, each a line or an `await`: a value that is already there
+// (the memory store, synchronous handlers) is used as it is, so such a delivery awaits only its body.
 //
 // Rules owned here (the sender answers only to 200, waits 2 s, and retries once, only when the
 // connection closed or timed out before headers; never after an HTTP error or a late answer):
@@ -102,6 +104,8 @@ const CUSTOM_ACTION_ACK_MS = 900;
 
 type Outcome = { ok: true } | { ok: false; error: unknown };
 const OK: Outcome = Object.freeze({ ok: true });
+const DONE: Claim = Object.freeze({ status: 'done' });
+const PENDING: Claim = Object.freeze({ status: 'pending' });
 
 const decoder = new TextDecoder();
 
@@ -254,55 +258,19 @@ export class ReceiverCore {
     if (this.#inFlight.size >= this.#maxInFlight) {
       return unrecorded(new FlashdutyError(`${this.#maxInFlight} deliveries are being handled already (maxInFlight)`));
     }
-    return this.#dedup ? await this.#claimAndHandle(event, keys, deadline) : await this.#handleHere(event, keys, undefined, deadline);
-  }
 
-  #checkHeaders(headers: HeadersLike | undefined, parsed: boolean): ReceiveResult | undefined {
-    if (this.#secret && !secretMatches(this.#secret, headerOf(headers, this.#secret.header))) {
-      return this.#invalid(401, `missing or wrong ${this.#secret.header} header`);
-    }
-    if (parsed) return undefined; // a framework parsed it, so it was JSON
-    const contentType = headerOf(headers, 'content-type');
-    if (isJsonContentType(contentType)) return undefined;
-    return this.#invalid(415, contentType ? `content type ${contentType} is not JSON` : 'no Content-Type header');
-  }
-
-  /** Takes the event's claim (waiting on a concurrent delivery of it), then handles it here. */
-  async #claimAndHandle(event: WebhookEvent, keys: DeliveryKeys, deadline: Deadline): Promise<ReceiveResult> {
-    const id = keys.eventId;
-    for (;;) {
-      const claiming = this.#store.claim(id, this.#leaseMs);
-      // A store that answers at once (memory) is not awaited: no promise, no tick.
-      const claim = isThenable(claiming) ? await this.#claimBy(claiming, deadline, event) : claiming;
+    // Dedup. A store that answers at once (memory) is not awaited: no promise, no tick.
+    let token: string | undefined;
+    if (this.#dedup) {
+      const claiming = this.#store.claim(keys.eventId, this.#leaseMs);
+      let claim = isThenable(claiming) ? await this.#claimBy(claiming, keys.eventId, deadline, event) : claiming;
+      if (claim.status === 'pending') claim = await this.#waitForClaim(keys.eventId, deadline, event);
       if (claim.status === 'done') return this.#duplicate(event);
-      if (claim.status === 'claimed') return await this.#handleHere(event, keys, claim.token, deadline);
-      const local = this.#inFlight.get(id);
-      if (local) {
-        // Handled in this process: its success, or its running past our deadline, makes this a
-        // duplicate; its failure released the claim, so take it over.
-        const settled = await deadline.settledBy(local);
-        if (!settled || settled.value.ok) return this.#duplicate(event);
-        continue;
-      }
-      // Held by another process, which may have died holding it: look again until the deadline.
-      if (deadline.remaining <= 25) return unrecorded(new FlashdutyError(`event ${id} is being handled by another process`));
-      await new Promise((resolve) => setTimeout(resolve, 25));
+      if (claim.status === 'pending') return unrecorded(new FlashdutyError(`event ${keys.eventId} is being handled by another process`));
+      token = claim.token;
     }
-  }
 
-  /** A claim from a store that answers later, by the deadline. */
-  async #claimBy(claiming: PromiseLike<Claim>, deadline: Deadline, event: WebhookEvent): Promise<Claim> {
-    try {
-      return await deadline.race(claiming, 'the state store');
-    } catch (error) {
-      // A claim that lands after the deadline would hold off the sender's retry for the lease.
-      claiming.then((late) => late.status === 'claimed' && this.#releaseLater(event.event_id, late.token, event), () => {});
-      throw error;
-    }
-  }
-
-  /** The staleness check, then the handlers; answers when they are done, or at the deadline. */
-  async #handleHere(event: WebhookEvent, keys: DeliveryKeys, token: string | undefined, deadline: Deadline): Promise<ReceiveResult> {
+    // Staleness.
     let fresh: boolean;
     try {
       const judging = this.#isFresh(keys);
@@ -316,15 +284,64 @@ export class ReceiverCore {
       this.#handlers.emit('stale', event);
       return { status: 200, outcome: 'stale', event };
     }
+
+    // The handlers: answered when they are done, or at the deadline (then still running: accepted).
     const running = this.#process(event, keys, token);
     if (!isThenable(running)) return handled(event, running);
-    const id = keys.eventId;
+    this.#trackInFlight(keys.eventId, running);
+    const settled = await deadline.settledBy(running);
+    return handled(event, settled ? settled.value : OK);
+  }
+
+  #checkHeaders(headers: HeadersLike | undefined, parsed: boolean): ReceiveResult | undefined {
+    if (this.#secret && !secretMatches(this.#secret, headerOf(headers, this.#secret.header))) {
+      return this.#invalid(401, `missing or wrong ${this.#secret.header} header`);
+    }
+    if (parsed) return undefined; // a framework parsed it, so it was JSON
+    const contentType = headerOf(headers, 'content-type');
+    if (isJsonContentType(contentType)) return undefined;
+    return this.#invalid(415, contentType ? `content type ${contentType} is not JSON` : 'no Content-Type header');
+  }
+
+  /**
+   * A claim held by another delivery of the event. Held here: its success (or its running past our
+   * deadline) makes this a duplicate ('done'); its failure released the claim, so take it over.
+   * Held by another process, which may have died holding it: look again until the deadline, then
+   * give up ('pending'), never answer `duplicate` for what may be lost.
+   */
+  async #waitForClaim(id: string, deadline: Deadline, event: WebhookEvent): Promise<Claim> {
+    for (;;) {
+      const local = this.#inFlight.get(id);
+      if (local) {
+        const settled = await deadline.settledBy(local);
+        if (!settled || settled.value.ok) return DONE;
+      } else {
+        if (deadline.remaining <= 25) return PENDING;
+        await new Promise((resolve) => setTimeout(resolve, 25));
+      }
+      const claiming = this.#store.claim(id, this.#leaseMs);
+      const claim = isThenable(claiming) ? await this.#claimBy(claiming, id, deadline, event) : claiming;
+      if (claim.status !== 'pending') return claim;
+    }
+  }
+
+  /** A claim from a store that answers later, by the deadline. */
+  async #claimBy(claiming: PromiseLike<Claim>, id: string, deadline: Deadline, event: WebhookEvent): Promise<Claim> {
+    try {
+      return await deadline.race(claiming, 'the state store');
+    } catch (error) {
+      // A claim that lands after the deadline would hold off the sender's retry for the lease.
+      claiming.then((late) => late.status === 'claimed' && this.#releaseLater(id, late.token, event), () => {});
+      throw error;
+    }
+  }
+
+  /** Handlers still running: a concurrent duplicate waits for their outcome. */
+  #trackInFlight(id: string, running: Promise<Outcome>): void {
     this.#inFlight.set(id, running);
     void running.then(() => {
       if (this.#inFlight.get(id) === running) this.#inFlight.delete(id);
     });
-    const settled = await deadline.settledBy(running);
-    return handled(event, settled ? settled.value : OK); // still running at the deadline: accepted
   }
 
   /** Whether the event may run: not older than its scope's watermark (which it then moves). */
