@@ -35,7 +35,7 @@ const CASES: Case[] = [
 ];
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const PACKAGES_WITHOUT_SIDE_EFFECTS = /^(flashduty-sdk|ky|zod|eventemitter3)(\/|$)/;
+const PACKAGES_WITHOUT_SIDE_EFFECTS = /^(flashduty-sdk|ky|zod)(\/|$)/;
 
 interface Size {
   upFront: number;
@@ -57,7 +57,7 @@ async function measureRollup(code: string): Promise<Size> {
       input,
       onwarn: () => {},
       plugins: [
-        commonjs(), // eventemitter3's ESM wrapper imports its CommonJS build
+        commonjs(), // in case a dependency ships CommonJS only (none does today)
         {
           name: 'node-resolve-lite',
           resolveId(source, importer) {
