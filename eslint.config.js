@@ -14,8 +14,8 @@ export default defineConfig(
       'docs/',
       'coverage/',
       '.tmp/',
-      // Consumers of the packed package, type-checked in their own project by test/package.test.ts.
-      'test/package/',
+      // Consumers of the packed package, type-checked in their own project by test/integration/package.test.ts.
+      'test/integration/package/',
     ],
   },
   js.configs.recommended,

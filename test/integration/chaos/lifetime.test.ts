@@ -1,0 +1,63 @@
+// Processes started by a test die with it (support/lifetime.ts): however the test process ends,
+// a redis-server it started is gone shortly after.
+import { createConnection } from 'node:net';
+import { describe, expect, it } from 'vitest';
+import { isRunning, killHard, spawnTied } from '../support/lifetime.js';
+
+/** Starts test/integration/processes/redis-holder.ts and resolves with the redis-server it started. */
+async function holder(how: 'hang' | 'exit' | 'throw', variant = '') {
+  const child = spawnTied(process.execPath, ['--import', 'tsx', 'test/integration/processes/redis-holder.ts', how, variant], { stdio: ['ignore', 'pipe', 'pipe'] });
+  let out = '';
+  child.stdout?.on('data', (c: Buffer) => (out += c.toString()));
+  child.stderr?.on('data', (c: Buffer) => (out += c.toString()));
+  const [pid, port] = await new Promise<number[]>((resolve, reject) => {
+    child.stdout?.on('data', () => {
+      const match = /REDIS (\d+) (\d+)/.exec(out);
+      if (match) resolve([Number(match[1]), Number(match[2])]);
+    });
+    child.once('exit', () => setTimeout(() => reject(new Error(`the holder ended before starting Redis: ${out}`)), 50));
+  });
+  return { child, pid: pid as number, port: port as number };
+}
+
+const accepts = (port: number) =>
+  new Promise<boolean>((resolve) => {
+    const socket = createConnection({ port, host: '127.0.0.1' }, () => {
+      socket.destroy();
+      resolve(true);
+    });
+    socket.on('error', () => resolve(false));
+  });
+
+/** Polls until the process is gone; resolves with how long that took (ms), or -1 after 5 s. */
+async function goneWithin(pid: number): Promise<number> {
+  const started = Date.now();
+  while (Date.now() - started < 5_000) {
+    if (!isRunning(pid)) return Date.now() - started;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  return -1;
+}
+
+describe.concurrent('processes a test starts die with the test process', () => {
+  it('kill -9 of the test process: its redis-server is gone shortly after', async () => {
+    const { child, pid, port } = await holder('hang');
+    expect(isRunning(pid)).toBe(true);
+    expect(await accepts(port)).toBe(true);
+    await killHard(child);
+    expect(await goneWithin(pid)).toBeGreaterThanOrEqual(0);
+    expect(await accepts(port)).toBe(false);
+  });
+
+  it('kill -9 of the test process while its redis-server is frozen (SIGSTOP)', async () => {
+    const { child, pid } = await holder('hang', 'frozen');
+    await killHard(child);
+    expect(await goneWithin(pid)).toBeGreaterThanOrEqual(0);
+  });
+
+  it.each(['exit', 'throw'] as const)('the test process ends by %s: its redis-server is gone', async (how) => {
+    const { child, pid } = await holder(how);
+    await new Promise((resolve) => (child.exitCode === null ? child.once('exit', resolve) : resolve(undefined)));
+    expect(await goneWithin(pid)).toBeGreaterThanOrEqual(0);
+  });
+});

@@ -1,0 +1,192 @@
+// A receiver deployment for the chaos tests, every part real and tied to the test's lifetime:
+// redis-server (AOF, fsync always) for state and queue, a second one as the ledger, receiver
+// replicas and BullMQ workers as child processes (test/integration/processes/chaos-*.ts), a front door that
+// spreads connections over the replicas, and a sender that delivers by the spec's rules.
+import type { ChildProcess } from 'node:child_process';
+import { Queue } from 'bullmq';
+import { Redis } from 'ioredis';
+import { startFrontDoor, type FrontDoor } from './front-door.js';
+import { type HandlerPlan, type Outcomes, readOutcomes } from './ledger.js';
+import { killHard, spawnTied, stopChild } from './lifetime.js';
+import { type RedisServer, startRedis } from './redis.js';
+import { Sender } from './sender.js';
+
+/** What a replica or worker process is told (as JSON in CHAOS_CONFIG). */
+export interface ProcessConfig {
+  redisPort: number;
+  ledgerPort: number;
+  /** The BullMQ queue's name; none: handlers run in the replicas. */
+  queue?: string;
+  keyPrefix: string;
+  ackTimeoutMs: number;
+  handlers: HandlerPlan;
+  jobOptions?: { attempts: number; backoff: { type: 'exponential' | 'fixed'; delay: number }; removeOnComplete?: { age: number } };
+  concurrency?: number;
+  /** How replicas serve: node:http + nodeMiddleware (default), Fastify + fastifyWebhooks, @hono/node-server + fetchHandler. */
+  adapter?: 'node' | 'fastify' | 'fetch';
+}
+
+/** A replica or worker process. */
+export interface Member {
+  child: ChildProcess;
+  pid: number;
+  /** The replica's URL (workers have none). */
+  url?: string;
+  output(): string;
+}
+
+export interface ClusterOptions {
+  /** With a BullMQ queue (handlers in workers) or without (handlers in the replicas). */
+  mode: 'queue' | 'direct';
+  replicas?: number;
+  workers?: number;
+  ackTimeoutMs?: number;
+  handlers?: HandlerPlan;
+  adapter?: ProcessConfig['adapter'];
+  /** BullMQ job options; default 8 attempts, exponential backoff from 100 ms. */
+  jobOptions?: ProcessConfig['jobOptions'];
+}
+
+let clusters = 0;
+
+export class Cluster {
+  readonly replicas: Member[] = [];
+  readonly workers: Member[] = [];
+  /** Pids of the processes killed with kill -9. */
+  readonly killed = new Set<number>();
+  /** A Queue handle of the test's own, to read job counts. */
+  queue?: Queue;
+  private constructor(
+    readonly redis: RedisServer,
+    readonly ledgerRedis: RedisServer,
+    readonly ledger: Redis,
+    readonly config: ProcessConfig,
+    readonly frontDoor: FrontDoor,
+    public sender: Sender,
+  ) {}
+
+  static async start(options: ClusterOptions): Promise<Cluster> {
+    const [redis, ledgerRedis] = await Promise.all([startRedis({ persistent: true }), startRedis()]);
+    const name = `chaos-${process.pid}-${++clusters}`;
+    const config: ProcessConfig = {
+      redisPort: redis.port,
+      ledgerPort: ledgerRedis.port,
+      ...(options.mode === 'queue' ? { queue: name } : {}),
+      keyPrefix: `${name}:`,
+      ackTimeoutMs: options.ackTimeoutMs ?? 1_500,
+      handlers: options.handlers ?? {},
+      adapter: options.adapter ?? 'node',
+      jobOptions: options.jobOptions ?? { attempts: 8, backoff: { type: 'exponential', delay: 100 }, removeOnComplete: { age: 3600 } },
+    };
+    const frontDoor = await startFrontDoor([]);
+    const cluster = new Cluster(redis, ledgerRedis, new Redis(ledgerRedis.port, '127.0.0.1'), config, frontDoor, new Sender(frontDoor.url));
+    if (config.queue) cluster.queue = new Queue(config.queue, { connection: { host: '127.0.0.1', port: redis.port } });
+    await Promise.all([
+      ...Array.from({ length: options.replicas ?? 2 }, () => cluster.startReplica()),
+      ...Array.from({ length: options.mode === 'queue' ? (options.workers ?? 2) : 0 }, () => cluster.startWorker()),
+    ]);
+    return cluster;
+  }
+
+  /** Starts one more replica (by default with the cluster's adapter) and puts it behind the front door. */
+  async startReplica(adapter = this.config.adapter): Promise<Member> {
+    const member = await this.#spawn('chaos-replica.ts', /LISTENING (\S+)/, { ...this.config, adapter });
+    this.replicas.push(member);
+    this.#route();
+    return member;
+  }
+
+  async startWorker(): Promise<Member> {
+    const member = await this.#spawn('chaos-worker.ts', /READY/);
+    this.workers.push(member);
+    return member;
+  }
+
+  /** kill -9 of a replica or worker; a replica leaves the front door's rotation (as its health check would). */
+  async kill(member: Member): Promise<void> {
+    this.killed.add(member.pid);
+    await killHard(member.child);
+    this.#route();
+  }
+
+  /** Resolves once `inside:<pid>` shows a handler running in that process (to kill it mid-handler). */
+  async waitForHandlerIn(member: Member, timeoutMs = 20_000): Promise<void> {
+    const deadline = Date.now() + timeoutMs;
+    while (Number(await this.ledger.get(`inside:${member.pid}`)) <= 0) {
+      if (Date.now() > deadline) throw new Error(`no handler ran in process ${member.pid} within ${timeoutMs} ms`);
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+  }
+
+  /**
+   * Waits until nothing is left to run: no job waiting, active or delayed (queue mode) and no
+   * handler inside any process, twice in a row. Resolves with the number of jobs in the failed set.
+   */
+  async settle(timeoutMs = 60_000): Promise<number> {
+    const deadline = Date.now() + timeoutMs;
+    // A queue.add that is still under way may land after the sender gave up on its delivery.
+    await new Promise((resolve) => setTimeout(resolve, this.config.ackTimeoutMs));
+    let quiet = 0;
+    for (;;) {
+      const counts = this.queue ? await this.queue.getJobCounts('waiting', 'active', 'delayed', 'prioritized', 'failed') : {};
+      const pending = (counts.waiting ?? 0) + (counts.active ?? 0) + (counts.delayed ?? 0) + (counts.prioritized ?? 0);
+      const inside = await this.#inside();
+      quiet = pending === 0 && inside === 0 ? quiet + 1 : 0;
+      if (quiet >= 2) return counts.failed ?? 0;
+      if (Date.now() > deadline) throw new Error(`not settled after ${timeoutMs} ms: ${JSON.stringify(counts)}, ${inside} handlers inside`);
+      await new Promise((resolve) => setTimeout(resolve, 250));
+    }
+  }
+
+  /** Jobs in BullMQ's failed set (0 without a queue). */
+  async failedJobs(): Promise<number> {
+    return this.queue ? (await this.queue.getJobCounts('failed')).failed ?? 0 : 0;
+  }
+
+  outcomes(ids: string[]): Promise<Outcomes> {
+    return readOutcomes(this.ledger, ids);
+  }
+
+  async close(): Promise<void> {
+    await Promise.allSettled([...this.replicas, ...this.workers].map((m) => stopChild(m.child, 2_000)));
+    await Promise.allSettled([this.queue?.close(), this.ledger.quit(), this.frontDoor.close()]);
+    await Promise.allSettled([this.redis.stop(), this.ledgerRedis.stop()]);
+  }
+
+  async #inside(): Promise<number> {
+    // Only living processes: one killed mid-handler never counts its handler out.
+    const alive = [...this.replicas, ...this.workers].filter((m) => m.child.exitCode === null && m.child.signalCode === null);
+    const values = alive.length ? await this.ledger.mget(...alive.map((m) => `inside:${m.pid}`)) : [];
+    return values.reduce((sum, v) => sum + Math.max(0, Number(v)), 0);
+  }
+
+  #route(): void {
+    const alive = this.replicas.filter((r) => r.child.exitCode === null && r.child.signalCode === null);
+    this.frontDoor.setBackends(alive.map((r) => r.url as string));
+  }
+
+  #spawn(file: string, ready: RegExp, config: ProcessConfig = this.config): Promise<Member> {
+    const child = spawnTied(process.execPath, ['--import', 'tsx', `test/integration/processes/${file}`], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: { ...process.env, CHAOS_CONFIG: JSON.stringify(config) },
+    });
+    let out = '';
+    child.stdout?.on('data', (c: Buffer) => (out += c.toString()));
+    child.stderr?.on('data', (c: Buffer) => (out += c.toString()));
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`${file} did not start: ${out}`)), 30_000);
+      const check = () => {
+        const match = ready.exec(out);
+        if (!match) return;
+        clearTimeout(timer);
+        child.stdout?.off('data', check);
+        resolve({ child, pid: child.pid as number, ...(match[1] ? { url: match[1] } : {}), output: () => out });
+      };
+      child.stdout?.on('data', check);
+      child.once('exit', (code) => {
+        clearTimeout(timer);
+        reject(new Error(`${file} exited with ${code}: ${out}`));
+      });
+    });
+  }
+}

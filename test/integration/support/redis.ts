@@ -1,0 +1,129 @@
+// A real redis-server (the Debian package) on a free loopback port, tied to the test's lifetime
+// (lifetime.ts). For the chaos tests it can also persist every write (AOF, fsync always, in a temp
+// dir), restart in place (same port, same data), crash (kill -9), freeze (SIGSTOP) and sleep
+// (DEBUG SLEEP: the server blocks, as a slow fork or a huge command would make it).
+import type { ChildProcess } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { createConnection } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { closedPort } from '../../helpers.js';
+import { killHard, spawnTied, stopChild } from './lifetime.js';
+
+/** Options of {@link startRedis}. */
+export interface RedisOptions {
+  /** Append every write to an AOF in a temp dir, fsync'd before the reply; default false (no persistence). */
+  persistent?: boolean;
+}
+
+/** A running redis-server. */
+export interface RedisServer {
+  port: number;
+  url: string;
+  /** The pid of the current redis-server process (it changes on restart). */
+  readonly pid: number;
+  /** The data dir of a persistent server. */
+  dir?: string;
+  /** SIGTERM and wait; removes the data dir. */
+  stop(): Promise<void>;
+  /** kill -9, as a crash would; the data dir stays for `start`. */
+  kill(): Promise<void>;
+  /** Starts it again on the same port and data dir (after `kill`); resolves when it answers PING. */
+  start(): Promise<void>;
+  /** `kill()` then `start()`. */
+  restart(): Promise<void>;
+  /** SIGSTOP: connections stay open, nothing answers. */
+  freeze(): void;
+  /** SIGCONT after `freeze`. */
+  thaw(): void;
+  /** `DEBUG SLEEP seconds`: the server blocks for that long (sent on a connection of its own). */
+  sleep(seconds: number): Promise<void>;
+  /** Stderr and stdout of the server so far, for failure messages. */
+  output(): string;
+}
+
+export async function startRedis(options: RedisOptions = {}): Promise<RedisServer> {
+  const port = await closedPort();
+  const dir = options.persistent ? await mkdtemp(join(tmpdir(), 'flashduty-redis-')) : undefined;
+  const args = ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--enable-debug-command', 'local'];
+  args.push(...(dir ? ['--dir', dir, '--appendonly', 'yes', '--appendfsync', 'always'] : ['--appendonly', 'no']));
+  let child: ChildProcess | undefined;
+  let log = '';
+
+  const start = async (): Promise<void> => {
+    const spawned = spawnTied('redis-server', args, { stdio: ['ignore', 'pipe', 'pipe'] });
+    child = spawned;
+    spawned.stdout?.on('data', (chunk: Buffer) => (log += chunk.toString()));
+    spawned.stderr?.on('data', (chunk: Buffer) => (log += chunk.toString()));
+    const failed = new Promise<never>((_, reject) => {
+      spawned.once('error', (e) => reject(new Error(`redis-server could not start (is it installed?): ${e.message}`)));
+      spawned.once('exit', (code) => reject(new Error(`redis-server exited with ${code}`)));
+    });
+    failed.catch(() => undefined);
+    await Promise.race([waitForPong(port), failed]).catch(async (error: Error) => {
+      await killHard(spawned);
+      throw new Error(`${error.message}\n${log.slice(-2000)}`);
+    });
+  };
+  const kill = async () => {
+    if (child) await killHard(child);
+  };
+  await start();
+  return {
+    port,
+    url: `redis://127.0.0.1:${port}`,
+    get pid() {
+      return child?.pid ?? 0;
+    },
+    ...(dir ? { dir } : {}),
+    async stop() {
+      if (child) await stopChild(child);
+      if (dir) await rm(dir, { recursive: true, force: true });
+    },
+    kill,
+    start,
+    async restart() {
+      await kill();
+      await start();
+    },
+    freeze: () => void child?.kill('SIGSTOP'),
+    thaw: () => void child?.kill('SIGCONT'),
+    sleep: (seconds) => send(port, ['DEBUG', 'SLEEP', String(seconds)], false).then(() => undefined),
+    output: () => log,
+  };
+}
+
+/** Sends one command in RESP; resolves with the first reply line, or once written when `wait` is false. */
+function send(port: number, command: string[], wait = true): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const socket = createConnection({ port, host: '127.0.0.1' });
+    let reply = '';
+    socket.on('connect', () => {
+      socket.write(`*${command.length}\r\n${command.map((part) => `$${Buffer.byteLength(part)}\r\n${part}\r\n`).join('')}`, () => {
+        if (wait) return;
+        // Leave the connection to the server: closing it at once could race the command's arrival.
+        setTimeout(() => socket.destroy(), 100).unref();
+        resolve('');
+      });
+    });
+    socket.on('data', (chunk: Buffer) => {
+      reply += chunk.toString();
+      const line = reply.indexOf('\r\n');
+      if (line < 0) return;
+      socket.destroy();
+      resolve(reply.slice(0, line));
+    });
+    socket.on('error', reject);
+  });
+}
+
+/** Waits until the server answers PING (not LOADING: an AOF being replayed answers with an error). */
+async function waitForPong(port: number, timeoutMs = 15_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const reply = await send(port, ['PING']).catch(() => '');
+    if (reply === '+PONG') return;
+    if (Date.now() > deadline) throw new Error(`redis-server did not answer PING on ${port} within ${timeoutMs} ms (last: ${reply || 'no connection'})`);
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+}

@@ -1,0 +1,107 @@
+// RedisStateStore against a real redis-server, with both client libraries, and two receiver
+// processes sharing one Redis.
+import { Redis } from 'ioredis';
+import { createClient } from 'redis';
+import { afterAll, describe, expect, it } from 'vitest';
+import { buildDelivery, buildWebhookEvent } from '../../src/testing/index.js';
+import { RedisStateStore, WebhookReceiver } from '../../src/webhooks/index.js';
+import { startRedis } from './support/redis.js';
+import { type Replica, startReplica, stopReplica } from './replicas.js';
+
+const redis = await startRedis();
+afterAll(() => redis.stop());
+
+const ioredis = new Redis(redis.url);
+const nodeRedis = await createClient({ url: redis.url }).connect();
+afterAll(async () => {
+  await ioredis.quit();
+  await nodeRedis.quit();
+});
+
+const clients = { ioredis, 'node-redis': nodeRedis } as const;
+
+for (const [flavour, client] of Object.entries(clients)) {
+  describe(`RedisStateStore with ${flavour}`, () => {
+    const store = new RedisStateStore({ client, keyPrefix: `test:${flavour}:`, ttlMs: 60_000 });
+
+    it('claims once, reports pending and done, and releases only for the holder', async () => {
+      const first = await store.claim('e1', 10_000);
+      expect(first.status).toBe('claimed');
+      expect((await store.claim('e1', 10_000)).status).toBe('pending');
+      if (first.status !== 'claimed') return;
+      await store.release('e1', 'not-the-token');
+      expect((await store.claim('e1', 10_000)).status).toBe('pending');
+      await store.release('e1', first.token);
+      const second = await store.claim('e1', 10_000);
+      expect(second.status).toBe('claimed');
+      if (second.status === 'claimed') await store.complete('e1', second.token);
+      expect((await store.claim('e1', 10_000)).status).toBe('done');
+    });
+
+    it('lets a lapsed lease be taken over, and the old holder can no longer complete it', async () => {
+      const old = await store.claim('e2', 50);
+      await new Promise((resolve) => setTimeout(resolve, 80));
+      const fresh = await store.claim('e2', 10_000);
+      expect(fresh.status).toBe('claimed');
+      if (old.status === 'claimed') await store.complete('e2', old.token);
+      expect((await store.claim('e2', 10_000)).status).toBe('pending');
+    });
+
+    it('gives exactly one claim to 50 concurrent callers', async () => {
+      const claims = await Promise.all(Array.from({ length: 50 }, () => store.claim('e3', 10_000)));
+      expect(claims.filter((c) => c.status === 'claimed')).toHaveLength(1);
+    });
+
+    it('keeps the per-incident watermark: older is stale, equal is not', async () => {
+      expect(await store.advance('inc-1', 2_000)).toBe(true);
+      expect(await store.advance('inc-1', 1_000)).toBe(false);
+      expect(await store.advance('inc-1', 2_000)).toBe(true);
+      expect(await store.advance('inc-1', 1_700_000_000_123)).toBe(true);
+      expect(await store.advance('inc-1', 1_700_000_000_122)).toBe(false);
+      expect(await store.advance('inc-2', 1)).toBe(true);
+    });
+
+    it('drives a receiver: duplicates and stale events across two receivers in one process', async () => {
+      const shared = new RedisStateStore({ client, keyPrefix: `test:${flavour}:rx:` });
+      const a = new WebhookReceiver({ store: shared });
+      const b = new WebhookReceiver({ store: shared });
+      let runs = 0;
+      for (const r of [a, b]) r.on('event', async () => void runs++);
+      const event = buildWebhookEvent('i_ack');
+      const results = await Promise.all([a, b, a, b].map((r) => r.receive(buildDelivery(event).receiveInput())));
+      expect(results.map((r) => r.outcome).sort()).toEqual(['accepted', 'duplicate', 'duplicate', 'duplicate']);
+      expect(runs).toBe(1);
+      const older = buildWebhookEvent('i_new', { event_time: event.event_time - 1, incident: { incident_id: event.incident.incident_id } });
+      expect((await b.receive(buildDelivery(older).receiveInput())).outcome).toBe('stale');
+    });
+  });
+}
+
+it('refuses a client that is neither ioredis nor node-redis', () => {
+  expect(() => new RedisStateStore({ client: {} as never })).toThrow(/ioredis or node-redis/);
+});
+
+describe('two receiver processes sharing one Redis', () => {
+  it('run each event once, with duplicates sent to both at once', { timeout: 60_000 }, async () => {
+    const procs = await Promise.all([startReplica(redis.url, 'ioredis'), startReplica(redis.url, 'node-redis')]);
+    try {
+      const events = Array.from({ length: 150 }, (_, i) => buildWebhookEvent(i % 2 ? 'i_ack' : 'i_comm'));
+      const sends: Array<Promise<number>> = [];
+      for (const event of events) {
+        const delivery = buildDelivery(event);
+        // Each event goes to both replicas at once, and a third time to one of them.
+        for (const proc of [...procs, procs[events.indexOf(event) % 2] as Replica]) {
+          sends.push(fetch(proc.url, delivery.init()).then((r) => r.status));
+        }
+      }
+      const statuses = await Promise.all(sends);
+      expect(statuses.every((s) => s === 200)).toBe(true);
+      const handled = (await Promise.all(procs.map(stopReplica))).flatMap((r) => r.handled);
+      expect(handled.length).toBe(events.length);
+      expect(new Set(handled).size).toBe(events.length);
+      expect(procs.every((p) => p.child.exitCode === 0 || p.child.exitCode === null)).toBe(true);
+    } finally {
+      for (const p of procs) p.child.kill();
+    }
+  });
+});
