@@ -64,8 +64,8 @@ describe('the brand', () => {
   it('holds across the CJS and the ESM build in one process', async () => {
     expect(existsSync(path.join(root, 'dist/index.cjs')), 'run `npm run build` first').toBe(true);
     const script = `
-      const cjs = require('../dist/index.cjs');
-      import('../dist/index.js').then((esm) => {
+      const cjs = require('./dist/index.cjs');
+      import('./dist/index.js').then((esm) => {
         if (cjs.FlashdutyError === esm.FlashdutyError) throw new Error('expected two copies');
         const fromEsm = new esm.APIError('esm', { status: 500 });
         const fromCjs = new cjs.ConfigError('cjs');
