@@ -205,7 +205,8 @@ describe('WebhookReceiver with a queue it cannot reach', () => {
       req.end(JSON.stringify(buildWebhookEvent('i_new')));
     });
     expect(outcome).toBe('ECONNRESET');
-    expect(Date.now() - started).toBeLessThan(1000);
+    // The queue never answers, so only the deadline (300 ms) can end this; 10× is a margin no machine's load eats.
+    expect(Date.now() - started).toBeLessThan(3000);
     const response = await receiver.fetchHandler(buildDelivery(buildWebhookEvent('i_new')).request('http://localhost/hook'));
     expect(response.status).toBe(503);
     expect(await response.json()).toMatchObject({ reason: expect.stringMatching(/^not recorded: the queue did not finish within the ack deadline/) });
