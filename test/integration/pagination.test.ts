@@ -145,7 +145,8 @@ describe('iteration', () => {
   });
 
   it('stays correct by cursor when incidents arrive between pages', async () => {
-    const iterator = client.listIncidents({ ...last7, limit: 10 }).pages()[Symbol.asyncIterator]();
+    const pages = client.listIncidents({ ...last7, limit: 10 }).pages();
+    const iterator = pages[Symbol.asyncIterator]();
     const first = await iterator.next();
     const fresh = addIncidentAt(NOW - 60); // newer than anything sent: before the cursor
     const rest: IncidentInfo[] = [];
