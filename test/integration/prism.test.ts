@@ -9,19 +9,19 @@ import type { ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Flashduty, InvalidParameterError } from '../src/index.js';
-import { closedPort } from './helpers.js';
+import { Flashduty, InvalidParameterError } from '../../src/index.js';
+import { closedPort } from '../helpers.js';
 import { spawnTied, stopChild } from './support/lifetime.js';
 
-const PRISM = fileURLToPath(new URL('../tools/prism/node_modules/@stoplight/prism-cli/dist/index.js', import.meta.url));
-const OPENAPI = fileURLToPath(new URL('../openapi/openapi.en.json', import.meta.url));
+const PRISM = fileURLToPath(new URL('../../tools/prism/node_modules/@stoplight/prism-cli/dist/index.js', import.meta.url));
+const OPENAPI = fileURLToPath(new URL('../../openapi/openapi.en.json', import.meta.url));
 /** Prism reads and resolves the whole OpenAPI before it listens: seconds, more on a loaded machine. */
 const STARTUP_MS = 180_000;
 
 const installed = existsSync(PRISM);
 if (!installed) {
   if (process.env.CI) throw new Error(`Prism is not installed (${PRISM}): run npm ci --prefix tools/prism`);
-  console.warn('test/prism.test.ts skipped: Prism is not installed; run `npm ci --prefix tools/prism` to include it');
+  console.warn('test/integration/prism.test.ts skipped: Prism is not installed; run `npm ci --prefix tools/prism` to include it');
 }
 
 const ID = '5f8a1b2c3d4e5f6a7b8c9d0e';
