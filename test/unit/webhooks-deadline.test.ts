@@ -2,7 +2,7 @@
 // deliveries due in the same 10 ms share a timer; a disposed deadline fires nothing. Fake timers:
 // what is checked is the order of events, not the machine's speed.
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { Deadline, DeadlineExceededError } from '../src/webhooks/deadline.js';
+import { Deadline, DeadlineExceededError } from '../../src/webhooks/deadline.js';
 
 beforeEach(() => {
   vi.useFakeTimers({ now: 1_000_000 });

@@ -1,8 +1,8 @@
 // The receiver's handler lists: typed and 'event' handlers all run, the first failure counts,
 // `off` removes a handler, and a list changed during a delivery takes effect from the next one.
 import { describe, expect, it } from 'vitest';
-import { buildDelivery, buildWebhookEvent } from '../src/testing/index.js';
-import { WebhookReceiver } from '../src/webhooks/index.js';
+import { buildDelivery, buildWebhookEvent } from '../../src/testing/index.js';
+import { WebhookReceiver } from '../../src/webhooks/index.js';
 
 const receive = (receiver: WebhookReceiver, type: 'i_ack' | 'i_new' = 'i_ack') => receiver.receive(buildDelivery(buildWebhookEvent(type)));
 
