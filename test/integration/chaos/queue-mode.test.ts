@@ -46,7 +46,14 @@ describe('queue mode under faults', { timeout: 120_000 }, () => {
     const kill = {
       atBatch: 1,
       async act() {
-        await cluster.waitForHandlerIn(victim);
+        // Frozen first, then checked: killed only while a handler is surely inside (on a busy
+        // machine the handler seen a moment ago may have finished before a kill landed).
+        for (;;) {
+          await cluster.waitForHandlerIn(victim);
+          victim.child.kill('SIGSTOP');
+          if (Number(await cluster.ledger.get(`inside:${victim.pid}`)) > 0) break;
+          victim.child.kill('SIGCONT');
+        }
         await cluster.kill(victim);
         cluster.workers.splice(cluster.workers.indexOf(victim), 1);
         await cluster.startWorker();
