@@ -48,6 +48,7 @@ export {
   RequestValidationError,
   RequestVerifyRequiredError,
   ResourceNotFoundError,
+  ResponseTooLargeError,
   ResponseValidationError,
   RouteNotFoundError,
   ServiceUnavailableError,

@@ -4,7 +4,6 @@
 import ky, { type KyInstance } from 'ky';
 import {
   APIConnectionError,
-  APIConnectionTimeoutError,
   APIError,
   APIUserAbortError,
   ConfigError,
@@ -14,21 +13,33 @@ import {
 import { interpret, type ValidateMode } from '../core/envelope.js';
 import { attemptSignal, sleep } from '../internal/abort.js';
 import { isBrowser, readEnv } from '../internal/env.js';
-import { createLog, isLogLevel, type LogFn, type Logger, type LogLevel } from '../internal/logger.js';
-import { createRedactor, type Redactor, sanitizeCause } from '../internal/redact.js';
+import { createLog, isLogLevel, type LogFn } from '../internal/logger.js';
+import { createRedactor, type Redactor } from '../internal/redact.js';
 import { parseRetryAfter } from '../internal/retry-after.js';
 import { VERSION } from '../version.js';
 import { deleteSkill, enableA2AAgent, type MutationResult } from './agents.js';
 import { listIncidents } from './incidents.js';
 import type { IncidentPagePromise } from './pagination.js';
-import { RateLimiter, type RateLimitOptions } from './rate-limiter.js';
+import { RateLimiter } from './rate-limiter.js';
+import type * as Transport from './transport.js';
+import {
+  checkBaseUrl,
+  checkTimeout,
+  checkValidate,
+  checkWhole,
+  type ClientOptions,
+  DEFAULT_BASE_URL,
+  DEFAULT_MAX_RESPONSE_BYTES,
+  DEFAULT_MAX_RETRIES,
+  DEFAULT_TIMEOUT_MS,
+  encodeKey,
+  type RequestOptions,
+} from './client-options.js';
 import {
   backoffDelay,
   isRetryable,
-  isUnsentFailure,
   MAX_RETRY_AFTER_MS,
   type RetryKind,
-  UnsentRequestError,
 } from './retry.js';
 import { type OperationBody, type OperationData, type OperationPath, request } from './request.js';
 import { WebhookHistory } from './webhook-history.js';
@@ -37,54 +48,8 @@ import { Incidents } from './resources/incidents.js';
 import type { ListIncidentsParams } from '../schemas/list.js';
 import { loadDeep } from '../schemas/load-deep.js';
 
-/** The public endpoint of the Flashduty Open API. */
-export const DEFAULT_BASE_URL = 'https://api.flashcat.cloud';
-const DEFAULT_TIMEOUT_MS = 30_000;
-const DEFAULT_MAX_RETRIES = 2;
-
-/** Options of {@link Flashduty}; each has a default. */
-export interface ClientOptions {
-  /** The account's API key. Default: `process.env.FLASHDUTY_APP_KEY`. It is sent as `app_key` and never logged. */
-  appKey?: string;
-  /** Default: `process.env.FLASHDUTY_BASE_URL`, else `https://api.flashcat.cloud`. */
-  baseUrl?: string;
-  /** Milliseconds per attempt, body included. Default 30 000. */
-  timeout?: number;
-  /** Retries after the first attempt, by the retry policy of each operation. Default 2. */
-  maxRetries?: number;
-  /** Client-side limiter; default 50 calls/s and 1000 calls/min. `false` turns it off. */
-  rateLimit?: RateLimitOptions | false;
-  /** Sent as `Accept-Language`; the server localizes its error messages by it (e.g. `en-US`, `zh-CN`). */
-  acceptLanguage?: string;
-  /** Extra headers for every request. */
-  headers?: Record<string, string>;
-  /** A fetch implementation to use instead of the global one. */
-  fetch?: typeof fetch;
-  /** Where log lines go; default `console`. Lines never contain the app_key. */
-  logger?: Logger;
-  /** Default `process.env.FLASHDUTY_LOG`, else `'warn'`. */
-  logLevel?: LogLevel;
-  /**
-   * How much of each response is checked. `'envelope'` (default; `true` means the same): the
-   * envelope and the page's shape, at almost no cost. `'deep'`: every field of every item through
-   * the zod schemas. `false`: nothing.
-   */
-  validate?: ValidateMode | true;
-  /** Constructing a client in a browser page throws without this: the key is the account's identity. */
-  dangerouslyAllowBrowser?: boolean;
-}
-
-/** Options every method takes as its last argument. */
-export interface RequestOptions {
-  /** Aborts the call; it then rejects with `APIUserAbortError`. */
-  signal?: AbortSignal;
-  /** Milliseconds per attempt for this call. */
-  timeout?: number;
-  /** Retries for this call. */
-  maxRetries?: number;
-  /** Extra headers for this call. */
-  headers?: Record<string, string>;
-}
+export { DEFAULT_BASE_URL } from './client-options.js';
+export type { ClientOptions, RequestOptions } from './client-options.js';
 
 /** @internal What the request loop hands back to an operation. */
 export interface ApiResponse {
@@ -111,6 +76,8 @@ export class Flashduty {
   readonly timeout: number;
   readonly maxRetries: number;
   readonly validate: ValidateMode;
+  /** The largest response body read, in bytes (decompressed). */
+  readonly maxResponseBytes: number;
   /** The delivery history of outbound webhooks (`/webhook/history/list`, `/webhook/history/detail`). */
   readonly webhookHistory: WebhookHistory;
   /** The incident lifecycle: info, listByIds, create, ack, unack, resolve, reopen, snooze, wake, assign, addResponder, comment, reset, merge, remove, feed. */
@@ -145,8 +112,9 @@ export class Flashduty {
     this.#scrub = createRedactor(key);
     this.baseUrl = checkBaseUrl(options.baseUrl ?? readEnv('FLASHDUTY_BASE_URL') ?? DEFAULT_BASE_URL);
     this.timeout = checkTimeout(options.timeout ?? DEFAULT_TIMEOUT_MS, 'timeout');
-    this.maxRetries = checkRetries(options.maxRetries ?? DEFAULT_MAX_RETRIES, 'maxRetries');
+    this.maxRetries = checkWhole(options.maxRetries ?? DEFAULT_MAX_RETRIES, 'maxRetries');
     this.validate = checkValidate(options.validate);
+    this.maxResponseBytes = checkWhole(options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES, 'maxResponseBytes', 1);
     this.#limiter = options.rateLimit === false ? undefined : new RateLimiter(options.rateLimit ?? {});
     this.#headers = {
       ...(isBrowser() ? {} : { 'User-Agent': `flashduty-sdk/${VERSION}` }),
@@ -157,7 +125,6 @@ export class Flashduty {
     if (!isLogLevel(level)) throw new ConfigError(`logLevel: unknown level ${JSON.stringify(level)}`);
     this.#log = createLog(options.logger ?? console, level, this.#scrub);
     this.#http = ky.create({
-      prefixUrl: this.baseUrl,
       retry: 0,
       timeout: false,
       throwHttpErrors: false,
@@ -214,14 +181,14 @@ export class Flashduty {
    * parameters) and retry kind.
    */
   async _request(method: 'GET' | 'POST', path: string, body: unknown, kind: RetryKind, options: RequestOptions = {}): Promise<ApiResponse> {
-    const maxRetries = options.maxRetries === undefined ? this.maxRetries : checkRetries(options.maxRetries, 'maxRetries');
+    const maxRetries = options.maxRetries === undefined ? this.maxRetries : checkWhole(options.maxRetries, 'maxRetries');
     const timeout = options.timeout === undefined ? this.timeout : checkTimeout(options.timeout, 'timeout');
     const query = method === 'GET' ? queryOf(body) : '';
     const url = `${this.baseUrl}/${path}?app_key=***${query}`;
-    const call: Call = { method, target: path + this.#query + query, body: method === 'GET' ? undefined : body, url };
+    const call: Call = { method, target: `${this.baseUrl}/${path}${this.#query}${query}`, body: method === 'GET' ? undefined : body, url };
     for (let retry = 0; ; retry++) {
       try {
-        return await this.#attempt(call, timeout, options);
+        return await this.#attempt(call, timeout, kind, options);
       } catch (error) {
         const failure = error instanceof FlashdutyError ? error : new APIConnectionError(undefined, { url });
         if (retry >= maxRetries || !isRetryable(failure, kind)) throw failure;
@@ -233,25 +200,28 @@ export class Flashduty {
     }
   }
 
-  async #attempt({ method, target, body, url }: Call, timeout: number, options: RequestOptions): Promise<ApiResponse> {
+  async #attempt({ method, target, body, url }: Call, timeout: number, kind: RetryKind, options: RequestOptions): Promise<ApiResponse> {
     const release = this.#limiter ? await this.#limiter.acquire(options.signal) : undefined;
     const attempt = attemptSignal(timeout, options.signal);
     const started = Date.now();
     try {
-      const response = await attempt.guard(
-        this.#http(target, {
-          method,
-          ...(body === undefined ? {} : { json: body }),
-          headers: options.headers ? { ...this.#headers, ...options.headers } : this.#headers,
-          signal: attempt.signal,
-        }),
-      );
+      const send = (to: string) =>
+        attempt.guard(
+          this.#http(to, {
+            method,
+            ...(body === undefined ? {} : { json: body }),
+            headers: options.headers ? { ...this.#headers, ...options.headers } : this.#headers,
+            signal: attempt.signal,
+            redirect: 'manual',
+          }),
+        );
+      let response = await send(target);
+      const { follow, readText } = (transport ??= await import('./transport.js'));
+      const hop: Transport.Hop = { at: target, base: this.baseUrl, method, mutation: kind === 'mutation', query: this.#query, url };
+      response = await follow(response, hop, send, this.#scrub, this.#log);
       // The server had the request before it answered: its window counts from here at the latest.
       release?.();
-      const text = await attempt.guard(response.text()).catch((error: unknown) => {
-        void response.body?.cancel().catch(() => {});
-        throw error;
-      });
+      const text = await attempt.guard(readText(response, this.maxResponseBytes, { status: response.status, url }, attempt.signal));
       const result = interpret(
         { status: response.status, headers: response.headers, text, url },
         this.validate,
@@ -267,7 +237,7 @@ export class Flashduty {
       this.#log('debug', `${method} ${url} → ${response.status} in ${Date.now() - started} ms (request ${result.requestId})`);
       return { data: result.data, requestId: result.requestId, status: response.status, url };
     } catch (error) {
-      const failure = this.#classify(error, url, timeout, attempt.timedOut(), options.signal);
+      const failure = await this.#classify(error, url, timeout, attempt.timedOut(), options.signal);
       this.#log('debug', `${method} ${url} → ${failure.name} in ${Date.now() - started} ms`);
       throw failure;
     } finally {
@@ -277,13 +247,10 @@ export class Flashduty {
   }
 
   /** Names what went wrong in an attempt; foreign errors are kept only as scrubbed causes. */
-  #classify(error: unknown, url: string, timeout: number, timedOut: boolean, signal?: AbortSignal): FlashdutyError {
+  async #classify(error: unknown, url: string, timeout: number, timedOut: boolean, signal?: AbortSignal): Promise<FlashdutyError> {
     if (error instanceof FlashdutyError) return error;
-    const cause = sanitizeCause(error, this.#scrub);
-    if (signal?.aborted) return new APIUserAbortError({ url, cause });
-    if (timedOut) return new APIConnectionTimeoutError(timeout, { url, cause });
-    if (isUnsentFailure(error)) return new UnsentRequestError(undefined, { url, cause });
-    return new APIConnectionError(undefined, { url, cause });
+    const failure = { error, url, baseUrl: this.baseUrl, timeout, timedOut, signal, scrub: this.#scrub };
+    return (transport ??= await import('./transport.js')).classify(failure);
   }
 
   /** The wait before the next attempt; `undefined` when the server asked for more than we honour. */
@@ -310,10 +277,13 @@ export class Flashduty {
   }
 }
 
+/** The wire rules (redirects, bounded bodies), loaded with the first call: off the up-front path. */
+let transport: typeof Transport | undefined;
+
 /** One call as every attempt sends it. */
 interface Call {
   method: 'GET' | 'POST';
-  /** Path and query, app_key included: never logged or shown. */
+  /** The URL, app_key included: never logged or shown. */
   target: string;
   /** The JSON body (POST only). */
   body: unknown;
@@ -335,47 +305,4 @@ function queryOf(params: unknown): string {
 
 function describe(error: FlashdutyError): string {
   return error instanceof APIError ? `HTTP ${error.status}${error.code ? ` ${error.code}` : ''}` : error.message;
-}
-
-/** The key as a query value; a lone UTF-16 surrogate cannot be encoded (a bare URIError otherwise). */
-function encodeKey(key: string): string {
-  try {
-    return encodeURIComponent(key);
-  } catch {
-    throw new ConfigError('appKey: contains a lone UTF-16 surrogate and cannot be sent in a URL');
-  }
-}
-
-function checkBaseUrl(value: string): string {
-  let url: URL;
-  try {
-    url = new URL(value);
-  } catch {
-    throw new ConfigError(`baseUrl: not a valid URL: ${JSON.stringify(value)}`);
-  }
-  if (url.protocol !== 'https:' && url.protocol !== 'http:') {
-    throw new ConfigError(`baseUrl: expected an http(s) URL, got ${url.protocol}`);
-  }
-  if (url.search || url.hash) throw new ConfigError('baseUrl: must not have a query or fragment');
-  return url.href.replace(/\/+$/, '');
-}
-
-function checkTimeout(value: number, name: string): number {
-  if (typeof value !== 'number' || !(value > 0) || value > 2_147_483_647) {
-    throw new ConfigError(`${name}: expected a positive number of milliseconds, got ${String(value)}`);
-  }
-  return value;
-}
-
-function checkRetries(value: number, name: string): number {
-  if (!Number.isInteger(value) || value < 0) {
-    throw new ConfigError(`${name}: expected a whole number ≥ 0, got ${String(value)}`);
-  }
-  return value;
-}
-
-function checkValidate(value: ClientOptions['validate']): ValidateMode {
-  if (value === undefined || value === true) return 'envelope';
-  if (value === 'envelope' || value === 'deep' || value === false) return value;
-  throw new ConfigError(`validate: expected 'envelope', 'deep' or false, got ${JSON.stringify(value)}`);
 }

@@ -3,6 +3,8 @@
 // length after it *finished*: its arrival at the server lies somewhere between the two, so counting
 // it until then covers every window its arrival can fall into. (A token bucket refilled from the
 // send time lets a burst of 50 slow calls plus 50 fresh ones land in one server-side second.)
+// Times are read from the monotonic clock: a wall-clock step back (NTP, a VM resumed) would
+// otherwise hold every slot until the wall clock caught up, past any call's timeout.
 
 import { APIUserAbortError, ConfigError } from '../core/errors.js';
 
@@ -52,7 +54,7 @@ export class RateLimiter {
   /** Waits for a slot in every window; the returned function gives the slots back when the call ends. */
   acquire(signal?: AbortSignal): Promise<() => void> {
     if (signal?.aborted) return Promise.reject(new APIUserAbortError());
-    this.#expire(Date.now());
+    this.#expire(performance.now());
     if (this.#waiters.length === 0 && this.#hasRoom()) return Promise.resolve(this.#take());
     return new Promise((resolve, reject) => {
       const waiter: Waiter = {
@@ -86,7 +88,7 @@ export class RateLimiter {
     return () => {
       if (released) return;
       released = true;
-      const now = Date.now();
+      const now = performance.now();
       for (const w of this.#windows) w.releases.push(now + w.lengthMs);
       this.#schedule();
     };
@@ -107,7 +109,7 @@ export class RateLimiter {
   }
 
   #drain(): void {
-    this.#expire(Date.now());
+    this.#expire(performance.now());
     while (this.#waiters.length > 0 && this.#hasRoom()) {
       const waiter = this.#waiters.shift() as Waiter;
       waiter.signal?.removeEventListener('abort', waiter.onAbort);
@@ -134,7 +136,7 @@ export class RateLimiter {
         this.#timerAt = Infinity;
         this.#schedule();
       },
-      Math.max(0, next - Date.now()),
+      Math.max(0, next - performance.now()),
     );
   }
 }

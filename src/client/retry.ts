@@ -8,7 +8,7 @@ import {
   FlashdutyError,
 } from '../core/errors.js';
 
-/** `read`: retried on network errors, timeouts, 429, 500, 503. `mutation`: on 429 and unsent requests only. */
+/** `read`: retried on network errors, timeouts, 429, 500, 502, 503, 504. `mutation`: on 429 and unsent requests only. */
 export type RetryKind = 'read' | 'mutation';
 
 /** The longest `Retry-After` honoured; a longer one fails the call at once. */
@@ -16,7 +16,8 @@ export const MAX_RETRY_AFTER_MS = 60_000;
 const INITIAL_DELAY_MS = 500;
 const MAX_DELAY_MS = 8_000;
 
-const READ_STATUSES = new Set([429, 500, 503]);
+// 502 and 504 come from proxies and gateways in front of the service: a read is safe to repeat.
+const READ_STATUSES = new Set([429, 500, 502, 503, 504]);
 const READ_CODES = new Set(['RequestTooFrequently', 'InternalError', 'ServiceUnavailable']);
 
 /** Connection failures that happen before a single byte of the request reaches the server. */

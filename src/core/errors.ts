@@ -206,6 +206,22 @@ export class APIConnectionTimeoutError extends APIConnectionError {
 }
 APIConnectionTimeoutError.prototype.name = 'APIConnectionTimeoutError';
 
+/** The answer's body passed `maxResponseBytes` (counted decompressed); it was not read further and the call is not retried. */
+export class ResponseTooLargeError extends FlashdutyError {
+  /** The limit it passed, in bytes. */
+  readonly limit: number;
+  readonly status: number;
+  readonly requestId?: string;
+
+  constructor(limit: number, options: FlashdutyErrorOptions & { status: number; requestId?: string }) {
+    super(`The response body is larger than maxResponseBytes (${limit} bytes); it was not read further.`, options);
+    this.limit = limit;
+    this.status = options.status;
+    if (options.requestId !== undefined) this.requestId = options.requestId;
+  }
+}
+ResponseTooLargeError.prototype.name = 'ResponseTooLargeError';
+
 /** The caller's `signal` aborted the call. */
 export class APIUserAbortError extends FlashdutyError {
   constructor(options: FlashdutyErrorOptions = {}) {

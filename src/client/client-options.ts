@@ -1,0 +1,104 @@
+// The client's options: what each one means, its default, and the check that refuses a bad value
+// with a ConfigError naming the option (so that one `catch` covers everything the SDK throws).
+// The request loop (client.ts) takes the checked values from here and checks nothing itself.
+
+import { ConfigError } from '../core/errors.js';
+import type { ValidateMode } from '../core/envelope.js';
+import type { Logger, LogLevel } from '../internal/logger.js';
+import type { RateLimitOptions } from './rate-limiter.js';
+
+/** The public endpoint of the Flashduty Open API. */
+export const DEFAULT_BASE_URL = 'https://api.flashcat.cloud';
+export const DEFAULT_TIMEOUT_MS = 30_000;
+export const DEFAULT_MAX_RETRIES = 2;
+export const DEFAULT_MAX_RESPONSE_BYTES = 32 * 1024 * 1024;
+
+/** Options of {@link Flashduty}; each has a default. */
+export interface ClientOptions {
+  /** The account's API key. Default: `process.env.FLASHDUTY_APP_KEY`. It is sent as `app_key` and never logged. */
+  appKey?: string;
+  /** Default: `process.env.FLASHDUTY_BASE_URL`, else `https://api.flashcat.cloud`. */
+  baseUrl?: string;
+  /** Milliseconds per attempt, body included. Default 30 000. */
+  timeout?: number;
+  /** Retries after the first attempt, by the retry policy of each operation. Default 2. */
+  maxRetries?: number;
+  /** The largest response body read, in bytes after decompression; a larger one is a `ResponseTooLargeError`. Default 32 MiB. */
+  maxResponseBytes?: number;
+  /** Client-side limiter; default 50 calls/s and 1000 calls/min. `false` turns it off. */
+  rateLimit?: RateLimitOptions | false;
+  /** Sent as `Accept-Language`; the server localizes its error messages by it (e.g. `en-US`, `zh-CN`). */
+  acceptLanguage?: string;
+  /** Extra headers for every request. */
+  headers?: Record<string, string>;
+  /** A fetch implementation to use instead of the global one. */
+  fetch?: typeof fetch;
+  /** Where log lines go; default `console`. Lines never contain the app_key. */
+  logger?: Logger;
+  /** Default `process.env.FLASHDUTY_LOG`, else `'warn'`. */
+  logLevel?: LogLevel;
+  /**
+   * How much of each response is checked. `'envelope'` (default; `true` means the same): the
+   * envelope and the page's shape, at almost no cost. `'deep'`: every field of every item through
+   * the zod schemas. `false`: nothing.
+   */
+  validate?: ValidateMode | true;
+  /** Constructing a client in a browser page throws without this: the key is the account's identity. */
+  dangerouslyAllowBrowser?: boolean;
+}
+
+/** Options every method takes as its last argument. */
+export interface RequestOptions {
+  /** Aborts the call; it then rejects with `APIUserAbortError`. */
+  signal?: AbortSignal;
+  /** Milliseconds per attempt for this call. */
+  timeout?: number;
+  /** Retries for this call. */
+  maxRetries?: number;
+  /** Extra headers for this call. */
+  headers?: Record<string, string>;
+}
+
+/** The key as a query value; a lone UTF-16 surrogate cannot be encoded (a bare URIError otherwise). */
+export function encodeKey(key: string): string {
+  try {
+    return encodeURIComponent(key);
+  } catch {
+    throw new ConfigError('appKey: contains a lone UTF-16 surrogate and cannot be sent in a URL');
+  }
+}
+
+export function checkBaseUrl(value: string): string {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw new ConfigError(`baseUrl: not a valid URL: ${JSON.stringify(value)}`);
+  }
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') {
+    throw new ConfigError(`baseUrl: expected an http(s) URL, got ${url.protocol}`);
+  }
+  if (url.search || url.hash) throw new ConfigError('baseUrl: must not have a query or fragment');
+  return url.href.replace(/\/+$/, '');
+}
+
+export function checkTimeout(value: number, name: string): number {
+  if (typeof value !== 'number' || !(value > 0) || value > 2_147_483_647) {
+    throw new ConfigError(`${name}: expected a positive number of milliseconds, got ${String(value)}`);
+  }
+  return value;
+}
+
+/** A whole number ≥ `least` (retries: 0, bytes: 1). */
+export function checkWhole(value: number, name: string, least = 0): number {
+  if (!Number.isInteger(value) || value < least) {
+    throw new ConfigError(`${name}: expected a whole number ≥ ${least}, got ${String(value)}`);
+  }
+  return value;
+}
+
+export function checkValidate(value: ClientOptions['validate']): ValidateMode {
+  if (value === undefined || value === true) return 'envelope';
+  if (value === 'envelope' || value === 'deep' || value === false) return value;
+  throw new ConfigError(`validate: expected 'envelope', 'deep' or false, got ${JSON.stringify(value)}`);
+}

@@ -1,0 +1,162 @@
+// What the request loop accepts from the wire, loaded with the first call (the client's up-front
+// code stays small). Redirects: a mutation follows none (a 307 loop must not send it again, a 302
+// must not turn it into a GET); a read follows at most MAX_HOPS within the base URL's origin, and
+// only those that keep its method and body. Bodies: counted while they stream in, decompressed, and
+// given up as soon as they pass the limit, so a huge or endless answer never sits in memory.
+// Connection errors name the host and the reason.
+
+import {
+  APIConnectionError,
+  APIConnectionTimeoutError,
+  APIError,
+  APIUserAbortError,
+  type FlashdutyError,
+  ResponseTooLargeError,
+} from '../core/errors.js';
+import { sanitizeCause, type SanitizedCause } from '../internal/cause.js';
+import type { LogFn } from '../internal/logger.js';
+import { type Redactor, scrubHeaders } from '../internal/redact.js';
+import { isUnsentFailure, UnsentRequestError } from './retry.js';
+
+const REDIRECTS = new Set([301, 302, 303, 307, 308]);
+/** Redirects that keep the method and the body; the others turn a POST into a GET. */
+const KEEPING = new Set([307, 308]);
+const MAX_HOPS = 5;
+
+/** A redirect answer: its status, or an opaque one a browser reports as status 0. */
+function isRedirect(response: Response): boolean {
+  return REDIRECTS.has(response.status) || response.type === 'opaqueredirect';
+}
+
+
+/** Where a redirected call stands. */
+export interface Hop {
+  /** The URL that answered with the redirect (app_key included). */
+  at: string;
+  /** The client's base URL: no redirect leaves its origin. */
+  base: string;
+  method: string;
+  mutation: boolean;
+  /** `?app_key=…`, added to a target without an `app_key` of its own. */
+  query: string;
+  /** The call's URL as errors and logs show it. */
+  url: string;
+}
+
+/**
+ * Follows `response`'s redirects as far as the rules allow and resolves to the first answer that
+ * is not one; a redirect refused is an APIError with its status (not retried: it would be refused again).
+ */
+export async function follow(
+  response: Response,
+  hop: Hop,
+  send: (url: string) => Promise<Response>,
+  scrub: Redactor,
+  log: LogFn,
+): Promise<Response> {
+  for (let hops = 0, at = hop.at; isRedirect(response); hops++) {
+    const next = nextHop(response, at, hop, hops);
+    void response.body?.cancel().catch(() => {});
+    if ('refused' in next) {
+      const message = `HTTP ${response.status}: redirect not followed (${next.refused})`;
+      throw new APIError(message, { status: response.status, headers: scrubHeaders(response.headers, scrub), url: hop.url });
+    }
+    log('debug', `${hop.method} ${hop.url} → ${response.status}, following to ${next.url}`);
+    at = next.url;
+    response = await send(next.url);
+  }
+  return response;
+}
+
+/** Where a read may go next, or why it may not: `{ url }` to follow, `{ refused }` otherwise. */
+function nextHop(response: Response, from: string, hop: Hop, hops: number): { url: string } | { refused: string } {
+  if (hop.mutation) return { refused: 'a mutation is never redirected' };
+  if (hops >= MAX_HOPS) return { refused: `more than ${MAX_HOPS} redirects` };
+  if (hop.method !== 'GET' && !KEEPING.has(response.status)) return { refused: `a ${response.status} would turn ${hop.method} into GET` };
+  const location = response.headers.get('location');
+  if (!location) return { refused: 'no Location' };
+  let target: URL;
+  try {
+    target = new URL(location, from);
+  } catch {
+    return { refused: 'an unreadable Location' };
+  }
+  const { origin } = new URL(hop.base);
+  if (target.origin !== origin) return { refused: `it leaves ${origin}` };
+  if (!target.searchParams.has('app_key')) target.search = target.search ? `${target.search}&${hop.query.slice(1)}` : hop.query;
+  return { url: target.href };
+}
+
+/** What a {@link readText} failure is reported with. */
+export interface BodyContext {
+  status: number;
+  url: string;
+  requestId?: string;
+}
+
+/**
+ * The body as text, at most `limit` bytes after decompression, counted chunk by chunk as they
+ * arrive. Over the limit, the stream is cancelled and a ResponseTooLargeError thrown.
+ */
+export async function readText(response: Response, limit: number, context: BodyContext, signal: AbortSignal): Promise<string> {
+  const tooLarge = () => new ResponseTooLargeError(limit, context);
+  const declared = Number(response.headers.get('content-length') ?? Number.NaN);
+  // A declared length is the encoded size: conclusive only when nothing decompresses it.
+  if (!response.headers.has('content-encoding') && declared > limit) {
+    void response.body?.cancel().catch(() => {});
+    throw tooLarge();
+  }
+  if (!response.body) return '';
+  const reader = response.body.getReader();
+  const cancel = () => void reader.cancel().catch(() => {});
+  signal.addEventListener('abort', cancel, { once: true });
+  const decoder = new TextDecoder();
+  let size = 0;
+  let text = '';
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) return text + decoder.decode();
+      size += value.byteLength;
+      if (size > limit) {
+        cancel();
+        throw tooLarge();
+      }
+      text += decoder.decode(value, { stream: true });
+    }
+  } finally {
+    signal.removeEventListener('abort', cancel);
+  }
+}
+
+/** What failed an attempt, from a foreign error (kept only as a scrubbed cause). */
+export interface Failure {
+  error: unknown;
+  url: string;
+  baseUrl: string;
+  timeout: number;
+  timedOut: boolean;
+  signal: AbortSignal | undefined;
+  scrub: Redactor;
+}
+
+/** Names what went wrong in an attempt: the caller's abort, the timeout, or the connection. */
+export function classify({ error, url, baseUrl, timeout, timedOut, signal, scrub }: Failure): FlashdutyError {
+  const cause = sanitizeCause(error, scrub);
+  if (signal?.aborted) return new APIUserAbortError({ url, cause });
+  if (timedOut) return new APIConnectionTimeoutError(timeout, { url, cause });
+  const message = connectionMessage(baseUrl, cause);
+  if (isUnsentFailure(error)) return new UnsentRequestError(message, { url, cause });
+  return new APIConnectionError(message, { url, cause });
+}
+
+/** "Connection to host failed: reason", the reason being the innermost cause's; never the URL's query. */
+function connectionMessage(baseUrl: string, cause: SanitizedCause | undefined): string {
+  let reason = '';
+  for (let e = cause; e; e = e.cause) {
+    const code = typeof e.code === 'string' ? e.code : '';
+    const text = e.message && e.message !== 'fetch failed' ? e.message : code;
+    if (text) reason = code && !text.includes(code) ? `${code}: ${text}` : text;
+  }
+  return `Connection to ${new URL(baseUrl).host} failed${reason ? `: ${reason}` : ''}.`;
+}
