@@ -113,7 +113,8 @@ async function measureEsbuild(code: string): Promise<Size> {
   });
   const outputs = result.metafile.outputs;
   // Up front: the entry's chunk and every chunk it imports statically, transitively.
-  const entry = Object.keys(outputs).find((file) => outputs[file]?.entryPoint !== undefined);
+  // The stdin entry: lazily loaded files are entry points too (of their dynamic imports).
+  const entry = Object.keys(outputs).find((file) => outputs[file]?.entryPoint === '<stdin>');
   const upFrontFiles = new Set<string>();
   const visit = (file: string | undefined): void => {
     if (file === undefined || upFrontFiles.has(file)) return;
