@@ -4,6 +4,7 @@
 import ky, { type KyInstance } from 'ky';
 import {
   APIConnectionError,
+  APIConnectionTimeoutError,
   APIError,
   APIUserAbortError,
   ConfigError,
@@ -14,7 +15,7 @@ import { interpret, type ValidateMode } from '../core/envelope.js';
 import { attemptSignal, sleep } from '../internal/abort.js';
 import { isBrowser, readEnv } from '../internal/env.js';
 import { createLog, isLogLevel, type LogFn } from '../internal/logger.js';
-import { createRedactor, type Redactor } from '../internal/redact.js';
+import { createRedactor, type Redactor, scrubHeaders } from '../internal/redact.js';
 import { parseRetryAfter } from '../internal/retry-after.js';
 import { VERSION } from '../version.js';
 import { deleteSkill, enableA2AAgent, type MutationResult } from './agents.js';
@@ -38,8 +39,10 @@ import {
 import {
   backoffDelay,
   isRetryable,
+  isUnsentFailure,
   MAX_RETRY_AFTER_MS,
   type RetryKind,
+  UnsentRequestError,
 } from './retry.js';
 import { type OperationBody, type OperationData, type OperationPath, request } from './request.js';
 import { WebhookHistory } from './webhook-history.js';
@@ -217,8 +220,9 @@ export class Flashduty {
         );
       let response = await send(target);
       const { follow, readText } = (transport ??= await import('./transport.js'));
-      const hop: Transport.Hop = { at: target, base: this.baseUrl, method, mutation: kind === 'mutation', query: this.#query, url };
-      response = await follow(response, hop, send, this.#scrub, this.#log);
+      const show = (headers: Headers) => scrubHeaders(headers, this.#scrub);
+      const hop: Transport.Hop = { at: target, base: this.baseUrl, method, mutation: kind === 'mutation', query: this.#query, url, show };
+      response = await follow(response, hop, send, this.#log);
       // The server had the request before it answered: its window counts from here at the latest.
       release?.();
       const text = await attempt.guard(readText(response, this.maxResponseBytes, { status: response.status, url }, attempt.signal));
@@ -249,8 +253,13 @@ export class Flashduty {
   /** Names what went wrong in an attempt; foreign errors are kept only as scrubbed causes. */
   async #classify(error: unknown, url: string, timeout: number, timedOut: boolean, signal?: AbortSignal): Promise<FlashdutyError> {
     if (error instanceof FlashdutyError) return error;
-    const failure = { error, url, baseUrl: this.baseUrl, timeout, timedOut, signal, scrub: this.#scrub };
-    return (transport ??= await import('./transport.js')).classify(failure);
+    const { sanitizeCause, connectionMessage } = (transport ??= await import('./transport.js'));
+    const cause = sanitizeCause(error, this.#scrub);
+    if (signal?.aborted) return new APIUserAbortError({ url, cause });
+    if (timedOut) return new APIConnectionTimeoutError(timeout, { url, cause });
+    const message = connectionMessage(this.baseUrl, cause);
+    if (isUnsentFailure(error)) return new UnsentRequestError(message, { url, cause });
+    return new APIConnectionError(message, { url, cause });
   }
 
   /** The wait before the next attempt; `undefined` when the server asked for more than we honour. */

@@ -5,18 +5,11 @@
 // given up as soon as they pass the limit, so a huge or endless answer never sits in memory.
 // Connection errors name the host and the reason.
 
-import {
-  APIConnectionError,
-  APIConnectionTimeoutError,
-  APIError,
-  APIUserAbortError,
-  type FlashdutyError,
-  ResponseTooLargeError,
-} from '../core/errors.js';
-import { sanitizeCause, type SanitizedCause } from '../internal/cause.js';
+import { APIError, ResponseTooLargeError } from '../core/errors.js';
+import type { SanitizedCause } from '../internal/cause.js';
 import type { LogFn } from '../internal/logger.js';
-import { type Redactor, scrubHeaders } from '../internal/redact.js';
-import { isUnsentFailure, UnsentRequestError } from './retry.js';
+
+export { sanitizeCause } from '../internal/cause.js';
 
 const REDIRECTS = new Set([301, 302, 303, 307, 308]);
 /** Redirects that keep the method and the body; the others turn a POST into a GET. */
@@ -41,6 +34,8 @@ export interface Hop {
   query: string;
   /** The call's URL as errors and logs show it. */
   url: string;
+  /** The answer's headers as errors show them (scrubbed of the key). */
+  show: (headers: Headers) => Headers;
 }
 
 /**
@@ -51,7 +46,6 @@ export async function follow(
   response: Response,
   hop: Hop,
   send: (url: string) => Promise<Response>,
-  scrub: Redactor,
   log: LogFn,
 ): Promise<Response> {
   for (let hops = 0, at = hop.at; isRedirect(response); hops++) {
@@ -59,7 +53,7 @@ export async function follow(
     void response.body?.cancel().catch(() => {});
     if ('refused' in next) {
       const message = `HTTP ${response.status}: redirect not followed (${next.refused})`;
-      throw new APIError(message, { status: response.status, headers: scrubHeaders(response.headers, scrub), url: hop.url });
+      throw new APIError(message, { status: response.status, headers: hop.show(response.headers), url: hop.url });
     }
     log('debug', `${hop.method} ${hop.url} → ${response.status}, following to ${next.url}`);
     at = next.url;
@@ -129,29 +123,8 @@ export async function readText(response: Response, limit: number, context: BodyC
   }
 }
 
-/** What failed an attempt, from a foreign error (kept only as a scrubbed cause). */
-export interface Failure {
-  error: unknown;
-  url: string;
-  baseUrl: string;
-  timeout: number;
-  timedOut: boolean;
-  signal: AbortSignal | undefined;
-  scrub: Redactor;
-}
-
-/** Names what went wrong in an attempt: the caller's abort, the timeout, or the connection. */
-export function classify({ error, url, baseUrl, timeout, timedOut, signal, scrub }: Failure): FlashdutyError {
-  const cause = sanitizeCause(error, scrub);
-  if (signal?.aborted) return new APIUserAbortError({ url, cause });
-  if (timedOut) return new APIConnectionTimeoutError(timeout, { url, cause });
-  const message = connectionMessage(baseUrl, cause);
-  if (isUnsentFailure(error)) return new UnsentRequestError(message, { url, cause });
-  return new APIConnectionError(message, { url, cause });
-}
-
 /** "Connection to host failed: reason", the reason being the innermost cause's; never the URL's query. */
-function connectionMessage(baseUrl: string, cause: SanitizedCause | undefined): string {
+export function connectionMessage(baseUrl: string, cause: SanitizedCause | undefined): string {
   let reason = '';
   for (let e = cause; e; e = e.cause) {
     const code = typeof e.code === 'string' ? e.code : '';

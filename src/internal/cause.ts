@@ -2,7 +2,7 @@
 // original may hold the Request (with its URL) or quote the URL, and the URL holds the app key.
 // Apart from redact.ts so that it loads with the client's transport, on the first failed attempt.
 
-import { redact, type Redactor } from './redact.js';
+import type { Redactor } from './redact.js';
 
 /** Fields of foreign errors worth keeping: they say what failed without carrying request data. */
 const KEPT_FIELDS = ['code', 'errno', 'syscall'] as const;
@@ -23,7 +23,7 @@ export interface SanitizedCause {
  */
 export function sanitizeCause(
   error: unknown,
-  scrub: Redactor = redact,
+  scrub: Redactor,
   depth = 0,
 ): SanitizedCause | undefined {
   if (error === undefined || error === null || depth > 4) return undefined;
