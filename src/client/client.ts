@@ -170,7 +170,11 @@ export class Flashduty {
    * const channels = await client.request('/channel/list', { p: 1, limit: 20 });
    * ```
    */
-  request<P extends OperationPath>(path: P, body: OperationBody<P>, options?: RequestOptions): Promise<OperationData<P>> {
+  request<P extends OperationPath>(
+    path: P,
+    body: OperationBody<P>,
+    options?: RequestOptions,
+  ): Promise<OperationData<P>> {
     return request(this, path, body, options);
   }
 
@@ -183,12 +187,24 @@ export class Flashduty {
    * @internal The request loop. Operations call this with their wire body (for GET, the query
    * parameters) and retry kind.
    */
-  async _request(method: 'GET' | 'POST', path: string, body: unknown, kind: RetryKind, options: RequestOptions = {}): Promise<ApiResponse> {
-    const maxRetries = options.maxRetries === undefined ? this.maxRetries : checkWhole(options.maxRetries, 'maxRetries');
+  async _request(
+    method: 'GET' | 'POST',
+    path: string,
+    body: unknown,
+    kind: RetryKind,
+    options: RequestOptions = {},
+  ): Promise<ApiResponse> {
+    const maxRetries =
+      options.maxRetries === undefined ? this.maxRetries : checkWhole(options.maxRetries, 'maxRetries');
     const timeout = options.timeout === undefined ? this.timeout : checkTimeout(options.timeout, 'timeout');
     const query = method === 'GET' ? queryOf(body) : '';
     const url = `${this.baseUrl}/${path}?app_key=***${query}`;
-    const call: Call = { method, target: `${this.baseUrl}/${path}${this.#query}${query}`, body: method === 'GET' ? undefined : body, url };
+    const call: Call = {
+      method,
+      target: `${this.baseUrl}/${path}${this.#query}${query}`,
+      body: method === 'GET' ? undefined : body,
+      url,
+    };
     for (let retry = 0; ; retry++) {
       try {
         return await this.#attempt(call, timeout, kind, options);
@@ -197,13 +213,21 @@ export class Flashduty {
         if (retry >= maxRetries || !isRetryable(failure, kind)) throw failure;
         const wait = this.#retryDelay(failure, retry);
         if (wait === undefined) throw failure;
-        this.#log('warn', `${path}: ${failure.name} (${describe(failure)}); retry ${retry + 1}/${maxRetries} in ${wait} ms`);
+        this.#log(
+          'warn',
+          `${path}: ${failure.name} (${describe(failure)}); retry ${retry + 1}/${maxRetries} in ${wait} ms`,
+        );
         await sleep(wait, options.signal, () => new APIUserAbortError({ url }));
       }
     }
   }
 
-  async #attempt({ method, target, body, url }: Call, timeout: number, kind: RetryKind, options: RequestOptions): Promise<ApiResponse> {
+  async #attempt(
+    { method, target, body, url }: Call,
+    timeout: number,
+    kind: RetryKind,
+    options: RequestOptions,
+  ): Promise<ApiResponse> {
     const release = this.#limiter ? await this.#limiter.acquire(options.signal) : undefined;
     const attempt = attemptSignal(timeout, options.signal);
     const started = Date.now();
@@ -221,11 +245,21 @@ export class Flashduty {
       let response = await send(target);
       const { follow, readText } = (transport ??= await import('./transport.js'));
       const show = (headers: Headers) => scrubHeaders(headers, this.#scrub);
-      const hop: Transport.Hop = { at: target, base: this.baseUrl, method, mutation: kind === 'mutation', query: this.#query, url, show };
+      const hop: Transport.Hop = {
+        at: target,
+        base: this.baseUrl,
+        method,
+        mutation: kind === 'mutation',
+        query: this.#query,
+        url,
+        show,
+      };
       response = await follow(response, hop, send, this.#log);
       // The server had the request before it answered: its window counts from here at the latest.
       release?.();
-      const text = await attempt.guard(readText(response, this.maxResponseBytes, { status: response.status, url }, attempt.signal));
+      const text = await attempt.guard(
+        readText(response, this.maxResponseBytes, { status: response.status, url }, attempt.signal),
+      );
       const result = interpret(
         { status: response.status, headers: response.headers, text, url },
         this.validate,
@@ -235,10 +269,17 @@ export class Flashduty {
         const problem = (await loadDeep()).checkEnvelopeDeep(result.body);
         if (problem) {
           const message = `Invalid response envelope: ${problem.path || 'body'}: ${problem.why}`;
-          throw new ResponseValidationError(message, problem.path, { status: response.status, requestId: result.requestId, url });
+          throw new ResponseValidationError(message, problem.path, {
+            status: response.status,
+            requestId: result.requestId,
+            url,
+          });
         }
       }
-      this.#log('debug', `${method} ${url} → ${response.status} in ${Date.now() - started} ms (request ${result.requestId})`);
+      this.#log(
+        'debug',
+        `${method} ${url} → ${response.status} in ${Date.now() - started} ms (request ${result.requestId})`,
+      );
       return { data: result.data, requestId: result.requestId, status: response.status, url };
     } catch (error) {
       const failure = await this.#classify(error, url, timeout, attempt.timedOut(), options.signal);
@@ -251,7 +292,13 @@ export class Flashduty {
   }
 
   /** Names what went wrong in an attempt; foreign errors are kept only as scrubbed causes. */
-  async #classify(error: unknown, url: string, timeout: number, timedOut: boolean, signal?: AbortSignal): Promise<FlashdutyError> {
+  async #classify(
+    error: unknown,
+    url: string,
+    timeout: number,
+    timedOut: boolean,
+    signal?: AbortSignal,
+  ): Promise<FlashdutyError> {
     if (error instanceof FlashdutyError) return error;
     const { sanitizeCause, connectionMessage } = (transport ??= await import('./transport.js'));
     const cause = sanitizeCause(error, this.#scrub);

@@ -21,7 +21,6 @@ function isRedirect(response: Response): boolean {
   return REDIRECTS.has(response.status) || response.type === 'opaqueredirect';
 }
 
-
 /** Where a redirected call stands. */
 export interface Hop {
   /** The URL that answered with the redirect (app_key included). */
@@ -66,7 +65,8 @@ export async function follow(
 function nextHop(response: Response, from: string, hop: Hop, hops: number): { url: string } | { refused: string } {
   if (hop.mutation) return { refused: 'a mutation is never redirected' };
   if (hops >= MAX_HOPS) return { refused: `more than ${MAX_HOPS} redirects` };
-  if (hop.method !== 'GET' && !KEEPING.has(response.status)) return { refused: `a ${response.status} would turn ${hop.method} into GET` };
+  if (hop.method !== 'GET' && !KEEPING.has(response.status))
+    return { refused: `a ${response.status} would turn ${hop.method} into GET` };
   const location = response.headers.get('location');
   if (!location) return { refused: 'no Location' };
   let target: URL;
@@ -77,7 +77,8 @@ function nextHop(response: Response, from: string, hop: Hop, hops: number): { ur
   }
   const { origin } = new URL(hop.base);
   if (target.origin !== origin) return { refused: `it leaves ${origin}` };
-  if (!target.searchParams.has('app_key')) target.search = target.search ? `${target.search}&${hop.query.slice(1)}` : hop.query;
+  if (!target.searchParams.has('app_key'))
+    target.search = target.search ? `${target.search}&${hop.query.slice(1)}` : hop.query;
   return { url: target.href };
 }
 
@@ -92,7 +93,12 @@ export interface BodyContext {
  * The body as text, at most `limit` bytes after decompression, counted chunk by chunk as they
  * arrive. Over the limit, the stream is cancelled and a ResponseTooLargeError thrown.
  */
-export async function readText(response: Response, limit: number, context: BodyContext, signal: AbortSignal): Promise<string> {
+export async function readText(
+  response: Response,
+  limit: number,
+  context: BodyContext,
+  signal: AbortSignal,
+): Promise<string> {
   const tooLarge = () => new ResponseTooLargeError(limit, context);
   const declared = Number(response.headers.get('content-length') ?? Number.NaN);
   // A declared length is the encoded size: conclusive only when nothing decompresses it.

@@ -21,11 +21,7 @@ export interface SanitizedCause {
  * A scrubbed copy of an error thrown by fetch, ky or a user's fetch. The original may hold the
  * Request (with its URL) or a message quoting the URL, so it is never kept as a `cause` itself.
  */
-export function sanitizeCause(
-  error: unknown,
-  scrub: Redactor,
-  depth = 0,
-): SanitizedCause | undefined {
+export function sanitizeCause(error: unknown, scrub: Redactor, depth = 0): SanitizedCause | undefined {
   if (error === undefined || error === null || depth > 4) return undefined;
   if (!(error instanceof Error)) {
     return { name: 'Error', message: scrub(typeof error === 'string' ? error : describe(error)) };

@@ -4,9 +4,9 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { createGzip } from 'node:zlib';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { APIConnectionError, APIError, Flashduty, ResponseTooLargeError } from '../src/index.js';
-import { parseRetryAfter } from '../src/internal/retry-after.js';
-import { closedPort, DAY, NOW, rejection, standIn } from './helpers.js';
+import { APIConnectionError, APIError, Flashduty, ResponseTooLargeError } from '../../src/index.js';
+import { parseRetryAfter } from '../../src/internal/retry-after.js';
+import { closedPort, DAY, NOW, rejection, standIn } from '../helpers.js';
 
 interface Hit {
   method: string;
@@ -99,7 +99,9 @@ describe('redirects', () => {
     expect(((await rejection(client().listIncidents(window))) as APIError).message).toMatch(/more than 5 redirects/);
     expect(service.hits).toHaveLength(6);
     service.set(redirect(302, '/incident/list'));
-    expect(((await rejection(client().listIncidents(window))) as APIError).message).toMatch(/302 would turn POST into GET/);
+    expect(((await rejection(client().listIncidents(window))) as APIError).message).toMatch(
+      /302 would turn POST into GET/,
+    );
     expect(service.hits).toHaveLength(1);
   });
 });
@@ -132,7 +134,9 @@ describe('maxResponseBytes', () => {
   it('stops an endless gzip body at the limit, counted decompressed, and does not retry', async () => {
     const { behave, gone } = endlessGzip();
     service.set(behave);
-    const error = (await rejection(client({ maxResponseBytes: 4 << 20, timeout: 20_000 }).listIncidents(window))) as ResponseTooLargeError;
+    const error = (await rejection(
+      client({ maxResponseBytes: 4 << 20, timeout: 20_000 }).listIncidents(window),
+    )) as ResponseTooLargeError;
     expect(error).toBeInstanceOf(ResponseTooLargeError);
     expect(error.limit).toBe(4 << 20);
     expect(error.status).toBe(200);
@@ -148,7 +152,10 @@ describe('maxResponseBytes', () => {
     });
     const c = client();
     expect(c.maxResponseBytes).toBe(32 * 1024 * 1024);
-    expect(await rejection(c.listIncidents(window))).toMatchObject({ name: 'ResponseTooLargeError', limit: 32 * 1024 * 1024 });
+    expect(await rejection(c.listIncidents(window))).toMatchObject({
+      name: 'ResponseTooLargeError',
+      limit: 32 * 1024 * 1024,
+    });
   });
 
   it('refuses a declared Content-Length over the limit before reading, and accepts one at the limit', async () => {
@@ -156,7 +163,9 @@ describe('maxResponseBytes', () => {
       res.writeHead(200, { 'Content-Type': 'application/json', 'Content-Length': String(page.length) });
       res.end(page);
     });
-    expect(await rejection(client({ maxResponseBytes: page.length - 1 }).listIncidents(window))).toBeInstanceOf(ResponseTooLargeError);
+    expect(await rejection(client({ maxResponseBytes: page.length - 1 }).listIncidents(window))).toBeInstanceOf(
+      ResponseTooLargeError,
+    );
     await expect(client({ maxResponseBytes: page.length }).listIncidents(window)).resolves.toMatchObject({ items: [] });
   });
 
@@ -227,7 +236,9 @@ describe('connection errors', () => {
   it('name the host and the reason, never the key', async () => {
     const port = await closedPort();
     const error = (await rejection(
-      new Flashduty({ appKey: KEY, baseUrl: `http://127.0.0.1:${port}`, logLevel: 'off', maxRetries: 0 }).deleteSkill('s'),
+      new Flashduty({ appKey: KEY, baseUrl: `http://127.0.0.1:${port}`, logLevel: 'off', maxRetries: 0 }).deleteSkill(
+        's',
+      ),
     )) as APIConnectionError;
     expect(error).toBeInstanceOf(APIConnectionError);
     expect(error.message).toMatch(new RegExp(`^Connection to 127\\.0\\.0\\.1:${port} failed: .*ECONNREFUSED`));
