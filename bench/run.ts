@@ -30,7 +30,11 @@ const payloadBytes = Buffer.from(payload);
 const server = createServer((req, res) => {
   req.resume();
   req.on('end', () => {
-    res.writeHead(200, { 'Content-Type': 'application/json', 'Content-Length': payloadBytes.length, 'Service-Request-Id': 'r1' });
+    res.writeHead(200, {
+      'Content-Type': 'application/json',
+      'Content-Length': payloadBytes.length,
+      'Service-Request-Id': 'r1',
+    });
     res.end(payloadBytes);
   });
 });
@@ -43,7 +47,12 @@ type Contender = [name: string, run: () => Promise<unknown>];
 const envelopeClient = new Flashduty({ appKey: 'bench-key', baseUrl, rateLimit: false, logLevel: 'off' });
 const deepClient = new Flashduty({ appKey: 'bench-key', baseUrl, rateLimit: false, logLevel: 'off', validate: 'deep' });
 // The default options but a limiter that never waits: the bench calls far faster than 50 calls/s.
-const limitedClient = new Flashduty({ appKey: 'bench-key', baseUrl, logLevel: 'off', rateLimit: { perSecond: 1e6, perMinute: 1e9 } });
+const limitedClient = new Flashduty({
+  appKey: 'bench-key',
+  baseUrl,
+  logLevel: 'off',
+  rateLimit: { perSecond: 1e6, perMinute: 1e9 },
+});
 // ky as the client configures it: no retries, no timeout of its own, HTTP errors as answers.
 const kyClient = ky.create({ prefixUrl: baseUrl, retry: 0, timeout: false, throwHttpErrors: false });
 const openapiFetch = createClient<paths>({ baseUrl, querySerializer: () => 'app_key=bench-key' });
@@ -75,7 +84,9 @@ async function batch(run: () => Promise<unknown>): Promise<number> {
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] as number;
 
-console.log(`Page: ${items.length} incidents, ${(payloadBytes.length / 1024).toFixed(1)} kB of JSON; ${ROUNDS} rounds × ${CALLS_PER_BATCH} calls, interleaved\n`);
+console.log(
+  `Page: ${items.length} incidents, ${(payloadBytes.length / 1024).toFixed(1)} kB of JSON; ${ROUNDS} rounds × ${CALLS_PER_BATCH} calls, interleaved\n`,
+);
 for (const [, run] of contenders) await batch(run); // warm-up
 const samples = new Map<string, number[]>(contenders.map(([name]) => [name, []]));
 for (let round = 0; round < ROUNDS; round++) {
@@ -85,7 +96,9 @@ const baseline = median(samples.get('raw fetch + JSON.parse') ?? []);
 const kyMs = median(samples.get('ky alone') ?? []);
 for (const [name] of contenders) {
   const ms = median(samples.get(name) ?? []);
-  console.log(`${name.padEnd(42)} ${(ms * 1000).toFixed(0).padStart(6)} µs/call   ${(ms / baseline).toFixed(2)}× raw   ${(ms / kyMs).toFixed(2)}× ky`);
+  console.log(
+    `${name.padEnd(42)} ${(ms * 1000).toFixed(0).padStart(6)} µs/call   ${(ms / baseline).toFixed(2)}× raw   ${(ms / kyMs).toFixed(2)}× ky`,
+  );
 }
 
 // Deep validation alone, against JSON.parse of the same bytes.
@@ -109,6 +122,8 @@ for (let round = 0; round < ROUNDS; round++) {
 const parseMs = median(parseSamples);
 const deepMs = median(deepSamples);
 console.log(`\nJSON.parse of the page                     ${(parseMs * 1000).toFixed(0).padStart(6)} µs`);
-console.log(`deep validation of the page                ${(deepMs * 1000).toFixed(0).padStart(6)} µs   ${(deepMs / parseMs).toFixed(2)}× JSON.parse`);
+console.log(
+  `deep validation of the page                ${(deepMs * 1000).toFixed(0).padStart(6)} µs   ${(deepMs / parseMs).toFixed(2)}× JSON.parse`,
+);
 
 server.close();

@@ -12,7 +12,14 @@ import { renderCustomBody, WebhookReceiver } from '../dist/webhooks/index.js';
 const ROUNDS = 7;
 const ROUND_MS = 400;
 const headers = { 'content-type': 'application/json' };
-const template = { event_id: '{{event_id}}', event_time: '{{event_time}}', event_type: '{{event_type}}', incident_id: '{{incident.incident_id}}', title: '{{incident.title}}', labels: '{{incident.labels}}' };
+const template = {
+  event_id: '{{event_id}}',
+  event_time: '{{event_time}}',
+  event_type: '{{event_type}}',
+  incident_id: '{{incident.incident_id}}',
+  title: '{{incident.title}}',
+  labels: '{{incident.labels}}',
+};
 
 /** Bodies with a fresh event id each: the JSON text split around the id. */
 function bodies(payload: unknown): (n: number) => string {
@@ -20,16 +27,26 @@ function bodies(payload: unknown): (n: number) => string {
   return (n) => `${head}${n.toString(16).padStart(16, '0')}${tail}`;
 }
 const incident = buildWebhookEvent('i_update', { event_id: 'EVENTID' });
-const alert = { ...(JSON.parse(readFileSync('test/fixtures/alert-webhook.example.json', 'utf8')) as object), event_type: 'a_update', event_id: 'EVENTID' };
+const alert = {
+  ...(JSON.parse(readFileSync('test/fixtures/alert-webhook.example.json', 'utf8')) as object),
+  event_type: 'a_update',
+  event_id: 'EVENTID',
+};
 const kinds = {
   'incident event (default payload)': { receiver: new WebhookReceiver(), body: bodies(incident) },
   'alert event': { receiver: new WebhookReceiver(), body: bodies(alert) },
-  'custom body': { receiver: new WebhookReceiver({ customBody: { template } }), body: bodies(renderCustomBody(template, incident)) },
+  'custom body': {
+    receiver: new WebhookReceiver({ customBody: { template } }),
+    body: bodies(renderCustomBody(template, incident)),
+  },
 };
 for (const { receiver } of Object.values(kinds)) receiver.on('event', () => {});
 
 let sequence = 0;
-async function rate({ receiver, body }: { receiver: WebhookReceiver; body: (n: number) => string }, ms: number): Promise<number> {
+async function rate(
+  { receiver, body }: { receiver: WebhookReceiver; body: (n: number) => string },
+  ms: number,
+): Promise<number> {
   const started = performance.now();
   let n = 0;
   while (performance.now() - started < ms) {
@@ -46,7 +63,8 @@ const names = Object.keys(kinds) as Array<keyof typeof kinds>;
 for (const name of names) await rate(kinds[name], 300); // warm-up
 const perRound = new Map(names.map((name) => [name, [] as number[]]));
 for (let round = 0; round < ROUNDS; round++) {
-  for (const name of round % 2 ? [...names].reverse() : names) perRound.get(name)?.push(await rate(kinds[name], ROUND_MS));
+  for (const name of round % 2 ? [...names].reverse() : names)
+    perRound.get(name)?.push(await rate(kinds[name], ROUND_MS));
 }
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] as number;
 const base = perRound.get(names[0] as keyof typeof kinds) as number[];

@@ -40,7 +40,10 @@ const pinned = (cpu: number, command: string, args: string[]): [string, string[]
 
 // wrk (Debian's package) is light enough that the servers, not the load, are what is measured.
 // Each request carries a fresh event_id, so the receiver handles every one (no duplicates).
-const [head, tail] = JSON.stringify(buildWebhookEvent('i_ack', { event_id: 'EVENTID' })).split('EVENTID') as [string, string];
+const [head, tail] = JSON.stringify(buildWebhookEvent('i_ack', { event_id: 'EVENTID' })).split('EVENTID') as [
+  string,
+  string,
+];
 const script = path.join(mkdtempSync(path.join(tmpdir(), 'fd-wrk-')), 'deliveries.lua');
 writeFileSync(
   script,
@@ -57,7 +60,13 @@ end
 );
 
 async function startServer(kind: Kind, redisPort: number): Promise<{ port: number; child: ChildProcess }> {
-  const [command, args] = pinned(0, process.execPath, ['--import', 'tsx', 'bench/processes/webhook-server.ts', kind, String(redisPort)]);
+  const [command, args] = pinned(0, process.execPath, [
+    '--import',
+    'tsx',
+    'bench/processes/webhook-server.ts',
+    kind,
+    String(redisPort),
+  ]);
   const child = spawn(command, args, { stdio: ['ignore', 'pipe', 'inherit'] });
   const port = await new Promise<number>((resolve) => {
     child.stdout?.on('data', (chunk: Buffer) => {
@@ -70,12 +79,21 @@ async function startServer(kind: Kind, redisPort: number): Promise<{ port: numbe
 
 /** Requests per second that wrk reaches against the server; every answer must be a 200. */
 function load(port: number, seconds = SECONDS): Promise<number> {
-  const [command, args] = pinned(1, 'wrk', ['-t1', `-c${CONNECTIONS}`, `-d${seconds}s`, '-s', script, `http://127.0.0.1:${port}/hooks`]);
+  const [command, args] = pinned(1, 'wrk', [
+    '-t1',
+    `-c${CONNECTIONS}`,
+    `-d${seconds}s`,
+    '-s',
+    script,
+    `http://127.0.0.1:${port}/hooks`,
+  ]);
   return new Promise((resolve, reject) => {
     const child = spawn(command, args);
     let out = '';
     child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
-    child.on('error', (error) => reject(new Error(`wrk is needed for this benchmark (apt-get install wrk): ${error.message}`)));
+    child.on('error', (error) =>
+      reject(new Error(`wrk is needed for this benchmark (apt-get install wrk): ${error.message}`)),
+    );
     child.on('close', () => {
       if (/Non-2xx or 3xx responses/.test(out)) return reject(new Error(`some answers were not 200:\n${out}`));
       const rate = /Requests\/sec:\s+([\d.]+)/.exec(out);
@@ -98,7 +116,16 @@ const queueKinds: Kind[] = ['bare-queue', 'sdk-queue'];
 const servers = new Map<Kind, { port: number; child: ChildProcess }>();
 // The queues' Redis shares CPU 0 with the servers: both queue servers pay for it alike.
 const redisPort = 16_379 + (process.pid % 1000);
-const [redisCommand, redisArgs] = pinned(0, 'redis-server', ['--port', String(redisPort), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no']);
+const [redisCommand, redisArgs] = pinned(0, 'redis-server', [
+  '--port',
+  String(redisPort),
+  '--bind',
+  '127.0.0.1',
+  '--save',
+  '',
+  '--appendonly',
+  'no',
+]);
 const redis = spawn(redisCommand, redisArgs, { stdio: 'ignore' });
 try {
   await new Promise((resolve) => setTimeout(resolve, 300));
@@ -115,11 +142,17 @@ try {
   for (const kind of kinds) {
     const own = alone.get(kind) as number[];
     const ratio = kind === 'bare' ? '       ' : `  ${(median(own) / bare).toFixed(2)}×`;
-    console.log(`  ${LABELS[kind].padEnd(40)} ${median(own).toFixed(0).padStart(6)} req/s${ratio}   rounds: ${rates(own)}`);
+    console.log(
+      `  ${LABELS[kind].padEnd(40)} ${median(own).toFixed(0).padStart(6)} req/s${ratio}   rounds: ${rates(own)}`,
+    );
   }
 
   console.log('side by side (the bare server and one receiver on one core at the same time):');
-  for (const [kind, baseline] of [['sdk', 'bare'], ['sdk-async', 'bare'], ['sdk-queue', 'bare-queue']] as const) {
+  for (const [kind, baseline] of [
+    ['sdk', 'bare'],
+    ['sdk-async', 'bare'],
+    ['sdk-queue', 'bare-queue'],
+  ] as const) {
     const perRound: number[] = [];
     const rounds: string[] = [];
     for (let round = 0; round < ROUNDS; round++) {
@@ -127,7 +160,9 @@ try {
       perRound.push(sdk / bare);
       rounds.push(`${sdk.toFixed(0)}/${bare.toFixed(0)}`);
     }
-    console.log(`  ${LABELS[kind].padEnd(40)} ${median(perRound).toFixed(2)}× ${LABELS[baseline]} (rounds ${ratios(perRound)}; req/s ${rounds.join(' ')})`);
+    console.log(
+      `  ${LABELS[kind].padEnd(40)} ${median(perRound).toFixed(2)}× ${LABELS[baseline]} (rounds ${ratios(perRound)}; req/s ${rounds.join(' ')})`,
+    );
   }
 } finally {
   for (const { child } of servers.values()) child.kill('SIGTERM');
@@ -136,7 +171,9 @@ try {
 
 // renderCustomBody on the documented example.
 const payload = JSON.parse(readFileSync('test/fixtures/incident-webhook.example.json', 'utf8')) as unknown;
-const template = JSON.parse(readFileSync('test/fixtures/incident-webhook.custom-body-template.example.json', 'utf8')) as unknown;
+const template = JSON.parse(
+  readFileSync('test/fixtures/incident-webhook.custom-body-template.example.json', 'utf8'),
+) as unknown;
 function opsPerSecond(fn: () => unknown): number {
   for (let i = 0; i < 20_000; i++) fn();
   const started = performance.now();
@@ -150,7 +187,9 @@ function opsPerSecond(fn: () => unknown): number {
 const renders = opsPerSecond(() => renderCustomBody(template, payload));
 const stringifies = opsPerSecond(() => JSON.stringify(payload));
 console.log(`\nJSON.stringify of the example payload       ${stringifies.toFixed(0).padStart(7)} /s`);
-console.log(`renderCustomBody(documented template)       ${renders.toFixed(0).padStart(7)} /s   ${(renders / stringifies).toFixed(2)}× JSON.stringify`);
+console.log(
+  `renderCustomBody(documented template)       ${renders.toFixed(0).padStart(7)} /s   ${(renders / stringifies).toFixed(2)}× JSON.stringify`,
+);
 
 // MemoryStateStore footprint.
 const gc = (globalThis as { gc?: () => void }).gc;
@@ -165,14 +204,18 @@ for (let i = 0; i < 100_000; i++) {
 }
 gc();
 const perId = (process.memoryUsage().heapUsed - before) / 100_000;
-console.log(`\nMemoryStateStore at 100 000 event ids (32-char): ${perId.toFixed(0)} bytes per id (${((perId * 100_000) / 1048576).toFixed(1)} MiB)`);
+console.log(
+  `\nMemoryStateStore at 100 000 event ids (32-char): ${perId.toFixed(0)} bytes per id (${((perId * 100_000) / 1048576).toFixed(1)} MiB)`,
+);
 for (let i = 100_000; i < 300_000; i++) {
   const id = `${i.toString(16).padStart(8, '0')}fac0599a2a25529ba2362c0c`;
   const claim = store.claim(id, 60_000); // MemoryStateStore answers synchronously
   if (claim.status === 'claimed') store.complete(id, claim.token);
 }
 gc();
-console.log(`after 200 000 more ids: ${store.size} held, ${((process.memoryUsage().heapUsed - before) / 1048576).toFixed(1)} MiB (flat: bounded by maxEntries)`);
+console.log(
+  `after 200 000 more ids: ${store.size} held, ${((process.memoryUsage().heapUsed - before) / 1048576).toFixed(1)} MiB (flat: bounded by maxEntries)`,
+);
 
 // The ceiling under the longest ids the receiver accepts (256 characters), default maxBytes (64 MiB).
 const longStore = new MemoryStateStore();

@@ -38,14 +38,17 @@ async function readOnly(client: Flashduty): Promise<void> {
   console.log('\n== Every open incident of the last 45 days, by cursor across 31-day windows ==');
   const bySeverity = new Map<string, number>();
   let pages = 0;
-  for await (const p of client.listIncidents({
-    start_time: new Date(now.getTime() - 45 * DAY * 1000),
-    end_time: now,
-    progress: ['Triggered', 'Processing'],
-    limit: 50,
-  }).pages()) {
+  for await (const p of client
+    .listIncidents({
+      start_time: new Date(now.getTime() - 45 * DAY * 1000),
+      end_time: now,
+      progress: ['Triggered', 'Processing'],
+      limit: 50,
+    })
+    .pages()) {
     pages++;
-    for (const incident of p.items) bySeverity.set(incident.incident_severity, (bySeverity.get(incident.incident_severity) ?? 0) + 1);
+    for (const incident of p.items)
+      bySeverity.set(incident.incident_severity, (bySeverity.get(incident.incident_severity) ?? 0) + 1);
   }
   console.log(`${pages} pages; open incidents by severity:`, Object.fromEntries(bySeverity));
 }
@@ -78,10 +81,16 @@ async function webhooks(service: MockService): Promise<void> {
   receiver.on('event', (event) => {
     if (!event.incident) return; // this demo subscribes to incident events only
     const who = event.person ? ` by ${event.person.person_name}` : '';
-    console.log(`  received ${event.event_type.padEnd(12)} ${event.incident.num} "${event.incident.title}" → ${event.incident.progress}${who}`);
+    console.log(
+      `  received ${event.event_type.padEnd(12)} ${event.incident.num} "${event.incident.title}" → ${event.incident.progress}${who}`,
+    );
   });
-  receiver.on('duplicate', (event) => console.log(`  duplicate ${event.event_type} (${event.event_id.slice(0, 8)}…) answered 200, handlers not run`));
-  receiver.on('stale', (event) => console.log(`  stale ${event.event_type}: older than an event already handled, dropped`));
+  receiver.on('duplicate', (event) =>
+    console.log(`  duplicate ${event.event_type} (${event.event_id.slice(0, 8)}…) answered 200, handlers not run`),
+  );
+  receiver.on('stale', (event) =>
+    console.log(`  stale ${event.event_type}: older than an event already handled, dropped`),
+  );
   const middleware = receiver.nodeMiddleware();
   const server = createServer((req, res) => middleware(req, res));
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -89,7 +98,11 @@ async function webhooks(service: MockService): Promise<void> {
   try {
     const hook = service.webhooks.create({ name: 'demo', endpoint, headers: { 'X-Demo-Token': 'demo-secret' } });
     const me = service.personId;
-    const incident = await service.actions.create({ title: 'Checkout latency over 2 s', incident_severity: 'Critical', channel_id: service.world.channels[0]?.channel_id });
+    const incident = await service.actions.create({
+      title: 'Checkout latency over 2 s',
+      incident_severity: 'Critical',
+      channel_id: service.world.channels[0]?.channel_id,
+    });
     await service.actions.assign(incident.incident_id, [me]);
     service.clock.advance(30_000);
     await service.actions.ack(incident.incident_id, me);
@@ -101,7 +114,11 @@ async function webhooks(service: MockService): Promise<void> {
     // The sender retries after time-outs, and retries can reorder: post two old deliveries again.
     const history = service.webhooks.history(hook.id);
     const redeliver = (payload: unknown) =>
-      fetch(endpoint, { method: 'POST', headers: { 'Content-Type': 'application/json', 'X-Demo-Token': 'demo-secret' }, body: JSON.stringify(payload) });
+      fetch(endpoint, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json', 'X-Demo-Token': 'demo-secret' },
+        body: JSON.stringify(payload),
+      });
     const newest = history[0];
     const created = history.find((r) => r.event_type === 'i_new');
     if (newest) await redeliver(newest.request.payload);
@@ -109,7 +126,9 @@ async function webhooks(service: MockService): Promise<void> {
 
     console.log('\n== Call history of the integration (newest first) ==');
     for (const r of history) {
-      console.log(`  ${new Date(r.trigger_time).toISOString()}  ${r.event_type.padEnd(8)} ${r.status} HTTP ${r.http_status}  ${r.duration_ms} ms  ${r.request_count} request(s)`);
+      console.log(
+        `  ${new Date(r.trigger_time).toISOString()}  ${r.event_type.padEnd(8)} ${r.status} HTTP ${r.http_status}  ${r.duration_ms} ms  ${r.request_count} request(s)`,
+      );
     }
   } finally {
     server.close();
@@ -117,7 +136,10 @@ async function webhooks(service: MockService): Promise<void> {
 }
 
 if (process.env.FLASHDUTY_APP_KEY) {
-  console.log('FLASHDUTY_APP_KEY is set: read-only run against', process.env.FLASHDUTY_BASE_URL ?? 'https://api.flashcat.cloud');
+  console.log(
+    'FLASHDUTY_APP_KEY is set: read-only run against',
+    process.env.FLASHDUTY_BASE_URL ?? 'https://api.flashcat.cloud',
+  );
   await readOnly(new Flashduty());
 } else {
   const service = createMockService({ seed: 7, incidents: 400 });
@@ -128,7 +150,9 @@ if (process.env.FLASHDUTY_APP_KEY) {
     await readOnly(client);
     await mutations(client);
     await webhooks(service);
-    console.log(`\nAudit log of the mock: ${service.auditLog.map((e) => `${e.operation}(${e.target})=${e.result}`).join(', ')}`);
+    console.log(
+      `\nAudit log of the mock: ${service.auditLog.map((e) => `${e.operation}(${e.target})=${e.result}`).join(', ')}`,
+    );
   } finally {
     await server.close();
   }

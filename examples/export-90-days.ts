@@ -28,9 +28,20 @@ if (!existsSync(files.state)) {
   writeFileSync(files.csv, 'incident_id,num,start_time,severity,progress,channel,title\n');
 }
 
-const csvField = (value: string | number) => (/[",\n]/.test(String(value)) ? `"${String(value).replace(/"/g, '""')}"` : String(value));
+const csvField = (value: string | number) =>
+  /[",\n]/.test(String(value)) ? `"${String(value).replace(/"/g, '""')}"` : String(value);
 const csvRow = (i: IncidentInfo) =>
-  [i.incident_id, i.num, new Date(i.start_time * 1000).toISOString(), i.incident_severity, i.progress, i.channel_name, i.title].map(csvField).join(',');
+  [
+    i.incident_id,
+    i.num,
+    new Date(i.start_time * 1000).toISOString(),
+    i.incident_severity,
+    i.progress,
+    i.channel_name,
+    i.title,
+  ]
+    .map(csvField)
+    .join(',');
 
 const params = { start_time: state.start_time, end_time: state.end_time, limit: LIMIT };
 for await (const page of client.listIncidents(params).pages(state.token ? { resumeFrom: state.token } : {})) {

@@ -26,9 +26,15 @@ const valueMapping = {
 };
 
 const { problems } = lintCustomBody(template, valueMapping);
-console.log(problems.length ? problems.map((p) => `problem at ${p.path || '(top)'}: ${p.message}`).join('\n') : 'lint: no problems');
+console.log(
+  problems.length
+    ? problems.map((p) => `problem at ${p.path || '(top)'}: ${p.message}`).join('\n')
+    : 'lint: no problems',
+);
 for (const type of ['i_new', 'i_ack', 'i_rslv'] as const) {
-  const event = buildWebhookEvent(type, { incident: { title: 'Checkout latency over 2 s', labels: { service: 'checkout' } } });
+  const event = buildWebhookEvent(type, {
+    incident: { title: 'Checkout latency over 2 s', labels: { service: 'checkout' } },
+  });
   console.log(`--- ${type}`);
   console.log(JSON.stringify(renderCustomBody(template, event, valueMapping), null, 2));
 }

@@ -11,7 +11,8 @@ import { Redis } from 'ioredis';
 
 const integrationId = Number(process.argv[2]);
 const hours = Number(process.argv[3] ?? 24);
-if (!Number.isSafeInteger(integrationId)) throw new Error('usage: replay-failed-deliveries.ts <integration id> [hours]');
+if (!Number.isSafeInteger(integrationId))
+  throw new Error('usage: replay-failed-deliveries.ts <integration id> [hours]');
 
 const client = new Flashduty();
 const redis = process.env.REDIS_URL ? new Redis(process.env.REDIS_URL, { maxRetriesPerRequest: null }) : undefined;
@@ -26,6 +27,8 @@ const receiver = new WebhookReceiver({
 receiver.on('event', (event) => console.log(`replayed ${event.event_type} ${event.event_id}`));
 
 const report = await replayFromHistory({ client, receiver, integrationId, since: Date.now() - hours * 3_600_000 });
-console.log(`seen ${report.seen}, accepted ${report.accepted}, duplicate ${report.duplicate}, stale ${report.stale}, rejected ${report.rejected}`);
+console.log(
+  `seen ${report.seen}, accepted ${report.accepted}, duplicate ${report.duplicate}, stale ${report.stale}, rejected ${report.rejected}`,
+);
 for (const { eventId, status, reason } of report.rejections) console.log(`  refused ${eventId}: ${status} ${reason}`);
 redis?.disconnect();

@@ -9,7 +9,13 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 async function openCriticals(client: Flashduty): Promise<number> {
   const end = new Date();
   let n = 0;
-  for await (const _ of client.listIncidents({ start_time: new Date(end.getTime() - 86_400_000), end_time: end, progress: ['Triggered', 'Processing'], incident_severity: ['Critical'] })) n++;
+  for await (const _ of client.listIncidents({
+    start_time: new Date(end.getTime() - 86_400_000),
+    end_time: end,
+    progress: ['Triggered', 'Processing'],
+    incident_severity: ['Critical'],
+  }))
+    n++;
   return n;
 }
 

@@ -6,14 +6,24 @@ const client = new Flashduty();
 const end = new Date();
 const start = new Date(end.getTime() - 7 * 86_400_000);
 const groups = new Map<string, Map<string, string[]>>();
-for await (const incident of client.listIncidents({ start_time: start, end_time: end, progress: ['Triggered', 'Processing'], limit: 100 })) {
+for await (const incident of client.listIncidents({
+  start_time: start,
+  end_time: end,
+  progress: ['Triggered', 'Processing'],
+  limit: 100,
+})) {
   const bySeverity = groups.get(incident.incident_severity) ?? new Map<string, string[]>();
   groups.set(incident.incident_severity, bySeverity);
   const channel = incident.channel_name || '(no channel)';
-  bySeverity.set(channel, [...(bySeverity.get(channel) ?? []), `${incident.num} ${incident.title}${incident.ack_time ? ' (acked)' : ''}`]);
+  bySeverity.set(channel, [
+    ...(bySeverity.get(channel) ?? []),
+    `${incident.num} ${incident.title}${incident.ack_time ? ' (acked)' : ''}`,
+  ]);
 }
 const order = ['Critical', 'Warning', 'Info'];
-for (const severity of [...groups.keys()].sort((a, b) => (order.indexOf(a) + 99) % 99 - (order.indexOf(b) + 99) % 99)) {
+for (const severity of [...groups.keys()].sort(
+  (a, b) => ((order.indexOf(a) + 99) % 99) - ((order.indexOf(b) + 99) % 99),
+)) {
   const byChannel = groups.get(severity) as Map<string, string[]>;
   const count = [...byChannel.values()].reduce((n, list) => n + list.length, 0);
   console.log(`\n${severity}: ${count} open`);

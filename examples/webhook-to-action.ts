@@ -16,7 +16,10 @@ const receiver = new WebhookReceiver({
 receiver.on('i_new', async (event) => {
   const { incident_id, incident_severity, title } = event.incident;
   if (incident_severity !== 'Critical') return;
-  await client.incidents.comment({ incident_ids: [incident_id], comment: `Auto-triage: paging the on-call for "${title}"` });
+  await client.incidents.comment({
+    incident_ids: [incident_id],
+    comment: `Auto-triage: paging the on-call for "${title}"`,
+  });
   await client.incidents.ack({ incident_ids: [incident_id] });
   console.log(`acknowledged ${incident_id}`);
 });
@@ -26,5 +29,7 @@ const middleware = receiver.nodeMiddleware();
 const server = createServer((req, res) => middleware(req, res));
 server.listen(Number(process.env.PORT ?? 3000), '127.0.0.1', () => {
   const address = server.address();
-  console.log(`listening on http://127.0.0.1:${typeof address === 'object' && address ? address.port : ''}/hooks/flashduty`);
+  console.log(
+    `listening on http://127.0.0.1:${typeof address === 'object' && address ? address.port : ''}/hooks/flashduty`,
+  );
 });

@@ -36,7 +36,9 @@ receiver.on('event', (event) => {
   if (event.event_type !== 'i_new') console.log(`[${process.pid}] handled ${event.event_type} ${event.event_id}`);
 });
 receiver.on('duplicate', (event) => console.log(`[${process.pid}] duplicate ${event.event_id}`));
-receiver.on('error', (error, event) => console.error(`[${process.pid}] failed ${event?.event_id}: ${(error as Error).message}`));
+receiver.on('error', (error, event) =>
+  console.error(`[${process.pid}] failed ${event?.event_id}: ${(error as Error).message}`),
+);
 
 const closing: Array<() => Promise<unknown>> = [];
 if (role === 'worker' || role === 'both') {
@@ -48,7 +50,9 @@ if (role === 'receiver' || role === 'both') {
   const middleware = receiver.nodeMiddleware();
   const server = createServer((req, res) => middleware(req, res));
   server.listen(Number(process.env.PORT ?? 3000), '127.0.0.1', () => {
-    console.log(`[${process.pid}] listening on http://127.0.0.1:${(server.address() as AddressInfo).port}/hooks/flashduty`);
+    console.log(
+      `[${process.pid}] listening on http://127.0.0.1:${(server.address() as AddressInfo).port}/hooks/flashduty`,
+    );
   });
   closing.push(() => new Promise((resolve) => server.close(resolve)));
 }

@@ -8,7 +8,9 @@ const receiver = new WebhookReceiver({
   secret: { header: 'x-flashduty-token', values: [process.env.HOOK_TOKEN ?? 'change-me'] },
 });
 receiver.on('i_new', (event) => console.log(`new incident ${event.incident.num}: ${event.incident.title}`));
-receiver.on('i_ack', (event) => console.log(`${event.person?.person_name ?? 'someone'} acknowledged ${event.incident.num}`));
+receiver.on('i_ack', (event) =>
+  console.log(`${event.person?.person_name ?? 'someone'} acknowledged ${event.incident.num}`),
+);
 receiver.on('i_rslv', (event) => console.log(`${event.incident.num} closed`));
 receiver.on('event', (event) => console.log(`event ${event.event_type} ${event.event_id}`));
 receiver.on('error', (error, event) => console.error(`handler failed for ${event?.event_id}:`, error));
@@ -17,5 +19,7 @@ const app = express();
 app.post('/hooks/flashduty', receiver.nodeMiddleware()); // with or without express.json() in front
 const server = app.listen(Number(process.env.PORT ?? 3000), '127.0.0.1', () => {
   const address = server.address();
-  console.log(`listening on http://127.0.0.1:${typeof address === 'object' && address ? address.port : ''}/hooks/flashduty`);
+  console.log(
+    `listening on http://127.0.0.1:${typeof address === 'object' && address ? address.port : ''}/hooks/flashduty`,
+  );
 });

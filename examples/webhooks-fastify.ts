@@ -6,7 +6,9 @@ import { fastifyWebhooks, WebhookReceiver } from 'flashduty-sdk/webhooks';
 const receiver = new WebhookReceiver({
   secret: { header: 'x-flashduty-token', values: [process.env.HOOK_TOKEN ?? 'change-me'] },
 });
-receiver.on('event', (event) => console.log(`event ${event.event_type} ${event.event_id} for ${event.incident?.num ?? event.alert?.alert_id}`));
+receiver.on('event', (event) =>
+  console.log(`event ${event.event_type} ${event.event_id} for ${event.incident?.num ?? event.alert?.alert_id}`),
+);
 
 const app = Fastify();
 await app.register(fastifyWebhooks, { receiver, path: '/hooks/flashduty' });

@@ -7,7 +7,9 @@ import { Hono } from 'hono';
 const receiver = new WebhookReceiver({
   secret: { header: 'x-flashduty-token', values: [process.env.HOOK_TOKEN ?? 'change-me'] },
 });
-receiver.on('event', (event) => console.log(`event ${event.event_type} ${event.event_id} for ${event.incident?.num ?? event.alert?.alert_id}`));
+receiver.on('event', (event) =>
+  console.log(`event ${event.event_type} ${event.event_id} for ${event.incident?.num ?? event.alert?.alert_id}`),
+);
 
 const app = new Hono();
 app.post('/hooks/flashduty', (c) => receiver.fetchHandler(c.req.raw));

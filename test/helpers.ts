@@ -4,7 +4,12 @@ import { createServer as createHttpServer, type RequestListener } from 'node:htt
 import { createServer } from 'node:net';
 import { afterAll } from 'vitest';
 import { Flashduty, type ClientOptions } from '../src/index.js';
-import { createMockService, type MockService, type MockServiceOptions, type RunningServer } from '../src/testing/index.js';
+import {
+  createMockService,
+  type MockService,
+  type MockServiceOptions,
+  type RunningServer,
+} from '../src/testing/index.js';
 
 export interface WireCall {
   url: string;
@@ -34,7 +39,12 @@ export async function startMock(options: MockServiceOptions = {}): Promise<Harne
   const recordingFetch: typeof fetch = async (input, init) => {
     const request = new Request(input, init);
     const text = await request.clone().text();
-    calls.push({ url: request.url, method: request.method, headers: request.headers, body: text ? JSON.parse(text) : undefined });
+    calls.push({
+      url: request.url,
+      method: request.method,
+      headers: request.headers,
+      body: text ? JSON.parse(text) : undefined,
+    });
     return fetch(request);
   };
   return {
@@ -42,7 +52,13 @@ export async function startMock(options: MockServiceOptions = {}): Promise<Harne
     server,
     calls,
     client: (options = {}) =>
-      new Flashduty({ appKey: service.appKey, baseUrl: server.url, fetch: recordingFetch, logLevel: 'off', ...options }),
+      new Flashduty({
+        appKey: service.appKey,
+        baseUrl: server.url,
+        fetch: recordingFetch,
+        logLevel: 'off',
+        ...options,
+      }),
   };
 }
 

@@ -11,9 +11,12 @@ let receiver: WebhookReceiver | undefined;
 function receiverFor(env: Env): WebhookReceiver {
   // One receiver per isolate: its memory store deduplicates within the isolate. For dedup across
   // isolates, implement StateStore over Durable Objects or KV.
-  receiver ??= new WebhookReceiver({ secret: { header: 'x-flashduty-token', values: [env.HOOK_TOKEN] } }).on('event', (event) => {
-    console.log(`event ${event.event_type} ${event.event_id} for ${event.incident?.num ?? event.alert?.alert_id}`);
-  });
+  receiver ??= new WebhookReceiver({ secret: { header: 'x-flashduty-token', values: [env.HOOK_TOKEN] } }).on(
+    'event',
+    (event) => {
+      console.log(`event ${event.event_type} ${event.event_id} for ${event.incident?.num ?? event.alert?.alert_id}`);
+    },
+  );
   return receiver;
 }
 

@@ -9,13 +9,21 @@ export interface MutationResult {
   requestId: string;
 }
 
-export async function enableA2AAgent(client: Flashduty, agentId: string, options?: RequestOptions): Promise<MutationResult> {
+export async function enableA2AAgent(
+  client: Flashduty,
+  agentId: string,
+  options?: RequestOptions,
+): Promise<MutationResult> {
   const agent_id = checkId(agentId, 'agentId');
   const { requestId } = await client._post('safari/a2a-agent/enable', { agent_id }, 'mutation', options);
   return { requestId };
 }
 
-export async function deleteSkill(client: Flashduty, skillId: string, options?: RequestOptions): Promise<MutationResult> {
+export async function deleteSkill(
+  client: Flashduty,
+  skillId: string,
+  options?: RequestOptions,
+): Promise<MutationResult> {
   const skill_id = checkId(skillId, 'skillId');
   const { requestId } = await client._post('safari/skill/delete', { skill_id }, 'mutation', options);
   return { requestId };

@@ -29,7 +29,10 @@ export function checkInteger(value: unknown, field: string, min: number, max: nu
 /** One of the values the API defines (a request may only carry values the server knows today). */
 export function checkEnum(value: unknown, field: string, allowed: readonly string[]): void {
   if (value !== undefined && !allowed.includes(value as string)) {
-    throw new RequestValidationError(field, `expected one of ${allowed.map((v) => `'${v}'`).join(', ')}, got ${describe(value)}`);
+    throw new RequestValidationError(
+      field,
+      `expected one of ${allowed.map((v) => `'${v}'`).join(', ')}, got ${describe(value)}`,
+    );
   }
 }
 

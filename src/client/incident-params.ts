@@ -13,7 +13,14 @@ const MAX_LIMIT = 100;
 const MAX_PLAUSIBLE_SECONDS = 1e11;
 
 const BOOLEAN_FIELDS = ['asc', 'is_snoozed', 'is_my_team', 'is_my_channel', 'ever_muted', 'is_rare'] as const;
-const MEMBER_ID_FIELDS = ['channel_ids', 'team_ids', 'responder_ids', 'acker_ids', 'creator_ids', 'closer_ids'] as const;
+const MEMBER_ID_FIELDS = [
+  'channel_ids',
+  'team_ids',
+  'responder_ids',
+  'acker_ids',
+  'creator_ids',
+  'closer_ids',
+] as const;
 
 /** Converts and checks params; the 31-day limit is left to the caller, since iteration splits windows. */
 export function toWireRequest(params: ListIncidentsParams): ListIncidentsRequest {
@@ -32,7 +39,12 @@ export function toWireRequest(params: ListIncidentsParams): ListIncidentsRequest
     else wire[field] = joined;
   }
   for (const field of MEMBER_ID_FIELDS) checkArray(wire[field], field, isNumericId, 'a whole number ≥ 0');
-  checkArray(wire.incident_ids, 'incident_ids', (v) => typeof v === 'string' && HEX24.test(v), '24 hexadecimal characters');
+  checkArray(
+    wire.incident_ids,
+    'incident_ids',
+    (v) => typeof v === 'string' && HEX24.test(v),
+    '24 hexadecimal characters',
+  );
   checkArray(wire.nums, 'nums', (v) => typeof v === 'string' && v !== '', 'a non-empty string');
   const limit = checkInteger(wire.limit, 'limit', 0, MAX_LIMIT);
   const page = checkInteger(wire.p, 'p', 0, Number.MAX_SAFE_INTEGER);
@@ -43,7 +55,10 @@ export function toWireRequest(params: ListIncidentsParams): ListIncidentsRequest
       `p × limit must not exceed ${MAX_PAGE_DEPTH} (got ${page} × ${effectiveLimit}); page by cursor to go further`,
     );
   }
-  if (wire.search_after_ctx !== undefined && (typeof wire.search_after_ctx !== 'string' || wire.search_after_ctx === '')) {
+  if (
+    wire.search_after_ctx !== undefined &&
+    (typeof wire.search_after_ctx !== 'string' || wire.search_after_ctx === '')
+  ) {
     throw new RequestValidationError('search_after_ctx', 'expected the non-empty cursor string of a previous page');
   }
   return wire as unknown as ListIncidentsRequest;
@@ -68,13 +83,18 @@ function toSeconds(value: unknown, field: string): number {
 function toCommaList(value: unknown, field: string): string | undefined {
   if (value === undefined) return undefined;
   const parts = typeof value === 'string' ? value.split(',') : value;
-  if (!Array.isArray(parts)) throw new RequestValidationError(field, `expected a string or an array of strings, got ${describe(value)}`);
+  if (!Array.isArray(parts))
+    throw new RequestValidationError(field, `expected a string or an array of strings, got ${describe(value)}`);
   const clean: string[] = [];
   for (const [i, part] of parts.entries()) {
-    if (typeof part !== 'string') throw new RequestValidationError(`${field}[${i}]`, `expected a string, got ${describe(part)}`);
+    if (typeof part !== 'string')
+      throw new RequestValidationError(`${field}[${i}]`, `expected a string, got ${describe(part)}`);
     const trimmed = part.trim();
     if (trimmed === '' || trimmed.includes(',')) {
-      throw new RequestValidationError(typeof value === 'string' ? field : `${field}[${i}]`, 'expected non-empty values without commas');
+      throw new RequestValidationError(
+        typeof value === 'string' ? field : `${field}[${i}]`,
+        'expected non-empty values without commas',
+      );
     }
     clean.push(trimmed);
   }

@@ -11,7 +11,11 @@ import { snapshot } from './paging.js';
 /** The params' conversion, imported on the first page. */
 const loadParams = lazy(() => import('./incident-params.js'));
 
-export function listIncidents(client: Flashduty, params: ListIncidentsParams, options: RequestOptions = {}): IncidentPagePromise {
+export function listIncidents(
+  client: Flashduty,
+  params: ListIncidentsParams,
+  options: RequestOptions = {},
+): IncidentPagePromise {
   const copy = snapshot(params);
   return new IncidentPagePromise(client, () => loadParams().then(({ toWireRequest }) => toWireRequest(copy)), options);
 }

@@ -4,7 +4,8 @@
 
 import type { ShapeProblem } from '../schemas/shape.js';
 
-const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+const isObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /** What a list operation's `data` promises beside `items`. */
 export interface ListShape {
@@ -21,7 +22,8 @@ export function checkListShape(data: unknown, shape: ListShape = {}): ShapeProbl
   const index = items.findIndex((item) => !isObject(item));
   if (index >= 0) return { path: `data.items.${index}`, why: 'expected an object' };
   if (shape.total && !Number.isInteger(total)) return { path: 'data.total', why: 'expected an integer' };
-  if (shape.hasNextPage && typeof has_next_page !== 'boolean') return { path: 'data.has_next_page', why: 'expected a boolean' };
+  if (shape.hasNextPage && typeof has_next_page !== 'boolean')
+    return { path: 'data.has_next_page', why: 'expected a boolean' };
   if (search_after_ctx !== undefined && search_after_ctx !== null && typeof search_after_ctx !== 'string') {
     return { path: 'data.search_after_ctx', why: 'expected a string' };
   }

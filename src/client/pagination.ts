@@ -23,7 +23,8 @@ export const INCIDENT_LIST: ListOperation<IncidentInfo> = {
   maxDepth: MAX_PAGE_DEPTH,
   idOf: (incident) => incident.incident_id,
   window: { max: MAX_WINDOW_SECONDS, timeOf: (incident) => incident.start_time },
-  check: async (data, client) => checkPageShape(data) ?? (client.validate === 'deep' ? (await loadDeep()).checkIncidentListDeep(data) : undefined),
+  check: async (data, client) =>
+    checkPageShape(data) ?? (client.validate === 'deep' ? (await loadDeep()).checkIncidentListDeep(data) : undefined),
 };
 
 /** One page of `listIncidents`. */

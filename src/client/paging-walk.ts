@@ -26,7 +26,12 @@ export async function firstPage<Item, Request extends PagedRequest, Page extends
 ): Promise<Page> {
   checkWindowLength(operation, wire);
   await operation.prepare?.(wire);
-  const context: PageContext = { fingerprint: fingerprint(wire), window: 0, windows: undefined, by: operation.cursor ? 'cursor' : 'number' };
+  const context: PageContext = {
+    fingerprint: fingerprint(wire),
+    window: 0,
+    windows: undefined,
+    by: operation.cursor ? 'cursor' : 'number',
+  };
   return fetchPage(client, operation, wire, options, context, factory);
 }
 
@@ -53,14 +58,21 @@ export async function fetchPage<Item, Request extends PagedRequest, Page extends
   const { data } = response;
   const items = (data as { items?: unknown } | null | undefined)?.items;
   // Even unvalidated, a walk needs an array of items.
-  let problem: ShapeProblem | undefined = Array.isArray(items) ? undefined : { path: 'data.items', why: 'expected an array' };
-  if (!problem && client.validate !== false) problem = operation.check ? await operation.check(data, client) : checkListShape(data, operation.shape);
+  let problem: ShapeProblem | undefined = Array.isArray(items)
+    ? undefined
+    : { path: 'data.items', why: 'expected an array' };
+  if (!problem && client.validate !== false)
+    problem = operation.check ? await operation.check(data, client) : checkListShape(data, operation.shape);
   if (problem) {
-    throw new ResponseValidationError(`Invalid ${operation.name} page at ${problem.path}: ${problem.why}`, problem.path, {
-      status: response.status,
-      requestId: response.requestId,
-      url: response.url,
-    });
+    throw new ResponseValidationError(
+      `Invalid ${operation.name} page at ${problem.path}: ${problem.why}`,
+      problem.path,
+      {
+        status: response.status,
+        requestId: response.requestId,
+        url: response.url,
+      },
+    );
   }
   const Factory = (factory ?? ListPage) as PageFactory<Item, Request, Page>;
   return new Factory(client, operation, request, options, data as { items: Item[] }, response.requestId, context);
@@ -85,24 +97,34 @@ export async function* walk<Item, Request extends PagedRequest, Page extends Lis
   const by = asked ?? (operation.cursor ? 'cursor' : 'number');
   // An operation without paging answers everything in one page, whatever `by` says.
   const single = !operation.cursor && !operation.number;
-  if (!single && by === 'cursor' && !operation.cursor) throw new RequestValidationError('by', `${operation.name} pages by page number only`);
-  if (!single && by === 'number' && !operation.number) throw new RequestValidationError('by', `${operation.name} pages by cursor only`);
+  if (!single && by === 'cursor' && !operation.cursor)
+    throw new RequestValidationError('by', `${operation.name} pages by page number only`);
+  if (!single && by === 'number' && !operation.number)
+    throw new RequestValidationError('by', `${operation.name} pages by cursor only`);
   await operation.prepare?.(wire);
   let pagesLeft = checkLimit(maxPages, 'maxPages');
   const print = fingerprint(wire);
   const token = resumeFrom === undefined ? undefined : decodeToken(resumeFrom, operation, print);
   if (token?.end) return;
-  const windows = operation.window ? splitWindows(wire.start_time ?? 0, wire.end_time ?? 0, wire.asc === true, operation.window.max) : undefined;
+  const windows = operation.window
+    ? splitWindows(wire.start_time ?? 0, wire.end_time ?? 0, wire.asc === true, operation.window.max)
+    : undefined;
   const count = windows?.length ?? 1;
-  if (token && token.w >= count) throw new RequestValidationError('resumeFrom', 'the token does not belong to these params');
+  if (token && token.w >= count)
+    throw new RequestValidationError('resumeFrom', 'the token does not belong to these params');
 
   for (let index = token?.w ?? 0; index < count; index++) {
     if (pagesLeft <= 0) return;
     const context: PageContext = { fingerprint: print, window: index, windows, by };
     let request = windowRequest(wire, windows, index);
-    if (token && index === token.w && (token.c !== undefined || token.p !== undefined)) request = nextRequest(request, token);
+    if (token && index === token.w && (token.c !== undefined || token.p !== undefined))
+      request = nextRequest(request, token);
     else if (index > 0 || token) request = nextRequest(request, { w: index }); // a saved cursor or page number belongs to the first window only
-    if (by === 'number' && !single) request = request.search_after_ctx === undefined ? { ...request, p: request.p || 1 } : nextRequest(request, { w: index, p: 1 });
+    if (by === 'number' && !single)
+      request =
+        request.search_after_ctx === undefined
+          ? { ...request, p: request.p || 1 }
+          : nextRequest(request, { w: index, p: 1 });
     // The awaited first page is this very request when nothing moved it: reuse it.
     const reuse = request === wire ? awaited() : undefined;
     const edge = index > 0 && windows ? (windows[index - 1] as [number, number])[wire.asc === true ? 1 : 0] : undefined;
@@ -162,7 +184,11 @@ async function nextOf<Item, Request extends PagedRequest, Page extends ListPage<
   return fetchPage(client, operation, nextRequest(page.request, { w: 0, c: cursor }), options, context, factory);
 }
 
-function windowRequest<Request extends PagedRequest>(wire: Request, windows: Array<[number, number]> | undefined, index: number): Request {
+function windowRequest<Request extends PagedRequest>(
+  wire: Request,
+  windows: Array<[number, number]> | undefined,
+  index: number,
+): Request {
   const window = windows?.[index];
   if (!window || (window[0] === wire.start_time && window[1] === wire.end_time)) return wire;
   return { ...wire, start_time: window[0], end_time: window[1] };
@@ -191,13 +217,18 @@ export function fingerprint(wire: PagedRequest): string {
 function canonical(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
   if (value && typeof value === 'object') {
-    const entries = Object.entries(value).filter(([, v]) => v !== undefined).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    const entries = Object.entries(value)
+      .filter(([, v]) => v !== undefined)
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
     return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonical(v)}`).join(',')}}`;
   }
   return JSON.stringify(value) ?? 'null';
 }
 
-export function nextRequest<Request extends PagedRequest>(request: Request, next: Omit<Token, 'v' | 'op' | 'f'>): Request {
+export function nextRequest<Request extends PagedRequest>(
+  request: Request,
+  next: Omit<Token, 'v' | 'op' | 'f'>,
+): Request {
   const { p: _p, search_after_ctx: _c, ...rest } = request;
   if (next.c !== undefined) return { ...rest, search_after_ctx: next.c } as Request;
   return (next.p === undefined ? rest : { ...rest, p: next.p }) as Request;
@@ -214,7 +245,10 @@ function decodeToken(text: unknown, operation: ListOperation<never>, print: stri
     throw new RequestValidationError('resumeFrom', 'expected the resumeToken of a page');
   }
   if (token.op !== operation.name || token.f !== print) {
-    throw new RequestValidationError('resumeFrom', `the token belongs to other params (or another list than ${operation.name}); resume with the params it came from`);
+    throw new RequestValidationError(
+      'resumeFrom',
+      `the token belongs to other params (or another list than ${operation.name}); resume with the params it came from`,
+    );
   }
   return token as Token;
 }

@@ -121,7 +121,8 @@ export class ListPage<Item, Request extends PagedRequest = PagedRequest> {
     this.#data = data;
     this.items = data.items;
     this.total = typeof data.total === 'number' ? data.total : undefined;
-    this.searchAfterCtx = typeof data.search_after_ctx === 'string' && data.search_after_ctx !== '' ? data.search_after_ctx : undefined;
+    this.searchAfterCtx =
+      typeof data.search_after_ctx === 'string' && data.search_after_ctx !== '' ? data.search_after_ctx : undefined;
     // Without has_next_page (webhook history), a cursor is the promise of more.
     const more = typeof data.has_next_page === 'boolean' ? data.has_next_page : this.searchAfterCtx !== undefined;
     this.hasNextPage = more && data.items.length > 0;
@@ -141,7 +142,14 @@ export class ListPage<Item, Request extends PagedRequest = PagedRequest> {
     // The next page is of this page's class (an IncidentPage's next page is an IncidentPage).
     const factory = this.constructor as PageFactory<Item, Request, this>;
     return loadWalk().then((walk) =>
-      walk.fetchPage(this.#client, this.#operation, walk.nextRequest(this.request, next), this.#options, this.#context, factory),
+      walk.fetchPage(
+        this.#client,
+        this.#operation,
+        walk.nextRequest(this.request, next),
+        this.#options,
+        this.#context,
+        factory,
+      ),
     );
   }
 
@@ -149,7 +157,15 @@ export class ListPage<Item, Request extends PagedRequest = PagedRequest> {
   withItems(items: Item[]): this {
     if (items.length === this.items.length) return this;
     const Page = this.constructor as new (...args: ConstructorParameters<typeof ListPage<Item, Request>>) => this;
-    const copy = new Page(this.#client, this.#operation, this.request, this.#options, this.#data, this.requestId, this.#context);
+    const copy = new Page(
+      this.#client,
+      this.#operation,
+      this.request,
+      this.#options,
+      this.#data,
+      this.requestId,
+      this.#context,
+    );
     Object.defineProperty(copy, 'items', { value: items, enumerable: true });
     return copy;
   }
@@ -181,7 +197,11 @@ export type PageFactory<Item, Request extends PagedRequest, Page extends ListPag
 export type WireSource<Request> = Request | (() => Promise<Request>);
 
 /** `await` gives the first page; iterating gives every item; `.pages()`/`.items()` choose how. */
-export class ListPagePromise<Item, Request extends PagedRequest = PagedRequest, Page extends ListPage<Item, Request> = ListPage<Item, Request>> extends PagePromise<Page, Item> {
+export class ListPagePromise<
+  Item,
+  Request extends PagedRequest = PagedRequest,
+  Page extends ListPage<Item, Request> = ListPage<Item, Request>,
+> extends PagePromise<Page, Item> {
   /** @internal Page promises come from the list methods. */
   constructor(
     client: Flashduty,
@@ -203,7 +223,9 @@ export class ListPagePromise<Item, Request extends PagedRequest = PagedRequest, 
       pages: ({ by, maxPages, resumeFrom }) => ({
         [Symbol.asyncIterator]: () =>
           deferredIterator(() =>
-            ready(async (request, walk) => walk.walk(client, operation, request, options, factory, { by, maxPages, resumeFrom }, () => first)),
+            ready(async (request, walk) =>
+              walk.walk(client, operation, request, options, factory, { by, maxPages, resumeFrom }, () => first),
+            ),
           ),
       }),
     });
@@ -231,7 +253,11 @@ function deferredIterator<T>(start: () => Promise<AsyncIterator<T>>): AsyncItera
   };
 }
 
-function encodeToken(next: Omit<Token, 'v' | 'op' | 'f'>, operation: ListOperation<never>, context: PageContext): string {
+function encodeToken(
+  next: Omit<Token, 'v' | 'op' | 'f'>,
+  operation: ListOperation<never>,
+  context: PageContext,
+): string {
   const token: Token = { v: 1, op: operation.name, f: context.fingerprint, ...next };
   return btoa(encodeURIComponent(JSON.stringify(token))).replace(/=+$/, '');
 }

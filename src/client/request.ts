@@ -12,7 +12,11 @@ import type { Flashduty, RequestOptions } from './client.js';
 export type OperationPath = keyof paths;
 
 /** The operation object of a path (its POST, or its GET for the few read by GET). */
-export type OperationOf<P extends OperationPath> = paths[P] extends { post: infer O } ? O : paths[P] extends { get: infer O } ? O : never;
+export type OperationOf<P extends OperationPath> = paths[P] extends { post: infer O }
+  ? O
+  : paths[P] extends { get: infer O }
+    ? O
+    : never;
 
 /**
  * What `client.request(path, …)` takes for an operation: its JSON request body, or for the few GET
@@ -45,10 +49,16 @@ export async function request<P extends OperationPath>(
   options?: RequestOptions,
 ): Promise<OperationData<P>> {
   if (typeof path !== 'string' || !path.startsWith('/') || /[?#\s]/.test(path)) {
-    throw new RequestValidationError('path', `expected an operation path of the OpenAPI such as '/incident/ack', got ${JSON.stringify(path)}`);
+    throw new RequestValidationError(
+      'path',
+      `expected an operation path of the OpenAPI such as '/incident/ack', got ${JSON.stringify(path)}`,
+    );
   }
   if (typeof body !== 'object' || body === null) {
-    throw new RequestValidationError('body', 'expected an object or array (the operation’s request body or query parameters)');
+    throw new RequestValidationError(
+      'body',
+      'expected an object or array (the operation’s request body or query parameters)',
+    );
   }
   const { GET_PATHS, IDEMPOTENCY_KEY_PATHS, READ_PATHS } = await loadOperations();
   // A path this OpenAPI does not know yet is a POST mutation: the policy that can never double a write.

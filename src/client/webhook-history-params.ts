@@ -2,8 +2,21 @@
 // anything is sent. Loaded on first use (webhook-history.ts).
 
 import { RequestValidationError } from '../core/errors.js';
-import type { GetWebhookHistoryDetailRequest, ListWebhookHistoryParams, ListWebhookHistoryRequest } from '../schemas/webhook-history.js';
-import { checkArray, checkEnum, checkInteger, checkParams, checkType, definedFields, describe, isNumericId } from './checks.js';
+import type {
+  GetWebhookHistoryDetailRequest,
+  ListWebhookHistoryParams,
+  ListWebhookHistoryRequest,
+} from '../schemas/webhook-history.js';
+import {
+  checkArray,
+  checkEnum,
+  checkInteger,
+  checkParams,
+  checkType,
+  definedFields,
+  describe,
+  isNumericId,
+} from './checks.js';
 
 const DEFAULT_LIMIT = 20;
 /** The OpenAPI's range of millisecond times: 13 digits. */
@@ -18,7 +31,10 @@ export function toDetailRequest(params: GetWebhookHistoryDetailRequest): Record<
   if (integration_id === undefined) throw new RequestValidationError('integration_id', 'is required');
   checkInteger(integration_id, 'integration_id', 1, Number.MAX_SAFE_INTEGER);
   if (typeof event_id !== 'string' || event_id === '') {
-    throw new RequestValidationError('event_id', `expected the non-empty event id of a history record, got ${describe(event_id)}`);
+    throw new RequestValidationError(
+      'event_id',
+      `expected the non-empty event id of a history record, got ${describe(event_id)}`,
+    );
   }
   return definedFields(params);
 }
@@ -34,7 +50,10 @@ export function toListRequest(params: ListWebhookHistoryParams): ListWebhookHist
   }
   wire.limit = checkInteger(wire.limit, 'limit', 1, 100) ?? DEFAULT_LIMIT;
   if (wire.integration_id !== undefined && !isNumericId(wire.integration_id)) {
-    throw new RequestValidationError('integration_id', `expected a whole number ≥ 0, got ${describe(wire.integration_id)}`);
+    throw new RequestValidationError(
+      'integration_id',
+      `expected a whole number ≥ 0, got ${describe(wire.integration_id)}`,
+    );
   }
   checkEnum(wire.status, 'status', ['success', 'failed']);
   checkEnum(wire.orderby, 'orderby', ['event_time']);
@@ -44,7 +63,10 @@ export function toListRequest(params: ListWebhookHistoryParams): ListWebhookHist
     throw new RequestValidationError('ref_id', `must be at most ${MAX_REF_ID} characters`);
   }
   checkArray(wire.event_types, 'event_types', (v) => typeof v === 'string' && v !== '', 'a non-empty string');
-  if (wire.search_after_ctx !== undefined && (typeof wire.search_after_ctx !== 'string' || wire.search_after_ctx === '')) {
+  if (
+    wire.search_after_ctx !== undefined &&
+    (typeof wire.search_after_ctx !== 'string' || wire.search_after_ctx === '')
+  ) {
     throw new RequestValidationError('search_after_ctx', 'expected the non-empty cursor string of a previous page');
   }
   return wire as unknown as ListWebhookHistoryRequest;
@@ -54,13 +76,19 @@ function toMillis(value: unknown, field: string): number {
   if (value === undefined || value === null) throw new RequestValidationError(field, 'is required');
   const ms = value instanceof Date ? value.getTime() : value;
   if (typeof ms !== 'number' || !Number.isInteger(ms)) {
-    throw new RequestValidationError(field, `expected a Date or whole Unix milliseconds, got ${value instanceof Date ? 'an invalid Date' : describe(value)}`);
+    throw new RequestValidationError(
+      field,
+      `expected a Date or whole Unix milliseconds, got ${value instanceof Date ? 'an invalid Date' : describe(value)}`,
+    );
   }
   if (ms >= 1e9 && ms < MIN_MS && !(value instanceof Date)) {
     throw new RequestValidationError(field, `${ms} looks like Unix seconds; pass Unix milliseconds or a Date`);
   }
   if (ms < MIN_MS || ms > MAX_MS) {
-    throw new RequestValidationError(field, `expected a time from ${new Date(MIN_MS).toISOString()} to ${new Date(MAX_MS).toISOString()} in Unix milliseconds, got ${ms}`);
+    throw new RequestValidationError(
+      field,
+      `expected a time from ${new Date(MIN_MS).toISOString()} to ${new Date(MAX_MS).toISOString()} in Unix milliseconds, got ${ms}`,
+    );
   }
   return ms;
 }

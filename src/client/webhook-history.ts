@@ -54,7 +54,13 @@ export class WebhookHistory {
   list(params: ListWebhookHistoryParams, options: RequestOptions = {}): WebhookHistoryPagePromise {
     const copy = snapshot(params);
     const wire = () => loadParams().then(({ toListRequest }) => toListRequest(copy));
-    return new ListPagePromise<WebhookHistoryItem, ListWebhookHistoryRequest>(this.#client, LIST, wire, options, ListPage);
+    return new ListPagePromise<WebhookHistoryItem, ListWebhookHistoryRequest>(
+      this.#client,
+      LIST,
+      wire,
+      options,
+      ListPage,
+    );
   }
 
   /**

@@ -84,10 +84,15 @@ export function interpret(answer: RawAnswer, validate: ValidateMode, scrub: Reda
   const envelope = body as { data?: unknown; error?: { code?: unknown; message?: unknown } };
   const code = typeof envelope.error?.code === 'string' ? envelope.error.code : undefined;
   if (code !== undefined && code !== 'OK') {
-    const message = typeof envelope.error?.message === 'string' && envelope.error.message ? envelope.error.message : code;
+    const message =
+      typeof envelope.error?.message === 'string' && envelope.error.message ? envelope.error.message : code;
     // A failure body may echo the request (a message quoting the URL): keep a scrubbed copy only,
     // scrubbed after parsing so that JSON-escaped echoes are caught and the JSON stays intact.
-    const options: APIErrorOptions & { retryAfterMs?: number } = { ...base(), code: scrub(code), body: scrubDeep(body, scrub) };
+    const options: APIErrorOptions & { retryAfterMs?: number } = {
+      ...base(),
+      code: scrub(code),
+      body: scrubDeep(body, scrub),
+    };
     const retryAfterMs = parseRetryAfter(headers);
     if (retryAfterMs !== undefined) options.retryAfterMs = retryAfterMs;
     throw errorFromCode(scrub(message), options);

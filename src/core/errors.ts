@@ -178,10 +178,7 @@ for (const [code, ErrorClass] of Object.entries(ERROR_CLASSES)) {
 }
 
 /** Builds the error for a failure envelope: the class follows `code`, never the HTTP status. */
-export function errorFromCode(
-  message: string,
-  options: APIErrorOptions & { retryAfterMs?: number },
-): APIError {
+export function errorFromCode(message: string, options: APIErrorOptions & { retryAfterMs?: number }): APIError {
   const code = options.code;
   const ErrorClass =
     code !== undefined && Object.hasOwn(ERROR_CLASSES, code)

@@ -108,7 +108,10 @@ function checkMode(by: unknown): PagingMode | undefined {
 export function checkLimit(value: unknown, name: string): number {
   if (value === undefined) return Infinity;
   if (typeof value !== 'number' || !Number.isInteger(value) || value < 0) {
-    throw new RequestValidationError(name, `expected a whole number ≥ 0, got ${typeof value === 'number' ? value : (JSON.stringify(value) ?? typeof value)}`);
+    throw new RequestValidationError(
+      name,
+      `expected a whole number ≥ 0, got ${typeof value === 'number' ? value : (JSON.stringify(value) ?? typeof value)}`,
+    );
   }
   return value;
 }

@@ -5,6 +5,7 @@ import { ConfigError } from '../core/errors.js';
 
 /** `value` if it is a whole number ≥ 1; a ConfigError naming the option otherwise. */
 export function positiveWhole(value: number, name: string): number {
-  if (!Number.isInteger(value) || value < 1) throw new ConfigError(`${name}: expected a whole number ≥ 1, got ${value}`);
+  if (!Number.isInteger(value) || value < 1)
+    throw new ConfigError(`${name}: expected a whole number ≥ 1, got ${value}`);
   return value;
 }

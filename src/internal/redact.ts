@@ -34,9 +34,11 @@ function forms(char: string): string[] {
   out.add(bytes.map((b) => `%(?:25)?${hex(b, 2)}`).join(''));
   if (char === ' ') out.add('\\+');
   // JSON: \uXXXX (a surrogate pair beyond the BMP), the short escapes, and `\/`.
-  out.add([...char].length === 1 && char.length === 2
-    ? `\\\\u${hex(char.charCodeAt(0), 4)}\\\\u${hex(char.charCodeAt(1), 4)}`
-    : `\\\\u${hex(code, 4)}`);
+  out.add(
+    [...char].length === 1 && char.length === 2
+      ? `\\\\u${hex(char.charCodeAt(0), 4)}\\\\u${hex(char.charCodeAt(1), 4)}`
+      : `\\\\u${hex(code, 4)}`,
+  );
   const json = JSON.stringify(char).slice(1, -1);
   if (json !== char) out.add(literal(json));
   if (char === '/') out.add('\\\\/');
@@ -74,7 +76,12 @@ export function scrubDeep(value: unknown, scrub: Redactor, depth = 0): unknown {
   if (Array.isArray(value)) return value.map((item) => scrubDeep(item, scrub, depth + 1));
   const out: Record<string, unknown> = {};
   for (const [key, item] of Object.entries(value)) {
-    Object.defineProperty(out, scrub(key), { value: scrubDeep(item, scrub, depth + 1), enumerable: true, writable: true, configurable: true });
+    Object.defineProperty(out, scrub(key), {
+      value: scrubDeep(item, scrub, depth + 1),
+      enumerable: true,
+      writable: true,
+      configurable: true,
+    });
   }
   return out;
 }

@@ -53,7 +53,13 @@ function fits(value: unknown, type: string): boolean {
 const join = (path: string, key: string) => (path ? `${path}.${key}` : key);
 
 /** The first problem of `value` against `schema`, or `undefined` when it fits. */
-export function checkSchema(value: unknown, schema: Schema, defs: Record<string, Schema>, path = '', depth = 0): SchemaProblem | undefined {
+export function checkSchema(
+  value: unknown,
+  schema: Schema,
+  defs: Record<string, Schema>,
+  path = '',
+  depth = 0,
+): SchemaProblem | undefined {
   if (depth > 64) return undefined; // a recursive schema over a deep value: the server judges the rest
   if (schema.$ref !== undefined) {
     const target = defs[schema.$ref];
@@ -71,17 +77,24 @@ export function checkSchema(value: unknown, schema: Schema, defs: Record<string,
   }
   if (schema.type !== undefined) {
     const types = Array.isArray(schema.type) ? schema.type : [schema.type];
-    if (!types.some((type) => fits(value, type))) return { path, why: `expected ${types.join(' or ')}, got ${typeOf(value)}` };
+    if (!types.some((type) => fits(value, type)))
+      return { path, why: `expected ${types.join(' or ')}, got ${typeOf(value)}` };
   }
-  if (schema.const !== undefined && value !== schema.const) return { path, why: `expected ${JSON.stringify(schema.const)}` };
+  if (schema.const !== undefined && value !== schema.const)
+    return { path, why: `expected ${JSON.stringify(schema.const)}` };
   if (schema.enum && !schema.enum.includes(value)) {
-    return { path, why: `expected one of ${schema.enum.map((v) => JSON.stringify(v)).join(', ')}, got ${JSON.stringify(value)}` };
+    return {
+      path,
+      why: `expected one of ${schema.enum.map((v) => JSON.stringify(v)).join(', ')}, got ${JSON.stringify(value)}`,
+    };
   }
   if (typeof value === 'number') return checkNumber(value, schema, path);
   if (typeof value === 'string') return checkString(value, schema, path);
   if (Array.isArray(value)) {
-    if (schema.minItems !== undefined && value.length < schema.minItems) return { path, why: `expected at least ${schema.minItems} items` };
-    if (schema.maxItems !== undefined && value.length > schema.maxItems) return { path, why: `expected at most ${schema.maxItems} items` };
+    if (schema.minItems !== undefined && value.length < schema.minItems)
+      return { path, why: `expected at least ${schema.minItems} items` };
+    if (schema.maxItems !== undefined && value.length > schema.maxItems)
+      return { path, why: `expected at most ${schema.maxItems} items` };
     if (schema.items) {
       for (let i = 0; i < value.length; i++) {
         const problem = checkSchema(value[i], schema.items, defs, `${path}[${i}]`, depth + 1);
@@ -105,16 +118,21 @@ export function checkSchema(value: unknown, schema: Schema, defs: Record<string,
 }
 
 function checkNumber(value: number, schema: Schema, path: string): SchemaProblem | undefined {
-  if (schema.minimum !== undefined && value < schema.minimum) return { path, why: `must be at least ${schema.minimum}` };
+  if (schema.minimum !== undefined && value < schema.minimum)
+    return { path, why: `must be at least ${schema.minimum}` };
   if (schema.maximum !== undefined && value > schema.maximum) return { path, why: `must be at most ${schema.maximum}` };
-  if (schema.exclusiveMinimum !== undefined && value <= schema.exclusiveMinimum) return { path, why: `must be greater than ${schema.exclusiveMinimum}` };
-  if (schema.exclusiveMaximum !== undefined && value >= schema.exclusiveMaximum) return { path, why: `must be less than ${schema.exclusiveMaximum}` };
+  if (schema.exclusiveMinimum !== undefined && value <= schema.exclusiveMinimum)
+    return { path, why: `must be greater than ${schema.exclusiveMinimum}` };
+  if (schema.exclusiveMaximum !== undefined && value >= schema.exclusiveMaximum)
+    return { path, why: `must be less than ${schema.exclusiveMaximum}` };
   return undefined;
 }
 
 function checkString(value: string, schema: Schema, path: string): SchemaProblem | undefined {
-  if (schema.minLength !== undefined && value.length < schema.minLength) return { path, why: `must be at least ${schema.minLength} characters` };
-  if (schema.maxLength !== undefined && value.length > schema.maxLength) return { path, why: `must be at most ${schema.maxLength} characters` };
+  if (schema.minLength !== undefined && value.length < schema.minLength)
+    return { path, why: `must be at least ${schema.minLength} characters` };
+  if (schema.maxLength !== undefined && value.length > schema.maxLength)
+    return { path, why: `must be at most ${schema.maxLength} characters` };
   if (schema.pattern !== undefined) {
     let pattern = patterns.get(schema.pattern);
     if (!pattern) {

@@ -221,7 +221,8 @@ export const AssignedToSchema: z.ZodMiniType<AssignedTo> = /* @__PURE__ */ (() =
   }))();
 
 /** zod/mini schema of {@link Image}. */
-export const ImageSchema: z.ZodMiniType<Image> = /* @__PURE__ */ (() => loose({ src: str, href: opt(str), alt: opt(str) }))();
+export const ImageSchema: z.ZodMiniType<Image> = /* @__PURE__ */ (() =>
+  loose({ src: str, href: opt(str), alt: opt(str) }))();
 
 /** zod/mini schema of {@link LinkItem}. */
 export const LinkItemSchema: z.ZodMiniType<LinkItem> = /* @__PURE__ */ (() =>

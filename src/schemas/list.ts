@@ -57,8 +57,10 @@ export type CommaList<T extends string> = T | readonly T[];
  * What `listIncidents` accepts: the wire request, plus `Date` for the window and arrays for the
  * comma-separated filters. It is converted to {@link ListIncidentsRequest} before sending.
  */
-export interface ListIncidentsParams
-  extends Omit<ListIncidentsRequest, 'start_time' | 'end_time' | 'progress' | 'incident_severity'> {
+export interface ListIncidentsParams extends Omit<
+  ListIncidentsRequest,
+  'start_time' | 'end_time' | 'progress' | 'incident_severity'
+> {
   /** Window start: a `Date` or Unix seconds. */
   start_time: Date | number;
   /** Window end: a `Date` or Unix seconds. Iteration accepts windows longer than 31 days. */

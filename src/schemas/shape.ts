@@ -29,7 +29,8 @@ export function checkEnvelope(body: object): ShapeProblem | undefined {
   if (error === undefined || error === null) return undefined;
   if (!isObject(error)) return expect('error', 'object', error);
   if (typeof error.code !== 'string') return expect('error.code', 'string', error.code);
-  if (error.message !== undefined && typeof error.message !== 'string') return expect('error.message', 'string', error.message);
+  if (error.message !== undefined && typeof error.message !== 'string')
+    return expect('error.message', 'string', error.message);
   return undefined;
 }
 

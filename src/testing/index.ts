@@ -12,5 +12,11 @@ export type { BuiltDelivery, DeliveryOptions, WebhookEventOverrides } from './we
 export type { CreateIncidentParams, IncidentActions, IncidentEvent, UpdatableField } from './model/actions.js';
 export { MockActionError } from './model/actions.js';
 export type { AlertActions, AlertEvent, PushAlertParams } from './model/alert-actions.js';
-export type { HistoryFilter, HistoryRecord, WebhookIntegration, WebhookIntegrationConfig, WebhookKind } from './sender.js';
+export type {
+  HistoryFilter,
+  HistoryRecord,
+  WebhookIntegration,
+  WebhookIntegrationConfig,
+  WebhookKind,
+} from './sender.js';
 export type { CallRecord } from './state.js';

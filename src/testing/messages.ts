@@ -6,7 +6,10 @@ export type Locale = 'en' | 'zh';
 const MESSAGES = {
   unauthorized: ['You are unauthorized.', '您未获得授权。'],
   expiredKey: ['The app_key has expired.', 'app_key 已过期。'],
-  accessDenied: ['Access Denied: the app_key lacks the {permission} permission.', '无权访问：app_key 缺少 {permission} 权限。'],
+  accessDenied: [
+    'Access Denied: the app_key lacks the {permission} permission.',
+    '无权访问：app_key 缺少 {permission} 权限。',
+  ],
   contentType: ['Content-Type must be application/json.', 'Content-Type 必须是 application/json。'],
   badJson: ['The request body is not valid JSON.', '请求体不是合法的 JSON。'],
   tooLarge: ['The request body exceeds {limit} bytes.', '请求体超过 {limit} 字节。'],
@@ -20,7 +23,10 @@ const MESSAGES = {
   enum: ['Parameter {field} must be one of: {values}.', '参数 {field} 必须是以下值之一：{values}。'],
   maxLength: ['Parameter {field} must be at most {max} characters.', '参数 {field} 不能超过 {max} 个字符。'],
   endAfterStart: ['Parameter end_time must be greater than start_time.', '参数 end_time 必须大于 start_time。'],
-  window: ['The window from start_time to end_time must not exceed 31 days.', 'start_time 到 end_time 的时间范围不能超过 31 天。'],
+  window: [
+    'The window from start_time to end_time must not exceed 31 days.',
+    'start_time 到 end_time 的时间范围不能超过 31 天。',
+  ],
   depth: ['Parameter p × limit must not exceed 10000.', '参数 p × limit 不能超过 10000。'],
   cursor: ['Parameter search_after_ctx is not a cursor of this query.', '参数 search_after_ctx 不是本查询的游标。'],
   agentEnabled: ['A2A agent {id} is already enabled.', 'A2A 智能体 {id} 已经启用。'],
@@ -29,7 +35,10 @@ const MESSAGES = {
   notFound: ['Resource {id} was not found.', '未找到资源 {id}。'],
   action: ['The request cannot be carried out: {reason}', '无法执行该请求：{reason}'],
   schema: ['Parameter {field} is invalid: {why}.', '参数 {field} 不合法：{why}。'],
-  deliveryMissing: ['Webhook delivery {id} of integration {integration} was not found.', '未找到集成 {integration} 的 Webhook 推送记录 {id}。'],
+  deliveryMissing: [
+    'Webhook delivery {id} of integration {integration} was not found.',
+    '未找到集成 {integration} 的 Webhook 推送记录 {id}。',
+  ],
   internal: [
     'We encountered an internal error, and it has been reported. Please try again later.',
     '服务内部错误，已上报，请稍后重试。',

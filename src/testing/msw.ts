@@ -9,7 +9,9 @@ const PATHS = ROUTE_PATHS.map((path) => `*${path}`);
 export function createHandlers(handle: (request: Request) => Promise<RouteResult>): RequestHandler[] {
   const msw = loadMsw();
   if (!msw) {
-    throw new Error('flashduty-sdk/testing: `handlers` needs the msw package (npm install -D msw); `listen()` works without it.');
+    throw new Error(
+      'flashduty-sdk/testing: `handlers` needs the msw package (npm install -D msw); `listen()` works without it.',
+    );
   }
   return PATHS.map((path) =>
     msw.http.all(path, async ({ request }) => {

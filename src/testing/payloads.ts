@@ -2,7 +2,14 @@
 // actions (the vendor's example places `event_id` inside `incident` and adds `event_detail`) and
 // alert events (the alert webhook's Alert table, from the model's AlertInfo).
 
-import type { AlertEventType, AlertWebhookEventOf, IncidentWebhookEventOf, KnownWebhookEventType, WebhookAlert, WebhookIncident } from '../webhooks/types.js';
+import type {
+  AlertEventType,
+  AlertWebhookEventOf,
+  IncidentWebhookEventOf,
+  KnownWebhookEventType,
+  WebhookAlert,
+  WebhookIncident,
+} from '../webhooks/types.js';
 import type { AlertEvent } from './model/alert-actions.js';
 
 /** What every builder takes: the event's common fields. */
@@ -14,7 +21,11 @@ interface Common {
 }
 
 /** A payload of the incident webhook. */
-export function incidentPayload(event: Common, eventId: string, incident: WebhookIncident): IncidentWebhookEventOf<KnownWebhookEventType> {
+export function incidentPayload(
+  event: Common,
+  eventId: string,
+  incident: WebhookIncident,
+): IncidentWebhookEventOf<KnownWebhookEventType> {
   return {
     event_id: eventId,
     event_time: event.at,
@@ -28,7 +39,12 @@ export function incidentPayload(event: Common, eventId: string, incident: Webhoo
  * A custom action's payload: `event_detail` names the integration, and `event_id` sits inside
  * `incident`, as in the vendor's custom-action example.
  */
-export function customActionPayload(event: Common, eventId: string, incident: WebhookIncident, integration: { id: unknown; name: string }): Record<string, unknown> {
+export function customActionPayload(
+  event: Common,
+  eventId: string,
+  incident: WebhookIncident,
+  integration: { id: unknown; name: string },
+): Record<string, unknown> {
   return {
     event_detail: { integration_id: integration.id, integration_name: integration.name },
     event_time: event.at,
@@ -67,7 +83,9 @@ export function toWebhookAlert({ alert, progress, close_time }: AlertEvent): Web
     description: alert.description,
     end_time: alert.end_time,
     event_cnt: alert.event_cnt,
-    ...(alert.incident?.incident_id ? { incident: { incident_id: alert.incident.incident_id, title: alert.incident.title ?? '' } } : {}),
+    ...(alert.incident?.incident_id
+      ? { incident: { incident_id: alert.incident.incident_id, title: alert.incident.title ?? '' } }
+      : {}),
     labels: { ...alert.labels },
     last_time: alert.last_time,
     progress,

@@ -12,7 +12,12 @@ import { checkSchema } from '../internal/schema.js';
 import { GET_PATHS } from '../generated/operations.js';
 import { answerFor, OPENAPI_PATHS } from './model/any-operation.js';
 import { MODELLED_PATHS, operationHandler } from './model/operations.js';
-import { checkHistoryDetailRequest, checkHistoryListRequest, historyDetail, queryHistory } from './model/webhook-history.js';
+import {
+  checkHistoryDetailRequest,
+  checkHistoryListRequest,
+  historyDetail,
+  queryHistory,
+} from './model/webhook-history.js';
 import type { MockState } from './state.js';
 
 /** Returned instead of a Response when the connection must be dropped without an answer. */
@@ -46,7 +51,9 @@ export const STATUS_OF_CODE: Record<string, number> = {
   ServiceUnavailable: 503,
 };
 const CODE_OF_STATUS: Record<number, string> = Object.fromEntries(
-  Object.entries(STATUS_OF_CODE).reverse().map(([code, status]) => [status, code]),
+  Object.entries(STATUS_OF_CODE)
+    .reverse()
+    .map(([code, status]) => [status, code]),
 );
 
 type Operation = 'list' | 'enable' | 'delete' | 'historyList' | 'historyDetail' | 'modelled';
@@ -90,7 +97,14 @@ export async function route(state: MockState, request: Request): Promise<RouteRe
     locale: localeOf(request.headers.get('accept-language')),
   };
   const keyName = state.keys.get(url.searchParams.get('app_key') ?? '')?.name;
-  const record = (status: number) => state.recordCall({ time: performance.timeOrigin + call.arrived, path, key_name: keyName, status, request_id: call.requestId });
+  const record = (status: number) =>
+    state.recordCall({
+      time: performance.timeOrigin + call.arrived,
+      path,
+      key_name: keyName,
+      status,
+      request_id: call.requestId,
+    });
 
   const fault = state.faults.take(path);
   if (fault?.delayMs) await new Promise((resolve) => setTimeout(resolve, fault.delayMs));
@@ -133,7 +147,8 @@ async function answer(call: Call, request: Request, url: URL, path: string): Pro
   const contentType = request.headers.get('content-type') ?? '';
   if (!/^application\/json\b/i.test(contentType.trim())) return fail(call, 'InvalidContentType', 'contentType');
   const bytes = new Uint8Array(await request.arrayBuffer());
-  if (bytes.byteLength > state.maxBodyBytes) return fail(call, 'EntityTooLarge', 'tooLarge', { limit: state.maxBodyBytes });
+  if (bytes.byteLength > state.maxBodyBytes)
+    return fail(call, 'EntityTooLarge', 'tooLarge', { limit: state.maxBodyBytes });
   let body: unknown;
   try {
     body = JSON.parse(new TextDecoder().decode(bytes));
@@ -141,7 +156,8 @@ async function answer(call: Call, request: Request, url: URL, path: string): Pro
     return fail(call, 'BadRequest', 'badJson');
   }
   // A few operations of the OpenAPI take an array (imports); the rest take an object.
-  if (typeof body !== 'object' || body === null || (Array.isArray(body) && operation !== 'modelled')) return fail(call, 'BadRequest', 'badJson');
+  if (typeof body !== 'object' || body === null || (Array.isArray(body) && operation !== 'modelled'))
+    return fail(call, 'BadRequest', 'badJson');
 
   const fields = body as Record<string, unknown>;
   switch (operation) {
@@ -165,7 +181,10 @@ function queryBody(url: URL, path: string): Record<string, unknown> {
   for (const [name, value] of url.searchParams) {
     if (name === 'app_key') continue;
     const type = properties[name]?.type;
-    body[name] = (type === 'integer' || type === 'number') && value.trim() !== '' && Number.isFinite(Number(value)) ? Number(value) : value;
+    body[name] =
+      (type === 'integer' || type === 'number') && value.trim() !== '' && Number.isFinite(Number(value))
+        ? Number(value)
+        : value;
   }
   return body;
 }
@@ -211,7 +230,12 @@ function listIncidents(call: Call, body: Record<string, unknown>, personId: numb
   return json(call, 200, { request_id: call.requestId, data: result });
 }
 
-function agentOperation(call: Call, operation: 'enable' | 'delete', body: Record<string, unknown>, keyName: string): Response {
+function agentOperation(
+  call: Call,
+  operation: 'enable' | 'delete',
+  body: Record<string, unknown>,
+  keyName: string,
+): Response {
   const field = operation === 'enable' ? 'agent_id' : 'skill_id';
   const id = body[field];
   const { agents } = call.state;
@@ -238,7 +262,9 @@ function agentOperation(call: Call, operation: 'enable' | 'delete', body: Record
     case 'InvalidParameter':
       return fail(call, 'InvalidParameter', 'agentEnabled', { id: id as string });
     case 'ResourceNotFound':
-      return fail(call, 'ResourceNotFound', operation === 'enable' ? 'agentMissing' : 'skillMissing', { id: id as string });
+      return fail(call, 'ResourceNotFound', operation === 'enable' ? 'agentMissing' : 'skillMissing', {
+        id: id as string,
+      });
   }
 }
 

@@ -43,7 +43,9 @@ export interface WebhookIntegrationConfig {
 }
 
 /** A webhook integration of the mock. */
-export interface WebhookIntegration extends Required<Omit<WebhookIntegrationConfig, 'eventTypes' | 'channelIds' | 'customBody' | 'valueMapping'>> {
+export interface WebhookIntegration extends Required<
+  Omit<WebhookIntegrationConfig, 'eventTypes' | 'channelIds' | 'customBody' | 'valueMapping'>
+> {
   /** A whole number, like the service's int64 `integration_id`: it is the `integration_id` of `/webhook/history/*`. */
   id: number;
   eventTypes: string[] | 'all';
@@ -154,7 +156,8 @@ export class WebhookSender {
     } catch {
       throw new TypeError(`webhooks.create: endpoint is not a URL: ${JSON.stringify(config?.endpoint)}`);
     }
-    if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new TypeError('webhooks.create: endpoint must start with http:// or https://');
+    if (url.protocol !== 'http:' && url.protocol !== 'https:')
+      throw new TypeError('webhooks.create: endpoint must start with http:// or https://');
     if (config.customBody !== undefined) renderCustomBody(config.customBody, {}); // refuse a broken template now
     const kind = config.kind ?? 'incident';
     if (!KINDS.includes(kind)) throw new TypeError(`webhooks.create: kind must be one of ${KINDS.join(', ')}`);
@@ -211,7 +214,8 @@ export class WebhookSender {
   calls(): StoredCall[] {
     const oldest = this.#clock.now() - HISTORY_DAYS_MS;
     const out: StoredCall[] = [];
-    for (const calls of this.#history.values()) for (const call of calls) if (call.record.trigger_time >= oldest) out.push(call);
+    for (const calls of this.#history.values())
+      for (const call of calls) if (call.record.trigger_time >= oldest) out.push(call);
     return out;
   }
 
@@ -229,21 +233,34 @@ export class WebhookSender {
     const channel = event.incident.channel_id;
     if (event.integration_id !== undefined) {
       const action = this.#integrations.get(event.integration_id as WebhookIntegration['id']);
-      if (action?.kind !== 'custom_action') throw new MockActionError(`customAction: no custom-action integration ${String(event.integration_id)}`);
+      if (action?.kind !== 'custom_action')
+        throw new MockActionError(`customAction: no custom-action integration ${String(event.integration_id)}`);
       if (action.channelIds !== 'all' && !action.channelIds.includes(channel)) {
-        throw new MockActionError(`customAction: integration ${String(action.id)} is not offered in channel ${channel}`);
+        throw new MockActionError(
+          `customAction: integration ${String(action.id)} is not offered in channel ${channel}`,
+        );
       }
-      this.#enqueue(action, customActionPayload(event, this.#random.hex(32), incident, action), { incidentId: incident.incident_id, channelId: channel });
+      this.#enqueue(action, customActionPayload(event, this.#random.hex(32), incident, action), {
+        incidentId: incident.incident_id,
+        channelId: channel,
+      });
     }
     for (const integration of this.#subscribed('incident', event.event_type, channel)) {
-      this.#enqueue(integration, incidentPayload(event, this.#random.hex(32), incident), { incidentId: incident.incident_id, channelId: channel });
+      this.#enqueue(integration, incidentPayload(event, this.#random.hex(32), incident), {
+        incidentId: incident.incident_id,
+        channelId: channel,
+      });
     }
   }
 
   /** Called for every alert event: queues a delivery to each subscribed alert webhook. */
   dispatchAlert(event: AlertEvent): void {
     for (const integration of this.#subscribed('alert', event.event_type, event.alert.channel_id)) {
-      this.#enqueue(integration, alertPayload(event, this.#random.hex(32)), { incidentId: '', alertId: event.alert.alert_id, channelId: event.alert.channel_id });
+      this.#enqueue(integration, alertPayload(event, this.#random.hex(32)), {
+        incidentId: '',
+        alertId: event.alert.alert_id,
+        channelId: event.alert.channel_id,
+      });
     }
   }
 
@@ -264,10 +281,16 @@ export class WebhookSender {
   }
 
   #checkCustomActionChannels(channelIds: number[] | undefined): void {
-    if (!Array.isArray(channelIds) || channelIds.length === 0) throw new TypeError('webhooks.create: a custom action needs channelIds');
+    if (!Array.isArray(channelIds) || channelIds.length === 0)
+      throw new TypeError('webhooks.create: a custom action needs channelIds');
     for (const channel of channelIds) {
-      const count = [...this.#integrations.values()].filter((i) => i.kind === 'custom_action' && i.channelIds !== 'all' && i.channelIds.includes(channel)).length;
-      if (count >= CUSTOM_ACTIONS_PER_CHANNEL) throw new TypeError(`webhooks.create: channel ${channel} already has ${CUSTOM_ACTIONS_PER_CHANNEL} custom actions`);
+      const count = [...this.#integrations.values()].filter(
+        (i) => i.kind === 'custom_action' && i.channelIds !== 'all' && i.channelIds.includes(channel),
+      ).length;
+      if (count >= CUSTOM_ACTIONS_PER_CHANNEL)
+        throw new TypeError(
+          `webhooks.create: channel ${channel} already has ${CUSTOM_ACTIONS_PER_CHANNEL} custom actions`,
+        );
     }
   }
 
@@ -280,7 +303,9 @@ export class WebhookSender {
 
   async #deliver(integration: WebhookIntegration, payload: Record<string, unknown>, about: About): Promise<void> {
     const body =
-      integration.customBody === undefined ? payload : renderCustomBody(integration.customBody, payload, integration.valueMapping);
+      integration.customBody === undefined
+        ? payload
+        : renderCustomBody(integration.customBody, payload, integration.valueMapping);
     const text = JSON.stringify(body);
     const headers = { ...integration.headers, 'Content-Type': 'application/json' };
     const started = Date.now();
@@ -305,9 +330,19 @@ export class WebhookSender {
       request: { endpoint: integration.endpoint, headers, payload: body },
       ...(ok
         ? { response: { headers: attempt.headers, body: attempt.body } }
-        : { error: attempt.error ?? `HTTP ${attempt.status}`, ...(attempt.status ? { response: { headers: attempt.headers, body: attempt.body } } : {}) }),
+        : {
+            error: attempt.error ?? `HTTP ${attempt.status}`,
+            ...(attempt.status ? { response: { headers: attempt.headers, body: attempt.body } } : {}),
+          }),
     };
-    const call = { record, seq: ++this.#calls, integrationId: integration.id, channelId: about.channelId, webhookType: integration.kind === 'alert' ? 'alert' : 'incident', body: text };
+    const call = {
+      record,
+      seq: ++this.#calls,
+      integrationId: integration.id,
+      channelId: about.channelId,
+      webhookType: integration.kind === 'alert' ? 'alert' : 'incident',
+      body: text,
+    };
     this.#history.get(integration.id)?.push(call);
   }
 }
@@ -365,7 +400,12 @@ export function toWebhookIncident(info: IncidentInfo): WebhookIncident {
 }
 
 /** One POST with the deadline, classified by the retry rule. */
-async function post(integration: WebhookIntegration, headers: Record<string, string>, body: string, deadline: number): Promise<Attempt> {
+async function post(
+  integration: WebhookIntegration,
+  headers: Record<string, string>,
+  body: string,
+  deadline: number,
+): Promise<Attempt> {
   const url = new URL(integration.endpoint);
   const http = url.protocol === 'https:' ? await import('node:https') : await import('node:http');
   return new Promise<Attempt>((resolve) => {
@@ -394,10 +434,19 @@ async function post(integration: WebhookIntegration, headers: Record<string, str
           if (size <= MAX_RECORDED_BODY) chunks.push(chunk);
         });
         res.on('end', () =>
-          done({ status: res.statusCode ?? 0, headers: flatten(res.headers), body: Buffer.concat(chunks).toString('utf8'), retryable: false }),
+          done({
+            status: res.statusCode ?? 0,
+            headers: flatten(res.headers),
+            body: Buffer.concat(chunks).toString('utf8'),
+            retryable: false,
+          }),
         );
-        res.on('error', () => done({ status: 0, headers: {}, body: '', error: 'EOF: the connection closed mid-response', retryable: true }));
-        res.on('aborted', () => done({ status: 0, headers: {}, body: '', error: 'EOF: the connection closed mid-response', retryable: true }));
+        res.on('error', () =>
+          done({ status: 0, headers: {}, body: '', error: 'EOF: the connection closed mid-response', retryable: true }),
+        );
+        res.on('aborted', () =>
+          done({ status: 0, headers: {}, body: '', error: 'EOF: the connection closed mid-response', retryable: true }),
+        );
       },
     );
     const timer = setTimeout(() => {
@@ -406,7 +455,13 @@ async function post(integration: WebhookIntegration, headers: Record<string, str
       done(
         gotHeaders
           ? { status: 0, headers: {}, body: '', error: 'deadline exceeded while reading the body', retryable: true }
-          : { status: 0, headers: {}, body: '', error: 'deadline exceeded (timeout exceeded while awaiting headers)', retryable: false },
+          : {
+              status: 0,
+              headers: {},
+              body: '',
+              error: 'deadline exceeded (timeout exceeded while awaiting headers)',
+              retryable: false,
+            },
       );
       req.destroy();
     }, deadline);
@@ -420,6 +475,7 @@ async function post(integration: WebhookIntegration, headers: Record<string, str
 
 function flatten(headers: Record<string, string | string[] | undefined>): Record<string, string> {
   const out: Record<string, string> = {};
-  for (const [name, value] of Object.entries(headers)) if (value !== undefined) out[name] = Array.isArray(value) ? value.join(', ') : value;
+  for (const [name, value] of Object.entries(headers))
+    if (value !== undefined) out[name] = Array.isArray(value) ? value.join(', ') : value;
   return out;
 }

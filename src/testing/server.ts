@@ -21,7 +21,10 @@ export interface RunningServer {
   close(): Promise<void>;
 }
 
-export async function serve(handle: (request: Request) => Promise<RouteResult>, options: ListenOptions = {}): Promise<RunningServer> {
+export async function serve(
+  handle: (request: Request) => Promise<RouteResult>,
+  options: ListenOptions = {},
+): Promise<RunningServer> {
   const { createServer } = await import('node:http');
   const host = options.host ?? '127.0.0.1';
   const server = createServer((req, res) => {

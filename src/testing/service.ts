@@ -107,9 +107,24 @@ export function createMockService(options: MockServiceOptions = {}): MockService
     noPermission: `fdk_${keyRandom.hex(32)}`,
     expired: `fdk_${keyRandom.hex(32)}`,
   };
-  state.keys.set(keys.full, { name: 'full', personId: owner.person_id, permissions: ['on-call', 'ai-sre'], expired: false });
-  state.keys.set(keys.noPermission, { name: 'no-permission', personId: owner.person_id, permissions: ['ai-sre'], expired: false });
-  state.keys.set(keys.expired, { name: 'expired', personId: owner.person_id, permissions: ['on-call', 'ai-sre'], expired: true });
+  state.keys.set(keys.full, {
+    name: 'full',
+    personId: owner.person_id,
+    permissions: ['on-call', 'ai-sre'],
+    expired: false,
+  });
+  state.keys.set(keys.noPermission, {
+    name: 'no-permission',
+    personId: owner.person_id,
+    permissions: ['ai-sre'],
+    expired: false,
+  });
+  state.keys.set(keys.expired, {
+    name: 'expired',
+    personId: owner.person_id,
+    permissions: ['on-call', 'ai-sre'],
+    expired: true,
+  });
 
   const handle = (request: Request) => route(state, request);
   let handlers: RequestHandler[] | undefined;
@@ -146,7 +161,8 @@ export function createMockService(options: MockServiceOptions = {}): MockService
     },
     async fetch(request) {
       const result = await handle(request);
-      if (result === DROP || result instanceof Truncated) throw new TypeError('fetch failed: the mock service dropped the connection');
+      if (result === DROP || result instanceof Truncated)
+        throw new TypeError('fetch failed: the mock service dropped the connection');
       return result;
     },
     listen: (listenOptions) => serve(handle, listenOptions),

@@ -72,7 +72,12 @@ export class MockState {
     this.#ids = new Random(options.seed * 7919 + 17);
     this.sender = new WebhookSender(this.clock, options.seed);
     this.actions = new IncidentActions(this.world, this.clock, (event) => this.sender.dispatch(event), options.seed);
-    this.alertActions = new AlertActions(this.world, this.clock, (event) => this.sender.dispatchAlert(event), options.seed);
+    this.alertActions = new AlertActions(
+      this.world,
+      this.clock,
+      (event) => this.sender.dispatchAlert(event),
+      options.seed,
+    );
   }
 
   recordCall(record: CallRecord): void {

@@ -21,17 +21,29 @@ export interface WebhookEventOverrides {
  * A delivery payload of the given event type, with every field real deliveries carry (see the
  * documented `i_new` example). Ids are fresh for each call unless given.
  */
-export function buildWebhookEvent<T extends string>(eventType: T, overrides: WebhookEventOverrides = {}): IncidentWebhookEventOf<T> {
+export function buildWebhookEvent<T extends string>(
+  eventType: T,
+  overrides: WebhookEventOverrides = {},
+): IncidentWebhookEventOf<T> {
   sequence++;
   const nowMs = overrides.event_time ?? Date.now();
   const seconds = Math.floor(nowMs / 1000);
-  const incidentId = overrides.incident?.incident_id ?? `${seconds.toString(16).padStart(8, '0')}${sequence.toString(16).padStart(16, '0')}`;
+  const incidentId =
+    overrides.incident?.incident_id ??
+    `${seconds.toString(16).padStart(8, '0')}${sequence.toString(16).padStart(16, '0')}`;
   const incident: WebhookIncident = {
     account_id: 74058170041504,
     account_name: 'TouTie Tech',
     ack_time: eventType === 'i_ack' ? seconds : 0,
     alert_cnt: 1,
-    assigned_to: { assigned_at: seconds, escalate_rule_id: '64abb8a687e7984845822139', escalate_rule_name: 'Default Escalation', id: 'NBRbNwDSTSMijKXdLtBU3T', layer_idx: 0, type: 'assign' },
+    assigned_to: {
+      assigned_at: seconds,
+      escalate_rule_id: '64abb8a687e7984845822139',
+      escalate_rule_name: 'Default Escalation',
+      id: 'NBRbNwDSTSMijKXdLtBU3T',
+      layer_idx: 0,
+      type: 'assign',
+    },
     channel_id: 1840312623504,
     channel_name: 'Reduce Noise',
     close_time: eventType === 'i_rslv' ? seconds : 0,
@@ -99,7 +111,10 @@ export interface BuiltDelivery {
 export function buildDelivery(payload: unknown, options: DeliveryOptions = {}): BuiltDelivery {
   const body = typeof payload === 'string' ? payload : JSON.stringify(payload);
   const contentType = options.contentType === undefined ? 'application/json' : options.contentType;
-  const headers: Record<string, string> = { ...(contentType === null ? {} : { 'content-type': contentType }), ...options.headers };
+  const headers: Record<string, string> = {
+    ...(contentType === null ? {} : { 'content-type': contentType }),
+    ...options.headers,
+  };
   return {
     body,
     headers,

@@ -135,7 +135,10 @@ export class ReceiverCore {
     this.#queue = checkQueue(options.queue);
     this.#dropStale = options.dropStale ?? true;
     this.#dedup = options.dedup ?? true;
-    this.#read = options.customBody === undefined ? readDefaultPayload : customBodyReader({ ...options.customBody, dedup: this.#dedup });
+    this.#read =
+      options.customBody === undefined
+        ? readDefaultPayload
+        : customBodyReader({ ...options.customBody, dedup: this.#dedup });
     this.#maxBodyBytes = positiveWhole(options.maxBodyBytes ?? 1024 * 1024, 'maxBodyBytes');
     this.#ackTimeoutMs = positiveWhole(options.ackTimeoutMs ?? 1500, 'ackTimeoutMs');
     this.#maxClockSkewMs = positiveWhole(options.maxClockSkewMs ?? 300_000, 'maxClockSkewMs');
@@ -199,7 +202,9 @@ export class ReceiverCore {
     return async (job) => {
       const read = this.#read(job.data);
       if (!read.ok) {
-        const error = new FlashdutyError(`job ${String(job.id)} is not a webhook delivery: ${describeProblem(read.problem)}`);
+        const error = new FlashdutyError(
+          `job ${String(job.id)} is not a webhook delivery: ${describeProblem(read.problem)}`,
+        );
         error.name = 'UnrecoverableError'; // BullMQ's marker for "do not retry"
         throw error;
       }
@@ -208,13 +213,18 @@ export class ReceiverCore {
       if (this.#dedup) {
         const claim = await this.#store.claim(keys.eventId, this.#leaseMs, token);
         if (claim.status === 'done') return void this.#handlers.emit('duplicate', event);
-        if (claim.status === 'pending') throw new FlashdutyError(`event ${keys.eventId} is held by another job; trying again later`);
+        if (claim.status === 'pending')
+          throw new FlashdutyError(`event ${keys.eventId} is held by another job; trying again later`);
       }
       if (!(await this.#isFresh(keys))) {
         // Told before the claim is completed: a worker that dies in between tells it again on the
         // re-run, rather than leave a stale event that nobody heard of.
         this.#handlers.emit('stale', event);
-        if (this.#dedup) await persist(() => this.#store.complete(keys.eventId, token), (error) => this.#handlers.emit('error', error, event));
+        if (this.#dedup)
+          await persist(
+            () => this.#store.complete(keys.eventId, token),
+            (error) => this.#handlers.emit('error', error, event),
+          );
         return;
       }
       const outcome = await this.#process(event, keys, undefined);
@@ -226,7 +236,11 @@ export class ReceiverCore {
       // The handlers succeeded: until the store says so, a re-run of this job (its worker died, or
       // BullMQ could not record the completion either) would run them again. Keep trying while
       // Redis restarts rather than give up on the first error.
-      if (this.#dedup) await persist(() => this.#store.complete(keys.eventId, token), (error) => this.#handlers.emit('error', error, event));
+      if (this.#dedup)
+        await persist(
+          () => this.#store.complete(keys.eventId, token),
+          (error) => this.#handlers.emit('error', error, event),
+        );
     };
   }
 
@@ -236,8 +250,10 @@ export class ReceiverCore {
     let value: unknown;
     if (source.kind === 'parsed') value = source.value;
     else {
-      const bytes = source.kind === 'raw' ? source.value : await deadline.race(source.read(this.#maxBodyBytes), 'reading the body');
-      if (bytes === 'too-large' || overLimit(bytes, this.#maxBodyBytes)) return this.#invalid(413, `body over ${this.#maxBodyBytes} bytes`);
+      const bytes =
+        source.kind === 'raw' ? source.value : await deadline.race(source.read(this.#maxBodyBytes), 'reading the body');
+      if (bytes === 'too-large' || overLimit(bytes, this.#maxBodyBytes))
+        return this.#invalid(413, `body over ${this.#maxBodyBytes} bytes`);
       const text = typeof bytes === 'string' ? bytes : decoder.decode(bytes);
       try {
         value = JSON.parse(text);
@@ -246,7 +262,11 @@ export class ReceiverCore {
       }
     }
     const read = this.#read(value);
-    if (!read.ok) return this.#invalid(400, `invalid payload${read.problem.path ? ` at ${read.problem.path}` : ''}: ${read.problem.message}`);
+    if (!read.ok)
+      return this.#invalid(
+        400,
+        `invalid payload${read.problem.path ? ` at ${read.problem.path}` : ''}: ${read.problem.message}`,
+      );
     const { event, keys } = read;
     if (keys.eventType === 'i_custom') deadline.tighten(CUSTOM_ACTION_ACK_MS);
     if (this.#queue) {
@@ -266,7 +286,8 @@ export class ReceiverCore {
       let claim = isThenable(claiming) ? await this.#claimBy(claiming, keys.eventId, deadline, event) : claiming;
       if (claim.status === 'pending') claim = await this.#waitForClaim(keys.eventId, deadline, event);
       if (claim.status === 'done') return this.#duplicate(event);
-      if (claim.status === 'pending') return unrecorded(new FlashdutyError(`event ${keys.eventId} is being handled by another process`));
+      if (claim.status === 'pending')
+        return unrecorded(new FlashdutyError(`event ${keys.eventId} is being handled by another process`));
       token = claim.token;
     }
 
@@ -331,7 +352,10 @@ export class ReceiverCore {
       return await deadline.race(claiming, 'the state store');
     } catch (error) {
       // A claim that lands after the deadline would hold off the sender's retry for the lease.
-      claiming.then((late) => late.status === 'claimed' && this.#releaseLater(id, late.token, event), () => {});
+      claiming.then(
+        (late) => late.status === 'claimed' && this.#releaseLater(id, late.token, event),
+        () => {},
+      );
       throw error;
     }
   }
@@ -377,7 +401,12 @@ export class ReceiverCore {
     return isThenable(settled) ? settled.then(() => OK) : OK;
   }
 
-  #failed(error: unknown, event: WebhookEvent, keys: DeliveryKeys, token: string | undefined): Outcome | Promise<Outcome> {
+  #failed(
+    error: unknown,
+    event: WebhookEvent,
+    keys: DeliveryKeys,
+    token: string | undefined,
+  ): Outcome | Promise<Outcome> {
     this.#handlers.emit('error', error, event);
     const outcome: Outcome = { ok: false, error };
     const settled = token === undefined ? undefined : this.#settleClaim('release', keys.eventId, token, event);
@@ -419,12 +448,20 @@ export class ReceiverCore {
 function handled(event: WebhookEvent, outcome: Outcome): ReceiveResult {
   if (outcome.ok) return { status: 200, outcome: 'accepted', event };
   const { error } = outcome;
-  return { status: 500, outcome: 'rejected', event, reason: `handler failed: ${(error as Error)?.message ?? String(error)}` };
+  return {
+    status: 500,
+    outcome: 'rejected',
+    event,
+    reason: `handler failed: ${(error as Error)?.message ?? String(error)}`,
+  };
 }
 
 /** The delivery could not be recorded in time (or at all): the sender should deliver it again. */
 function unrecorded(error: unknown): ReceiveResult {
-  const why = error instanceof DeadlineExceededError ? error.message : `receiver failure: ${(error as Error)?.message ?? String(error)}`;
+  const why =
+    error instanceof DeadlineExceededError
+      ? error.message
+      : `receiver failure: ${(error as Error)?.message ?? String(error)}`;
   return { status: UNRECORDED, outcome: 'rejected', reason: `not recorded: ${why}` };
 }
 

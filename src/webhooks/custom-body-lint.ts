@@ -30,13 +30,17 @@ const PERSON: Shape = scalars('person_id person_name email');
 const LABELS: Shape = { '*': S };
 const IMAGE: Shape = scalars('src href alt');
 const ALERT_FIELDS: Record<string, Shape> = {
-  ...scalars('alert_id account_id integration_id integration_name integration_type integration_ref_id data_source_id data_source_name data_source_type data_source_ref_id channel_id channel_name channel_status title title_rule description alert_key alert_severity alert_status progress created_at updated_at start_time last_time end_time close_time ever_muted responder_name responder_email event_cnt'),
+  ...scalars(
+    'alert_id account_id integration_id integration_name integration_type integration_ref_id data_source_id data_source_name data_source_type data_source_ref_id channel_id channel_name channel_status title title_rule description alert_key alert_severity alert_status progress created_at updated_at start_time last_time end_time close_time ever_muted responder_name responder_email event_cnt',
+  ),
   labels: LABELS,
   images: [IMAGE],
   incident: scalars('incident_id title'),
 };
 const INCIDENT: Shape = {
-  ...scalars('incident_id event_id account_id account_name title description impact root_cause resolution incident_severity incident_status progress created_at updated_at start_time last_time end_time ack_time close_time snoozed_before creator_id closer_id owner_id dedup_key alert_cnt active_alert_cnt integration_id data_source_id num channel_id channel_name channel_status team_id detail_url silence_url group_method has_unfinished_work_item post_mortem_id'),
+  ...scalars(
+    'incident_id event_id account_id account_name title description impact root_cause resolution incident_severity incident_status progress created_at updated_at start_time last_time end_time ack_time close_time snoozed_before creator_id closer_id owner_id dedup_key alert_cnt active_alert_cnt integration_id data_source_id num channel_id channel_name channel_status team_id detail_url silence_url group_method has_unfinished_work_item post_mortem_id',
+  ),
   labels: LABELS,
   fields: 'open',
   creator: PERSON,
@@ -101,7 +105,10 @@ export function lintCustomBody(template: unknown, valueMapping: ValueMapping = {
     const shape = shapeAt(placement.variable);
     const path = where(placement.location);
     if (shape === undefined) {
-      problems.push({ path, message: `${placement.token}: no payload has ${placement.variable || 'an empty path'}, so it is sent as written` });
+      problems.push({
+        path,
+        message: `${placement.token}: no payload has ${placement.variable || 'an empty path'}, so it is sent as written`,
+      });
     } else if (shape !== S && shape !== 'open' && !placement.whole) {
       const what = Array.isArray(shape) ? 'a list' : 'an object';
       problems.push({ path, message: `${placement.token} is ${what}: mixed with text it is sent as JSON text` });
@@ -110,7 +117,10 @@ export function lintCustomBody(template: unknown, valueMapping: ValueMapping = {
   problems.push(...findSlots(parsed, valueMapping).problems);
   const placed = new Set(all.map((p) => p.variable));
   if (!placed.has('event_id') && !placed.has('incident.event_id')) {
-    problems.push({ path: '', message: 'no {{event_id}}: retries cannot be deduplicated (the receiver needs dedup: false)' });
+    problems.push({
+      path: '',
+      message: 'no {{event_id}}: retries cannot be deduplicated (the receiver needs dedup: false)',
+    });
   }
   if (!placed.has('event_time')) {
     problems.push({ path: '', message: 'no {{event_time}}: no staleness check' });

@@ -32,7 +32,13 @@ export interface CustomBodyOptions {
 }
 
 /** @internal The variables the receiver reads keys from. */
-export const KEY_VARIABLES = ['event_id', 'event_time', 'event_type', 'incident.incident_id', 'alert.alert_id'] as const;
+export const KEY_VARIABLES = [
+  'event_id',
+  'event_time',
+  'event_type',
+  'incident.incident_id',
+  'alert.alert_id',
+] as const;
 /** @internal One of {@link KEY_VARIABLES}. */
 export type KeyVariable = (typeof KEY_VARIABLES)[number];
 
@@ -73,12 +79,20 @@ export function placements(template: unknown): Placement[] {
     if (typeof node === 'string') {
       if (!node.includes('{{')) return;
       const whole = WHOLE_VARIABLE.exec(node);
-      if (whole) return void found.push({ variable: whole[1] as string, location, written: node, token: node, whole: true });
+      if (whole)
+        return void found.push({ variable: whole[1] as string, location, written: node, token: node, whole: true });
       const matches = [...node.matchAll(VARIABLE)];
       for (const match of matches) {
         const around: [string, string] | undefined =
           matches.length === 1 ? [node.slice(0, match.index), node.slice(match.index + match[0].length)] : undefined;
-        found.push({ variable: match[1] as string, location, written: node, token: match[0], whole: false, ...(around ? { around } : {}) });
+        found.push({
+          variable: match[1] as string,
+          location,
+          written: node,
+          token: match[0],
+          whole: false,
+          ...(around ? { around } : {}),
+        });
       }
     } else if (Array.isArray(node)) {
       node.forEach((item, index) => walk(item, [...location, String(index)]));
@@ -97,18 +111,27 @@ export const where = (location: string[]): string => location.join('.');
  * @internal Where each key can be read from, and why one cannot. A key placed several times is
  * read from its first readable place (alone in a string before fixed text around it).
  */
-export function findSlots(template: unknown, valueMapping: ValueMapping): { slots: Partial<Record<KeyVariable, Slot>>; problems: Problem[] } {
+export function findSlots(
+  template: unknown,
+  valueMapping: ValueMapping,
+): { slots: Partial<Record<KeyVariable, Slot>>; problems: Problem[] } {
   const all = placements(template);
   const slots: Partial<Record<KeyVariable, Slot>> = {};
   const problems: Problem[] = [];
   for (const key of KEY_VARIABLES) {
     // A custom action may carry its id inside `incident`: `{{incident.event_id}}` is the dedup key then.
-    const candidates = all.filter((p) => p.variable === key || (key === 'event_id' && p.variable === 'incident.event_id'));
+    const candidates = all.filter(
+      (p) => p.variable === key || (key === 'event_id' && p.variable === 'incident.event_id'),
+    );
     if (candidates.length === 0) continue;
     const placement = candidates.find((p) => p.whole) ?? candidates.find((p) => p.around);
     if (!placement) {
       const first = candidates[0] as Placement;
-      problems.push({ key, path: where(first.location), message: `{{${key}}} shares its text with other variables, so it cannot be read back: put it in a string of its own` });
+      problems.push({
+        key,
+        path: where(first.location),
+        message: `{{${key}}} shares its text with other variables, so it cannot be read back: put it in a string of its own`,
+      });
       continue;
     }
     const table = Object.hasOwn(valueMapping, key) ? valueMapping[key] : undefined;
@@ -117,17 +140,27 @@ export function findSlots(template: unknown, valueMapping: ValueMapping): { slot
       continue;
     }
     if (key === 'event_id' || key === 'event_time') {
-      problems.push({ key, path: where(placement.location), message: `valueMapping has a table for ${key}, so the delivered value is not the event's ${key}: remove that table` });
+      problems.push({
+        key,
+        path: where(placement.location),
+        message: `valueMapping has a table for ${key}, so the delivered value is not the event's ${key}: remove that table`,
+      });
       continue;
     }
     const inverse = new Map<string, string>();
     let clash: string | undefined;
     for (const [source, target] of Object.entries(table)) {
       const delivered = placement.whole ? JSON.stringify(target) : stringify(target);
-      if (inverse.has(delivered) && inverse.get(delivered) !== source) clash = `${inverse.get(delivered)} and ${source} both map to ${delivered}`;
+      if (inverse.has(delivered) && inverse.get(delivered) !== source)
+        clash = `${inverse.get(delivered)} and ${source} both map to ${delivered}`;
       inverse.set(delivered, source);
     }
-    if (clash) problems.push({ key, path: where(placement.location), message: `valueMapping for ${key} cannot be undone (${clash})` });
+    if (clash)
+      problems.push({
+        key,
+        path: where(placement.location),
+        message: `valueMapping for ${key} cannot be undone (${clash})`,
+      });
     else slots[key] = { ...placement, inverse };
   }
   return { slots, problems };
@@ -141,10 +174,18 @@ function readSlot(body: unknown, slot: Slot): Read {
   let value = body;
   for (let i = 0; i < slot.location.length; i++) {
     const segment = slot.location[i] as string;
-    const next = typeof value === 'object' && value !== null && Object.hasOwn(value, segment) ? (value as Record<string, unknown>)[segment] : undefined;
+    const next =
+      typeof value === 'object' && value !== null && Object.hasOwn(value, segment)
+        ? (value as Record<string, unknown>)[segment]
+        : undefined;
     if (next === undefined) {
       const at = where(slot.location.slice(0, i + 1));
-      return { problem: { path: at, message: `missing: the template puts {{${slot.variable}}} at ${where(slot.location) || 'the top'}` } };
+      return {
+        problem: {
+          path: at,
+          message: `missing: the template puts {{${slot.variable}}} at ${where(slot.location) || 'the top'}`,
+        },
+      };
     }
     value = next;
   }
@@ -153,8 +194,18 @@ function readSlot(body: unknown, slot: Slot): Read {
     return { value: slot.inverse?.get(JSON.stringify(value)) ?? value };
   }
   const [prefix, suffix] = slot.around as [string, string];
-  if (typeof value !== 'string' || value.length < prefix.length + suffix.length || !value.startsWith(prefix) || !value.endsWith(suffix)) {
-    return { problem: { path: where(slot.location), message: `expected the template's text ${JSON.stringify(slot.written)} with {{${slot.variable}}} filled in` } };
+  if (
+    typeof value !== 'string' ||
+    value.length < prefix.length + suffix.length ||
+    !value.startsWith(prefix) ||
+    !value.endsWith(suffix)
+  ) {
+    return {
+      problem: {
+        path: where(slot.location),
+        message: `expected the template's text ${JSON.stringify(slot.written)} with {{${slot.variable}}} filled in`,
+      },
+    };
   }
   const text = value.slice(prefix.length, value.length - suffix.length);
   if (text === slot.token) return NOT_FILLED;
@@ -170,7 +221,14 @@ const CONVERT: Record<KeyVariable, [Convert, string]> = {
   event_id: [asId, ID],
   event_type: [(v) => (typeof v === 'string' && v !== '' ? v : undefined), 'a non-empty string'],
   event_time: [
-    (v, whole) => (whole ? (Number.isSafeInteger(v) ? (v as number) : undefined) : typeof v === 'string' && /^\d{1,16}$/.test(v) ? Number(v) : undefined),
+    (v, whole) =>
+      whole
+        ? Number.isSafeInteger(v)
+          ? (v as number)
+          : undefined
+        : typeof v === 'string' && /^\d{1,16}$/.test(v)
+          ? Number(v)
+          : undefined,
     'an integer (milliseconds)',
   ],
   'incident.incident_id': [asId, ID],
@@ -178,7 +236,11 @@ const CONVERT: Record<KeyVariable, [Convert, string]> = {
 };
 
 /** A key's value, `undefined` when the template has no slot for it or (ids only) it came unfilled. */
-function readKey(body: unknown, slots: Partial<Record<KeyVariable, Slot>>, key: KeyVariable): { value: string | number | undefined } | { problem: Problem } {
+function readKey(
+  body: unknown,
+  slots: Partial<Record<KeyVariable, Slot>>,
+  key: KeyVariable,
+): { value: string | number | undefined } | { problem: Problem } {
   const slot = slots[key];
   if (!slot) return { value: undefined };
   const read = readSlot(body, slot);
@@ -192,7 +254,12 @@ function readKey(body: unknown, slots: Partial<Record<KeyVariable, Slot>>, key: 
   const [convert, expected] = CONVERT[key];
   const value = convert(read.value, slot.whole);
   if (value === undefined) {
-    return { problem: { path: where(slot.location), message: `expected {{${key}}}: ${expected}, got ${JSON.stringify(read.value)?.slice(0, 80)}` } };
+    return {
+      problem: {
+        path: where(slot.location),
+        message: `expected {{${key}}}: ${expected}, got ${JSON.stringify(read.value)?.slice(0, 80)}`,
+      },
+    };
   }
   return { value };
 }
@@ -207,13 +274,20 @@ export function customBodyReader(options: CustomBodyOptions): PayloadReader<Cust
     throw new CustomBodyError('customBody needs a template: the one configured on the integration');
   }
   const valueMapping = options.valueMapping ?? {};
-  if (typeof valueMapping !== 'object' || valueMapping === null || Object.values(valueMapping).some((t) => typeof t !== 'object' || t === null)) {
+  if (
+    typeof valueMapping !== 'object' ||
+    valueMapping === null ||
+    Object.values(valueMapping).some((t) => typeof t !== 'object' || t === null)
+  ) {
     throw new CustomBodyError('customBody.valueMapping must be { [path]: { [sourceValue]: targetValue } }');
   }
   const dedup = options.dedup ?? true;
   const { slots, problems } = findSlots(parseTemplate(options.template), valueMapping);
   const blocking = problems.filter((p) => dedup || p.key !== 'event_id');
-  if (blocking.length > 0) throw new CustomBodyError(`The custom body template cannot be read: ${blocking.map((p) => `${p.path || '(top)'}: ${p.message}`).join('; ')}`);
+  if (blocking.length > 0)
+    throw new CustomBodyError(
+      `The custom body template cannot be read: ${blocking.map((p) => `${p.path || '(top)'}: ${p.message}`).join('; ')}`,
+    );
   if (!dedup) delete slots.event_id;
   else if (!slots.event_id) {
     throw new CustomBodyError(
@@ -222,7 +296,13 @@ export function customBodyReader(options: CustomBodyOptions): PayloadReader<Cust
   }
   const keys = KEY_VARIABLES.filter((key) => slots[key]);
   return (body) => {
-    const found: { event_id?: string; event_time?: number; event_type?: string; incident_id?: string; alert_id?: string } = {};
+    const found: {
+      event_id?: string;
+      event_time?: number;
+      event_type?: string;
+      incident_id?: string;
+      alert_id?: string;
+    } = {};
     for (const key of keys) {
       const read = readKey(body, slots, key);
       if ('problem' in read) return { ok: false, problem: read.problem };
@@ -232,7 +312,12 @@ export function customBodyReader(options: CustomBodyOptions): PayloadReader<Cust
       else if (key === 'alert.alert_id') found.alert_id = read.value as string;
       else found[key] = read.value as string;
     }
-    const id = found.incident_id !== undefined ? `incident:${found.incident_id}` : found.alert_id !== undefined ? `alert:${found.alert_id}` : undefined;
+    const id =
+      found.incident_id !== undefined
+        ? `incident:${found.incident_id}`
+        : found.alert_id !== undefined
+          ? `alert:${found.alert_id}`
+          : undefined;
     const event = new CustomBodyEvent(
       {
         // Without dedup each delivery is its own: a fresh key never matches another.

@@ -103,7 +103,12 @@ export class Deadline {
   /** The value if it settles by the deadline, else `undefined` (it keeps running). */
   settledBy<T>(promise: PromiseLike<T>): Promise<{ value: T } | undefined> {
     return new Promise((resolve, reject) =>
-      this.#wait(promise, (value) => resolve({ value }), reject, () => resolve(undefined)),
+      this.#wait(
+        promise,
+        (value) => resolve({ value }),
+        reject,
+        () => resolve(undefined),
+      ),
     );
   }
 
@@ -124,7 +129,12 @@ export class Deadline {
   }
 
   /** Settles a wait by `value`, or by `onExpiry` if the deadline passes first. */
-  #wait<T>(value: PromiseLike<T>, onValue: (value: T) => void, onError: (error: unknown) => void, onExpiry: () => void): void {
+  #wait<T>(
+    value: PromiseLike<T>,
+    onValue: (value: T) => void,
+    onError: (error: unknown) => void,
+    onExpiry: () => void,
+  ): void {
     if (this.#expired) return onExpiry();
     const waits = (this.#onExpiry ??= new Set());
     waits.add(onExpiry);

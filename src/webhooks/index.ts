@@ -11,7 +11,14 @@ export type { WebhookJob, WebhookQueue } from './queue.js';
 export type { BodyReader, BodySource } from './body.js';
 export { MAX_EVENT_ID_LENGTH, readDefaultPayload } from './kinds.js';
 export type { DeliveryKeys, PayloadReader, ReadResult } from './kinds.js';
-export type { Delivery, EventHandler, InvalidDelivery, ReceiveOutcome, ReceiveResult, WebhookReceiverOptions } from './receiver.js';
+export type {
+  Delivery,
+  EventHandler,
+  InvalidDelivery,
+  ReceiveOutcome,
+  ReceiveResult,
+  WebhookReceiverOptions,
+} from './receiver.js';
 export type { SecretOptions } from './secret.js';
 export type { HeadersLike, NodeReadable } from './body.js';
 export { MemoryStateStore } from './stores/memory.js';
@@ -31,7 +38,14 @@ export { lintCustomBody } from './custom-body-lint.js';
 export type { CustomBodyLint, TemplateProblem } from './custom-body-lint.js';
 export { checkPayload, isWebhookEvent } from './payload.js';
 export type { PayloadProblem } from './payload.js';
-export { ALERT_EVENT_TYPES, CustomBodyEvent, isEventType, isKnownEvent, isKnownEventType, WEBHOOK_EVENT_TYPES } from './types.js';
+export {
+  ALERT_EVENT_TYPES,
+  CustomBodyEvent,
+  isEventType,
+  isKnownEvent,
+  isKnownEventType,
+  WEBHOOK_EVENT_TYPES,
+} from './types.js';
 export type {
   AlertEventType,
   AlertWebhookEvent,

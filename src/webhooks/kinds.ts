@@ -24,7 +24,8 @@ export interface DeliveryKeys {
 }
 
 /** A body read as a delivery: its keys and the event handed to handlers, or the first problem. */
-export type ReadResult<E = WebhookEvent> = { ok: true; event: E; keys: DeliveryKeys } | { ok: false; problem: PayloadProblem };
+export type ReadResult<E = WebhookEvent> =
+  { ok: true; event: E; keys: DeliveryKeys } | { ok: false; problem: PayloadProblem };
 
 /** Reads a parsed body as a delivery. Pure and synchronous: it runs on every delivery. */
 export type PayloadReader<E = WebhookEvent> = (body: unknown) => ReadResult<E>;
@@ -48,5 +49,9 @@ export const readDefaultPayload: PayloadReader = (body) => {
   } else if (kind === 'alert') {
     scope = `alert:${(raw.alert as { alert_id: string }).alert_id}`;
   }
-  return { ok: true, event, keys: { eventId: event.event_id, eventType: raw.event_type, eventTime: raw.event_time, scope } };
+  return {
+    ok: true,
+    event,
+    keys: { eventId: event.event_id, eventType: raw.event_type, eventTime: raw.event_time, scope },
+  };
 };

@@ -80,7 +80,8 @@ function describe(v: unknown): string {
   if (v === null) return 'null';
   if (Array.isArray(v)) return 'an array';
   if (typeof v === 'string') return v === '' ? 'an empty string' : 'a string';
-  if (typeof v === 'number') return !Number.isInteger(v) ? 'a fraction' : Number.isSafeInteger(v) ? 'a number' : 'an unsafe integer';
+  if (typeof v === 'number')
+    return !Number.isInteger(v) ? 'a fraction' : Number.isSafeInteger(v) ? 'a number' : 'an unsafe integer';
   return `a ${typeof v}`;
 }
 
@@ -92,7 +93,11 @@ function describe(v: unknown): string {
 export function validKind(body: unknown): PayloadKind | undefined {
   if (!isObject(body)) return undefined;
   const person = body.person;
-  if (!isNonEmptyString(body.event_type) || !isInteger(body.event_time) || !(person === undefined || person === null || isObject(person))) {
+  if (
+    !isNonEmptyString(body.event_type) ||
+    !isInteger(body.event_time) ||
+    !(person === undefined || person === null || isObject(person))
+  ) {
     return undefined;
   }
   const kind = kindOf(body);
@@ -150,8 +155,11 @@ export function findProblem(body: unknown): PayloadProblem | undefined {
   const inner = kind === 'other' ? undefined : kind;
   const object = inner && body[inner];
   // The id may sit inside `incident` (custom actions) only when it is not at the top.
-  const idInside = kind === 'incident' && body.event_id === undefined && isObject(object) && object.event_id !== undefined;
-  const id = idInside ? fieldProblem(object, ['event_id', isId, ID], 'incident.') : fieldProblem(body, ['event_id', isId, ID], '');
+  const idInside =
+    kind === 'incident' && body.event_id === undefined && isObject(object) && object.event_id !== undefined;
+  const id = idInside
+    ? fieldProblem(object, ['event_id', isId, ID], 'incident.')
+    : fieldProblem(body, ['event_id', isId, ID], '');
   if (id) return id;
   for (const rule of COMMON) {
     const problem = fieldProblem(body, rule, '');
@@ -166,11 +174,18 @@ export function findProblem(body: unknown): PayloadProblem | undefined {
   return undefined;
 }
 
-function fieldProblem(object: Record<string, unknown>, [field, valid, expected]: Rule, prefix: string): PayloadProblem | undefined {
+function fieldProblem(
+  object: Record<string, unknown>,
+  [field, valid, expected]: Rule,
+  prefix: string,
+): PayloadProblem | undefined {
   const value = object[field];
   if (valid(value)) return undefined;
   const tooLong = expected === ID && typeof value === 'string' && value.length > MAX_ID_LENGTH;
-  return { path: `${prefix}${field}`, message: tooLong ? `longer than ${MAX_ID_LENGTH} characters` : `expected ${expected}, got ${describe(value)}` };
+  return {
+    path: `${prefix}${field}`,
+    message: tooLong ? `longer than ${MAX_ID_LENGTH} characters` : `expected ${expected}, got ${describe(value)}`,
+  };
 }
 
 /**

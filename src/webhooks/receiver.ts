@@ -6,7 +6,14 @@ import { type FetchHandler, fetchHandler } from './adapters/fetch.js';
 import { type NodeMiddleware, nodeMiddleware } from './adapters/node.js';
 import { ReceiverCore, type WebhookReceiverOptions } from './core.js';
 
-export type { Delivery, EventHandler, InvalidDelivery, ReceiveOutcome, ReceiveResult, WebhookReceiverOptions } from './core.js';
+export type {
+  Delivery,
+  EventHandler,
+  InvalidDelivery,
+  ReceiveOutcome,
+  ReceiveResult,
+  WebhookReceiverOptions,
+} from './core.js';
 
 /**
  * Receives Flashduty webhooks: checks, deduplicates, drops stale events, hands them to a queue or

@@ -73,11 +73,20 @@ export interface ReplayReport {
  * ```
  */
 export async function replayFromHistory(options: ReplayOptions): Promise<ReplayReport> {
-  const { client, receiver, integrationId, since, until = Date.now(), status = 'failed', signal } = options ?? ({} as ReplayOptions);
+  const {
+    client,
+    receiver,
+    integrationId,
+    since,
+    until = Date.now(),
+    status = 'failed',
+    signal,
+  } = options ?? ({} as ReplayOptions);
   if (typeof client?.webhookHistory?.list !== 'function') {
     throw new FlashdutyError('replayFromHistory: `client` must be a Flashduty client (with webhookHistory)');
   }
-  if (typeof receiver?.receive !== 'function') throw new FlashdutyError('replayFromHistory: `receiver` must be a WebhookReceiver');
+  if (typeof receiver?.receive !== 'function')
+    throw new FlashdutyError('replayFromHistory: `receiver` must be a WebhookReceiver');
   if (status !== 'failed' && status !== 'all') {
     throw new FlashdutyError(`replayFromHistory: status must be 'failed' or 'all', got ${JSON.stringify(status)}`);
   }

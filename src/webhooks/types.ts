@@ -250,7 +250,16 @@ export class CustomBodyEvent {
   declare readonly person?: undefined;
 
   /** @internal Built by the custom-body reader. */
-  constructor(keys: { event_id: string; event_time: number; event_type: string; incident_id?: string | undefined; alert_id?: string | undefined }, body: unknown) {
+  constructor(
+    keys: {
+      event_id: string;
+      event_time: number;
+      event_type: string;
+      incident_id?: string | undefined;
+      alert_id?: string | undefined;
+    },
+    body: unknown,
+  ) {
     this.event_id = keys.event_id;
     this.event_time = keys.event_time;
     this.event_type = keys.event_type;
@@ -286,6 +295,9 @@ export function isKnownEvent(event: WebhookEvent): event is KnownWebhookEvent {
  * Narrows an event to the payload of one known type: `if (isEventType(event, 'i_ack')) event.incident…`.
  * A misspelt type is a compile error.
  */
-export function isEventType<T extends KnownWebhookEventType>(event: WebhookEvent, type: T): event is WebhookEventOf<T> & WebhookEvent {
+export function isEventType<T extends KnownWebhookEventType>(
+  event: WebhookEvent,
+  type: T,
+): event is WebhookEventOf<T> & WebhookEvent {
   return event.event_type === type && !(event instanceof CustomBodyEvent);
 }

@@ -63,7 +63,11 @@ describe('construction', () => {
 
 describe('headers', () => {
   it('sends Accept-Language, client headers and per-call headers, and gets localized messages', async () => {
-    const client = h.client({ acceptLanguage: 'zh-CN', headers: { 'X-Team': 'sre', 'X-Over': 'client' }, maxRetries: 0 });
+    const client = h.client({
+      acceptLanguage: 'zh-CN',
+      headers: { 'X-Team': 'sre', 'X-Over': 'client' },
+      maxRetries: 0,
+    });
     const error = await rejection(client.enableA2AAgent('a2a_enabled', { headers: { 'X-Over': 'call' } }));
     const sent = h.calls.at(-1)?.headers;
     expect(sent?.get('accept-language')).toBe('zh-CN');
@@ -124,7 +128,13 @@ describe('abort and timeout', () => {
     });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     const { port } = server.address() as { port: number };
-    const client = new Flashduty({ appKey: 'k-1234', baseUrl: `http://127.0.0.1:${port}`, timeout: 150, maxRetries: 0, logLevel: 'off' });
+    const client = new Flashduty({
+      appKey: 'k-1234',
+      baseUrl: `http://127.0.0.1:${port}`,
+      timeout: 150,
+      maxRetries: 0,
+      logLevel: 'off',
+    });
     expect(await rejection(client.enableA2AAgent('a2a_demo'))).toBeInstanceOf(APIConnectionTimeoutError);
     server.closeAllConnections();
     server.close();

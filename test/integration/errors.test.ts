@@ -54,7 +54,11 @@ describe('error classes', () => {
 
   it('treats error.code "OK" beside data as a success', async () => {
     h.service.faults.add(
-      jsonBody({ request_id: 'r-ok', error: { code: 'OK', message: '' }, data: { items: [], total: 0, has_next_page: false } }),
+      jsonBody({
+        request_id: 'r-ok',
+        error: { code: 'OK', message: '' },
+        data: { items: [], total: 0, has_next_page: false },
+      }),
     );
     const page = await client.listIncidents(window);
     expect(page.items).toEqual([]);
@@ -99,7 +103,9 @@ describe('error classes', () => {
 
   it('takes the request id from Service-Request-Id, then Flashcat-Request-Id, then the body', async () => {
     const failure = { request_id: 'from-body', error: { code: 'InvalidParameter', message: 'bad' } };
-    h.service.faults.add(jsonBody(failure, { 'Service-Request-Id': 'from-service', 'Flashcat-Request-Id': 'from-flashcat' }));
+    h.service.faults.add(
+      jsonBody(failure, { 'Service-Request-Id': 'from-service', 'Flashcat-Request-Id': 'from-flashcat' }),
+    );
     expect(((await rejection(client.listIncidents(window))) as APIError).requestId).toBe('from-service');
     h.service.faults.add(jsonBody(failure, { 'Flashcat-Request-Id': 'from-flashcat' }));
     expect(((await rejection(client.listIncidents(window))) as APIError).requestId).toBe('from-flashcat');
@@ -113,14 +119,21 @@ describe('error classes', () => {
     h.service.faults.add({ code: 'RequestTooFrequently', headers: { 'Retry-After': '7' } });
     expect(((await rejection(client.enableA2AAgent('a2a_demo'))) as RequestTooFrequentlyError).retryAfterMs).toBe(7000);
     h.service.faults.add({ code: 'RequestTooFrequently' });
-    expect(((await rejection(client.enableA2AAgent('a2a_demo'))) as RequestTooFrequentlyError).retryAfterMs).toBeUndefined();
+    expect(
+      ((await rejection(client.enableA2AAgent('a2a_demo'))) as RequestTooFrequentlyError).retryAfterMs,
+    ).toBeUndefined();
   });
 
   it('serializes errors to plain JSON without headers or body', async () => {
     h.service.faults.add({ code: 'InvalidParameter', message: 'limit too large' });
     const error = (await rejection(client.listIncidents(window))) as APIError;
     const json = JSON.parse(JSON.stringify(error));
-    expect(json).toMatchObject({ name: 'InvalidParameterError', message: 'limit too large', status: 400, code: 'InvalidParameter' });
+    expect(json).toMatchObject({
+      name: 'InvalidParameterError',
+      message: 'limit too large',
+      status: 400,
+      code: 'InvalidParameter',
+    });
     expect(json.requestId).toBe(error.requestId);
     expect(json.url).toMatch(/\/incident\/list\?app_key=\*\*\*$/);
     expect(json.headers).toBeUndefined();

@@ -37,15 +37,29 @@ const cases: Array<[string, Partial<ListIncidentsParams>, (i: IncidentInfo) => b
   ['channel_ids with 0', { channel_ids: [0, someChannel] }, (i) => i.channel_id === 0 || i.channel_id === someChannel],
   ['team_ids', { team_ids: [someTeam] }, (i) => channelOf.get(i.channel_id)?.team_id === someTeam],
   ['responder_ids', { responder_ids: [someMember] }, (i) => i.responders.some((r) => r.person_id === someMember)],
-  ['acker_ids', { acker_ids: [someMember] }, (i) => i.responders.some((r) => r.person_id === someMember && r.acknowledged_at > 0)],
+  [
+    'acker_ids',
+    { acker_ids: [someMember] },
+    (i) => i.responders.some((r) => r.person_id === someMember && r.acknowledged_at > 0),
+  ],
   ['creator_ids with 0', { creator_ids: [0] }, (i) => i.creator_id === 0],
   ['creator_ids', { creator_ids: [someMember] }, (i) => i.creator_id === someMember],
   ['closer_ids with 0', { closer_ids: [0] }, (i) => i.progress === 'Closed' && i.closer_id === 0],
   ['closer_ids', { closer_ids: [someMember] }, (i) => i.progress === 'Closed' && i.closer_id === someMember],
   ['incident_ids', { incident_ids: sample.map((i) => i.incident_id.toUpperCase()) }, (i) => sample.includes(i)],
   ['nums', { nums: [sample[0]!.num] }, (i) => i.num === sample[0]!.num],
-  ['query', { query: 'DB-PRIMARY' }, (i) => `${i.title} ${i.description}`.toLowerCase().includes('db-primary') || Object.values(i.labels).includes('db-primary')],
-  ['several at once', { progress: 'Closed', incident_severity: 'Warning,Info', is_rare: false }, (i) => i.progress === 'Closed' && i.incident_severity !== 'Critical'],
+  [
+    'query',
+    { query: 'DB-PRIMARY' },
+    (i) =>
+      `${i.title} ${i.description}`.toLowerCase().includes('db-primary') ||
+      Object.values(i.labels).includes('db-primary'),
+  ],
+  [
+    'several at once',
+    { progress: 'Closed', incident_severity: 'Warning,Info', is_rare: false },
+    (i) => i.progress === 'Closed' && i.incident_severity !== 'Critical',
+  ],
 ];
 
 describe('mock: list filters', () => {
@@ -80,7 +94,11 @@ describe('mock: list filters', () => {
 
 describe('mock: rate limits', () => {
   it('count the list per account and the agent operations per app key', async () => {
-    const m = await startMock({ incidents: 5, rateLimits: { perSecond: 5, perMinute: 1000 }, agents: Array.from({ length: 20 }, (_, i) => ({ agent_id: `a${i}` })) });
+    const m = await startMock({
+      incidents: 5,
+      rateLimits: { perSecond: 5, perMinute: 1000 },
+      agents: Array.from({ length: 20 }, (_, i) => ({ agent_id: `a${i}` })),
+    });
     const full = m.client({ maxRetries: 0, rateLimit: false });
     const other = m.client({ maxRetries: 0, rateLimit: false, appKey: m.service.keys.noPermission });
     const window = { start_time: NOW - DAY, end_time: NOW };

@@ -39,7 +39,12 @@ describe('mock service: the rules of every call', () => {
 
   it('answers the protocol errors with their codes, statuses and a request id header', async () => {
     const cases: Array<[string, RequestInit, number, string]> = [
-      ['/incident/list', { headers: { 'Content-Type': 'text/plain' }, body: JSON.stringify(window) }, 400, 'InvalidContentType'],
+      [
+        '/incident/list',
+        { headers: { 'Content-Type': 'text/plain' }, body: JSON.stringify(window) },
+        400,
+        'InvalidContentType',
+      ],
       ['/incident/list', { body: '{"start_time":' }, 400, 'BadRequest'],
       ['/incident/list', { body: 'x'.repeat(1024 * 1024 + 1) }, 413, 'EntityTooLarge'],
       ['/incident/nope', { body: '{}' }, 404, 'RouteNotFound'],
@@ -59,9 +64,16 @@ describe('mock service: the rules of every call', () => {
     const body = JSON.stringify({ start_time: NOW - DAY, end_time: NOW, limit: 500 });
     const en = await (await raw('/incident/list', { body })).json();
     expect(en.error.message).toBe('Parameter limit must be between 0 and 100.');
-    const zh = await (await raw('/incident/list', { body, headers: { 'Content-Type': 'application/json', 'Accept-Language': 'zh-CN,zh;q=0.9' } })).json();
+    const zh = await (
+      await raw('/incident/list', {
+        body,
+        headers: { 'Content-Type': 'application/json', 'Accept-Language': 'zh-CN,zh;q=0.9' },
+      })
+    ).json();
     expect(zh.error.message).toBe('参数 limit 必须介于 0 和 100 之间。');
-    const longWindow = await (await raw('/incident/list', { body: JSON.stringify({ start_time: NOW - 40 * DAY, end_time: NOW }) })).json();
+    const longWindow = await (
+      await raw('/incident/list', { body: JSON.stringify({ start_time: NOW - 40 * DAY, end_time: NOW }) })
+    ).json();
     expect(longWindow.error.message).toMatch(/31 days/);
   });
 
@@ -122,7 +134,8 @@ describe('mock service as MSW handlers', () => {
     for await (const incident of client.listIncidents({ ...window, limit: 7 })) all.push(incident);
     expect(all.length).toBe(service.world.incidents.filter((i) => i.start_time >= window.start_time).length);
     const byNumber = [];
-    for await (const incident of client.listIncidents({ ...window, limit: 7 }).items({ by: 'number' })) byNumber.push(incident);
+    for await (const incident of client.listIncidents({ ...window, limit: 7 }).items({ by: 'number' }))
+      byNumber.push(incident);
     expect(byNumber.map((i) => i.incident_id)).toEqual(all.map((i) => i.incident_id));
     const other = new Flashduty({ appKey: service.appKey, baseUrl: 'http://mock.internal/api', logLevel: 'off' });
     await expect(other.enableA2AAgent('a2a_demo')).resolves.toEqual({ requestId: expect.any(String) });
@@ -131,7 +144,12 @@ describe('mock service as MSW handlers', () => {
 
   it('drops a connection as a network error', async () => {
     service.faults.add({ drop: true });
-    const client = new Flashduty({ appKey: service.appKey, baseUrl: 'https://api.flashcat.cloud', maxRetries: 0, logLevel: 'off' });
+    const client = new Flashduty({
+      appKey: service.appKey,
+      baseUrl: 'https://api.flashcat.cloud',
+      maxRetries: 0,
+      logLevel: 'off',
+    });
     const error = await rejection(client.deleteSkill('skill_demo'));
     expect(error).toBeInstanceOf(APIConnectionError);
     expect(error).not.toBeInstanceOf(APIConnectionTimeoutError);

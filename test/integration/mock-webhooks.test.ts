@@ -34,7 +34,11 @@ describe('incident actions and their events', () => {
     const other = service.world.members[1]!.person_id;
     const a = service.actions;
 
-    const incident = await a.create({ title: 'disk full on db-1', incident_severity: 'Critical', channel_id: service.world.channels[0]!.channel_id });
+    const incident = await a.create({
+      title: 'disk full on db-1',
+      incident_severity: 'Critical',
+      channel_id: service.world.channels[0]!.channel_id,
+    });
     const id = incident.incident_id;
     await a.assign(id, [me], me);
     await a.addResponder(id, other, me);
@@ -48,7 +52,8 @@ describe('incident actions and their events', () => {
     await a.comment(id, 'looking', me);
     await a.storm(id);
     await a.customAction(id, me);
-    for (const field of ['title', 'description', 'impact', 'root_cause', 'resolution'] as const) await a.update(id, field, `new ${field}`, me);
+    for (const field of ['title', 'description', 'impact', 'root_cause', 'resolution'] as const)
+      await a.update(id, field, `new ${field}`, me);
     await a.update(id, 'incident_severity', 'Warning', me);
     await a.setField(id, 'region', 'eu', me);
     const second = await a.create({ title: 'second', incident_severity: 'Info', person_id: me });
@@ -60,9 +65,33 @@ describe('incident actions and their events', () => {
 
     const types = events.map((e) => e.event_type);
     expect(new Set(types)).toEqual(
-      new Set(['i_new', 'i_assign', 'i_a_rspd', 'i_ack', 'i_unack', 'i_snooze', 'i_wake', 'i_comm', 'i_storm', 'i_custom', 'i_r_title', 'i_r_desc', 'i_r_impact', 'i_r_rc', 'i_r_rsltn', 'i_r_severity', 'i_r_field', 'i_merge', 'i_rslv', 'i_reopen']),
+      new Set([
+        'i_new',
+        'i_assign',
+        'i_a_rspd',
+        'i_ack',
+        'i_unack',
+        'i_snooze',
+        'i_wake',
+        'i_comm',
+        'i_storm',
+        'i_custom',
+        'i_r_title',
+        'i_r_desc',
+        'i_r_impact',
+        'i_r_rc',
+        'i_r_rsltn',
+        'i_r_severity',
+        'i_r_field',
+        'i_merge',
+        'i_rslv',
+        'i_reopen',
+      ]),
     );
-    const byType = (t: string) => events.filter((e): e is IncidentWebhookEventOf<string> & WebhookEvent => e.event_type === t && e.incident?.incident_id === id);
+    const byType = (t: string) =>
+      events.filter(
+        (e): e is IncidentWebhookEventOf<string> & WebhookEvent => e.event_type === t && e.incident?.incident_id === id,
+      );
     expect(byType('i_new')[0]?.person).toBeUndefined(); // created automatically
     expect(byType('i_storm')[0]?.person).toBeUndefined();
     expect(byType('i_comm')[0]?.person?.person_id).toBe(me);
@@ -98,14 +127,23 @@ describe('webhook integrations', () => {
     const headers: Array<string | undefined> = [];
     const target = await receiverEndpoint({ secret: { header: 'x-token', values: ['t0ken'] } });
     const url = target.url;
-    service.webhooks.create({ endpoint: url, headers: { 'X-Token': 't0ken' }, eventTypes: ['i_ack'], channelIds: [channel] });
+    service.webhooks.create({
+      endpoint: url,
+      headers: { 'X-Token': 't0ken' },
+      eventTypes: ['i_ack'],
+      channelIds: [channel],
+    });
     const spy = await endpoint((req, res) => {
       headers.push(req.headers['x-token'] as string | undefined);
       req.resume();
       req.on('end', () => res.writeHead(200).end('ok'));
     });
     service.webhooks.create({ endpoint: spy, headers: { 'X-Token': 't0ken' } });
-    const inScope = await service.actions.create({ title: 'in scope', incident_severity: 'Warning', channel_id: channel });
+    const inScope = await service.actions.create({
+      title: 'in scope',
+      incident_severity: 'Warning',
+      channel_id: channel,
+    });
     const outOfScope = await service.actions.create({ title: 'standalone', incident_severity: 'Warning' });
     await service.actions.ack(inScope.incident_id, service.personId);
     await service.actions.ack(outOfScope.incident_id, service.personId);
@@ -128,13 +166,23 @@ describe('webhook integrations', () => {
     });
     service.webhooks.create({
       endpoint: url,
-      customBody: { msg: 'Incident {{incident.title}} is {{incident.incident_severity}}', sev: '{{incident.incident_severity}}', who: '{{person}}', missing: '{{nope}}' },
+      customBody: {
+        msg: 'Incident {{incident.title}} is {{incident.incident_severity}}',
+        sev: '{{incident.incident_severity}}',
+        who: '{{person}}',
+        missing: '{{nope}}',
+      },
       valueMapping: { 'incident.incident_severity': { Critical: 'P1' } },
     });
     await service.actions.create({ title: 'db down', incident_severity: 'Critical', person_id: service.personId });
     await service.webhooks.idle();
     expect(bodies).toEqual([
-      { msg: 'Incident db down is P1', sev: 'P1', who: expect.objectContaining({ person_id: service.personId }), missing: '{{nope}}' },
+      {
+        msg: 'Incident db down is P1',
+        sev: 'P1',
+        who: expect.objectContaining({ person_id: service.personId }),
+        missing: '{{nope}}',
+      },
     ]);
   });
 
@@ -170,7 +218,13 @@ describe('delivery rules and call history', () => {
 
   it('succeeds only on 200, recording request and response', async () => {
     const ok = await deliverOnce((_req, res) => res.writeHead(200, { 'X-Answer': 'yes' }).end('fine'));
-    expect(ok.record).toMatchObject({ status: 'success', http_status: 200, request_count: 1, event_type: 'i_new', incident_id: ok.incident.incident_id });
+    expect(ok.record).toMatchObject({
+      status: 'success',
+      http_status: 200,
+      request_count: 1,
+      event_type: 'i_new',
+      incident_id: ok.incident.incident_id,
+    });
     expect(ok.record.response).toMatchObject({ body: 'fine', headers: expect.objectContaining({ 'x-answer': 'yes' }) });
     expect(ok.record.request.headers['Content-Type']).toBe('application/json');
     expect(ok.record.trigger_time).toBe(NOW_MS);
@@ -181,7 +235,9 @@ describe('delivery rules and call history', () => {
   });
 
   it('retries once on EOF, with the same event_id', async () => {
-    const result = await deliverOnce((req, res, attempt) => (attempt === 1 ? req.socket.destroy() : res.writeHead(200).end()));
+    const result = await deliverOnce((req, res, attempt) =>
+      attempt === 1 ? req.socket.destroy() : res.writeHead(200).end(),
+    );
     expect(result.attempts).toBe(2);
     expect(result.eventIds[0]).toBe(result.eventIds[1]);
     expect(result.record).toMatchObject({ status: 'success', request_count: 2 });
@@ -191,21 +247,25 @@ describe('delivery rules and call history', () => {
     expect(twice.record.error).toMatch(/EOF/);
   });
 
-  it('fails after 2 s without retry while awaiting headers; retries a deadline hit mid-body', { timeout: 15_000 }, async () => {
-    const slowHeaders = await deliverOnce((_req, res) => setTimeout(() => res.writeHead(200).end(), 2600));
-    expect(slowHeaders.attempts).toBe(1);
-    expect(slowHeaders.record).toMatchObject({ status: 'failure', request_count: 1 });
-    expect(slowHeaders.record.error).toMatch(/awaiting headers/);
-    expect(slowHeaders.record.duration_ms).toBeGreaterThanOrEqual(1900);
-    const slowBody = await deliverOnce((_req, res, attempt) => {
-      res.writeHead(200);
-      res.write('partial');
-      if (attempt === 1) setTimeout(() => res.end(), 2600);
-      else res.end();
-    });
-    expect(slowBody.attempts).toBe(2);
-    expect(slowBody.record).toMatchObject({ status: 'success', request_count: 2 });
-  });
+  it(
+    'fails after 2 s without retry while awaiting headers; retries a deadline hit mid-body',
+    { timeout: 15_000 },
+    async () => {
+      const slowHeaders = await deliverOnce((_req, res) => setTimeout(() => res.writeHead(200).end(), 2600));
+      expect(slowHeaders.attempts).toBe(1);
+      expect(slowHeaders.record).toMatchObject({ status: 'failure', request_count: 1 });
+      expect(slowHeaders.record.error).toMatch(/awaiting headers/);
+      expect(slowHeaders.record.duration_ms).toBeGreaterThanOrEqual(1900);
+      const slowBody = await deliverOnce((_req, res, attempt) => {
+        res.writeHead(200);
+        res.write('partial');
+        if (attempt === 1) setTimeout(() => res.end(), 2600);
+        else res.end();
+      });
+      expect(slowBody.attempts).toBe(2);
+      expect(slowBody.record).toMatchObject({ status: 'success', request_count: 2 });
+    },
+  );
 
   it('does not retry a refused connection', async () => {
     const service = createMockService({ seed: 15, incidents: 1, now: NOW_MS });
@@ -233,7 +293,9 @@ describe('delivery rules and call history', () => {
     expect(all.map((r) => r.event_type)).toEqual(['i_ack', 'i_new', 'i_new']);
     expect(all.map((r) => r.status)).toEqual(['success', 'failure', 'success']);
     expect(service.webhooks.history(hook.id, { eventType: 'i_new' })).toHaveLength(2);
-    expect(service.webhooks.history(hook.id, { incidentId: b.incident_id }).map((r) => r.incident_id)).toEqual([b.incident_id]);
+    expect(service.webhooks.history(hook.id, { incidentId: b.incident_id }).map((r) => r.incident_id)).toEqual([
+      b.incident_id,
+    ]);
     expect(service.webhooks.history(hook.id, { status: 'failure' })).toHaveLength(1);
     expect(service.webhooks.history(hook.id, { since: NOW_MS + 60_000, until: NOW_MS + 60_000 })).toHaveLength(1);
     service.clock.advance(7 * 86_400_000);

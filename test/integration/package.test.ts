@@ -17,18 +17,37 @@ const project = path.join(scratch, 'with-msw');
 const plain = path.join(scratch, 'without-msw');
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
-const tsc = (dir: string, config: string) => run(process.execPath, [path.join(dir, 'node_modules/typescript/bin/tsc'), '-p', config], { cwd: dir });
+const tsc = (dir: string, config: string) =>
+  run(process.execPath, [path.join(dir, 'node_modules/typescript/bin/tsc'), '-p', config], { cwd: dir });
 
-function consumer(dir: string, dependencies: string[], files: string[], checks: Record<string, { resolution: string; files: string[] }>) {
+function consumer(
+  dir: string,
+  dependencies: string[],
+  files: string[],
+  checks: Record<string, { resolution: string; files: string[] }>,
+) {
   mkdirSync(dir);
   writeFileSync(path.join(dir, 'package.json'), JSON.stringify({ name: 'consumer', private: true, type: 'module' }));
   for (const file of files) copyFileSync(path.join(root, 'test/integration/package', file), path.join(dir, file));
-  const base = { strict: true, noEmit: true, target: 'es2022', lib: ['es2022', 'dom'], types: ['node'], skipLibCheck: false };
+  const base = {
+    strict: true,
+    noEmit: true,
+    target: 'es2022',
+    lib: ['es2022', 'dom'],
+    types: ['node'],
+    skipLibCheck: false,
+  };
   for (const [name, { resolution, files: checked }] of Object.entries(checks)) {
     const module = resolution === 'node16' ? 'node16' : 'esnext';
-    writeFileSync(path.join(dir, `tsconfig.${name}.json`), JSON.stringify({ compilerOptions: { ...base, module, moduleResolution: resolution }, files: checked }));
+    writeFileSync(
+      path.join(dir, `tsconfig.${name}.json`),
+      JSON.stringify({ compilerOptions: { ...base, module, moduleResolution: resolution }, files: checked }),
+    );
   }
-  return run('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline', ...dependencies], { cwd: dir, timeout: 170_000 });
+  return run('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline', ...dependencies], {
+    cwd: dir,
+    timeout: 170_000,
+  });
 }
 
 beforeAll(async () => {
@@ -36,15 +55,25 @@ beforeAll(async () => {
   const tarball = path.join(scratch, stdout.trim().split('\n').at(-1) as string);
   const typescript = ['typescript@5.9.3', '@types/node@20'];
   await Promise.all([
-    consumer(project, [tarball, 'msw@2.15.0', ...typescript], ['run-smoke.cjs', 'smoke.cjs', 'smoke.mjs', 'consumer.ts', 'consumer-cjs.cts', 'consumer-msw.ts'], {
-      node16: { resolution: 'node16', files: ['consumer.ts', 'consumer-cjs.cts', 'consumer-msw.ts'] },
-      bundler: { resolution: 'bundler', files: ['consumer.ts', 'consumer-msw.ts'] },
-    }),
+    consumer(
+      project,
+      [tarball, 'msw@2.15.0', ...typescript],
+      ['run-smoke.cjs', 'smoke.cjs', 'smoke.mjs', 'consumer.ts', 'consumer-cjs.cts', 'consumer-msw.ts'],
+      {
+        node16: { resolution: 'node16', files: ['consumer.ts', 'consumer-cjs.cts', 'consumer-msw.ts'] },
+        bundler: { resolution: 'bundler', files: ['consumer.ts', 'consumer-msw.ts'] },
+      },
+    ),
     // node16 reads both the .d.ts (consumer.ts is ESM here) and the .d.cts (consumer-cjs.cts) files;
     // bundler would read the same .d.ts again.
-    consumer(plain, [tarball, ...typescript], ['no-msw.mjs', 'consumer.ts', 'consumer-cjs.cts', 'consumer-testing.cts'], {
-      node16: { resolution: 'node16', files: ['consumer.ts', 'consumer-cjs.cts', 'consumer-testing.cts'] },
-    }),
+    consumer(
+      plain,
+      [tarball, ...typescript],
+      ['no-msw.mjs', 'consumer.ts', 'consumer-cjs.cts', 'consumer-testing.cts'],
+      {
+        node16: { resolution: 'node16', files: ['consumer.ts', 'consumer-cjs.cts', 'consumer-testing.cts'] },
+      },
+    ),
   ]);
 }, 180_000);
 
@@ -55,16 +84,24 @@ describe('the packed package in a fresh project', () => {
   ];
   for (const [version, command, prefix] of runtimes) {
     for (const script of ['smoke.cjs', 'smoke.mjs']) {
-      it(`${script.endsWith('cjs') ? 'require()' : 'import'} of all three entries on Node ${version}`, { timeout: 120_000 }, async () => {
-        const { stdout } = await run(command, [...prefix, script], { cwd: project, timeout: 110_000 });
-        expect(stdout).toMatch(new RegExp(`${script.endsWith('cjs') ? 'cjs' : 'esm'} ok on node v${version}\\.`));
-      });
+      it(
+        `${script.endsWith('cjs') ? 'require()' : 'import'} of all three entries on Node ${version}`,
+        { timeout: 120_000 },
+        async () => {
+          const { stdout } = await run(command, [...prefix, script], { cwd: project, timeout: 110_000 });
+          expect(stdout).toMatch(new RegExp(`${script.endsWith('cjs') ? 'cjs' : 'esm'} ok on node v${version}\\.`));
+        },
+      );
     }
   }
 
-  it.each(['node16', 'bundler'])('type-checks a TypeScript consumer with moduleResolution %s', { timeout: 180_000 }, async (resolution) => {
-    await expect(tsc(project, `tsconfig.${resolution}.json`)).resolves.toBeDefined();
-  });
+  it.each(['node16', 'bundler'])(
+    'type-checks a TypeScript consumer with moduleResolution %s',
+    { timeout: 180_000 },
+    async (resolution) => {
+      await expect(tsc(project, `tsconfig.${resolution}.json`)).resolves.toBeDefined();
+    },
+  );
 });
 
 describe('the packed package in a project without msw', () => {
@@ -73,9 +110,13 @@ describe('the packed package in a project without msw', () => {
     expect(existsSync(path.join(plain, 'node_modules/flashduty-sdk/package.json'))).toBe(true);
   });
 
-  it('type-checks ESM and CommonJS consumers of all three entries (moduleResolution node16)', { timeout: 150_000 }, async () => {
-    await expect(tsc(plain, 'tsconfig.node16.json')).resolves.toBeDefined();
-  });
+  it(
+    'type-checks ESM and CommonJS consumers of all three entries (moduleResolution node16)',
+    { timeout: 150_000 },
+    async () => {
+      await expect(tsc(plain, 'tsconfig.node16.json')).resolves.toBeDefined();
+    },
+  );
 
   it('imports the testing entry and serves the mock over HTTP', { timeout: 60_000 }, async () => {
     const { stdout } = await run(process.execPath, ['no-msw.mjs'], { cwd: plain, timeout: 50_000 });
@@ -92,7 +133,12 @@ describe('the tarball', () => {
   }, 60_000);
 
   it('holds README, CHANGELOG, LICENSE and the build, nothing else', () => {
-    expect(files.filter((f) => !f.startsWith('dist/')).sort()).toEqual(['CHANGELOG.md', 'LICENSE', 'README.md', 'package.json']);
+    expect(files.filter((f) => !f.startsWith('dist/')).sort()).toEqual([
+      'CHANGELOG.md',
+      'LICENSE',
+      'README.md',
+      'package.json',
+    ]);
     // Code and types only: no source maps (see tsup.config.ts), no leftovers of other builds.
     expect(files.filter((f) => !/^dist\/.+\.(js|cjs|d\.ts|d\.cts)$/.test(f) && f.startsWith('dist/'))).toEqual([]);
   });

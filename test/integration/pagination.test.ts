@@ -19,7 +19,11 @@ const ids = (incidents: IncidentInfo[]) => incidents.map((i) => i.incident_id);
 function addIncidentAt(start_time: number): IncidentInfo {
   const template = h.service.world.incidents[0] as IncidentInfo;
   const suffix = (h.service.world.incidents.length + 1).toString(16).padStart(16, '0');
-  const incident = { ...structuredClone(template), start_time, incident_id: start_time.toString(16).padStart(8, '0') + suffix };
+  const incident = {
+    ...structuredClone(template),
+    start_time,
+    incident_id: start_time.toString(16).padStart(8, '0') + suffix,
+  };
   h.service.world.incidents.push(incident);
   return incident;
 }
@@ -103,7 +107,11 @@ describe('iteration', () => {
     const before = h.calls.length;
     expect(ids(await collect(client.listIncidents({ ...last7, limit: 10 })))).toEqual(all);
     expect(h.calls.length - before).toBe(Math.ceil(all.length / 10));
-    expect(h.calls.slice(before + 1).every((c) => typeof (c.body as { search_after_ctx?: string }).search_after_ctx === 'string')).toBe(true);
+    expect(
+      h.calls
+        .slice(before + 1)
+        .every((c) => typeof (c.body as { search_after_ctx?: string }).search_after_ctx === 'string'),
+    ).toBe(true);
   });
 
   it('yields the same by page number, counting p up', async () => {
@@ -134,7 +142,9 @@ describe('iteration', () => {
     for (const asc of [false, true]) {
       for (const by of ['cursor', 'number'] as const) {
         const before = h.calls.length;
-        const got = ids(await collect(client.listIncidents({ start_time: start, end_time: end, asc, limit: 50 }).items({ by })));
+        const got = ids(
+          await collect(client.listIncidents({ start_time: start, end_time: end, asc, limit: 50 }).items({ by })),
+        );
         expect(got, `${by} asc=${asc}`).toEqual(expected(start, end, asc));
         const windows = h.calls.slice(before).map((c) => c.body as { start_time: number; end_time: number });
         expect(windows.every((w) => w.end_time - w.start_time <= 31 * DAY)).toBe(true);
@@ -160,7 +170,10 @@ describe('iteration', () => {
     const logger = { debug() {}, info() {}, warn: (m: string) => warnings.push(m), error() {} };
     const looping = h.client({ logger, logLevel: 'warn' });
     const item = structuredClone(h.service.world.incidents[0]);
-    const body = JSON.stringify({ request_id: 'r', data: { items: [item], total: 99, has_next_page: true, search_after_ctx: 'same' } });
+    const body = JSON.stringify({
+      request_id: 'r',
+      data: { items: [item], total: 99, has_next_page: true, search_after_ctx: 'same' },
+    });
     h.service.faults.add({ body, times: 5, headers: { 'Content-Type': 'application/json' } });
     const pages = await collect(looping.listIncidents(last7).pages());
     expect(pages).toHaveLength(2);
@@ -176,7 +189,9 @@ describe('iteration', () => {
 
   it('resumes from a saved cursor', async () => {
     const first = await client.listIncidents({ ...last7, limit: 10 });
-    const resumed = ids(await collect(client.listIncidents({ ...last7, limit: 10, search_after_ctx: first.searchAfterCtx })));
+    const resumed = ids(
+      await collect(client.listIncidents({ ...last7, limit: 10, search_after_ctx: first.searchAfterCtx })),
+    );
     expect(resumed).toEqual(expected(last7.start_time, last7.end_time).slice(10));
   });
 
@@ -199,11 +214,15 @@ describe('resuming and ending', () => {
         const all = expected(range.start_time, range.end_time, asc);
         const pages = await collect(client.listIncidents(params).pages({ by }));
         expect(ids(pages.flatMap((p) => p.items)), `${by} asc=${asc}`).toEqual(all);
-        const windowEnds = pages.map((p, i) => i).filter((i) => i + 1 < pages.length && pages[i + 1]!.request.start_time !== pages[i]!.request.start_time);
+        const windowEnds = pages
+          .map((p, i) => i)
+          .filter((i) => i + 1 < pages.length && pages[i + 1]!.request.start_time !== pages[i]!.request.start_time);
         expect(windowEnds.length).toBeGreaterThan(0); // the walk did cross windows
         for (const k of new Set([0, 3, ...windowEnds, pages.length - 1])) {
           const before = ids(pages.slice(0, k + 1).flatMap((p) => p.items));
-          const rest = ids(await collect(client.listIncidents(params).items({ by, resumeFrom: pages[k]!.resumeToken })));
+          const rest = ids(
+            await collect(client.listIncidents(params).items({ by, resumeFrom: pages[k]!.resumeToken })),
+          );
           expect([...before, ...rest], `${by} asc=${asc} after page ${k}`).toEqual(all);
         }
       }
@@ -230,12 +249,19 @@ describe('resuming and ending', () => {
       expect((error as RequestValidationError).field).toBe('resumeFrom');
     }
     const history = await client.webhookHistory.list({ start_time: NOW_MS - DAY * 1000, end_time: NOW_MS });
-    expect(await rejection(collect(client.listIncidents({ ...last7, limit: 10 }).items({ resumeFrom: history.resumeToken })))).toBeInstanceOf(RequestValidationError);
+    expect(
+      await rejection(
+        collect(client.listIncidents({ ...last7, limit: 10 }).items({ resumeFrom: history.resumeToken })),
+      ),
+    ).toBeInstanceOf(RequestValidationError);
   });
 
   it('ends a cursor walk on an empty page, even with a fresh cursor', async () => {
     for (const cursor of ['c1', 'c2', 'c3']) {
-      const body = JSON.stringify({ request_id: 'r', data: { items: [], total: 99, has_next_page: true, search_after_ctx: cursor } });
+      const body = JSON.stringify({
+        request_id: 'r',
+        data: { items: [], total: 99, has_next_page: true, search_after_ctx: cursor },
+      });
       h.service.faults.add({ body, headers: { 'Content-Type': 'application/json' } });
     }
     const before = h.calls.length;

@@ -13,7 +13,9 @@ import { Flashduty, InvalidParameterError } from '../../src/index.js';
 import { closedPort } from '../helpers.js';
 import { spawnTied, stopChild } from './support/lifetime.js';
 
-const PRISM = fileURLToPath(new URL('../../tools/prism/node_modules/@stoplight/prism-cli/dist/index.js', import.meta.url));
+const PRISM = fileURLToPath(
+  new URL('../../tools/prism/node_modules/@stoplight/prism-cli/dist/index.js', import.meta.url),
+);
 const OPENAPI = fileURLToPath(new URL('../../openapi/openapi.en.json', import.meta.url));
 /** Prism reads and resolves the whole OpenAPI before it listens: seconds, more on a loaded machine. */
 const STARTUP_MS = 180_000;
@@ -21,7 +23,9 @@ const STARTUP_MS = 180_000;
 const installed = existsSync(PRISM);
 if (!installed) {
   if (process.env.CI) throw new Error(`Prism is not installed (${PRISM}): run npm ci --prefix tools/prism`);
-  console.warn('test/integration/prism.test.ts skipped: Prism is not installed; run `npm ci --prefix tools/prism` to include it');
+  console.warn(
+    'test/integration/prism.test.ts skipped: Prism is not installed; run `npm ci --prefix tools/prism` to include it',
+  );
 }
 
 const ID = '5f8a1b2c3d4e5f6a7b8c9d0e';
@@ -48,7 +52,9 @@ async function startPrism(): Promise<string> {
     child.stdout?.on('data', onData);
     child.stderr?.on('data', onData);
     child.once('error', reject);
-    child.once('exit', (code) => reject(new Error(`Prism exited (${code}) before listening:\n${output.slice(-2_000)}`)));
+    child.once('exit', (code) =>
+      reject(new Error(`Prism exited (${code}) before listening:\n${output.slice(-2_000)}`)),
+    );
   });
   // Drained from here on, so that a full pipe never blocks it.
   child.stdout?.resume();
@@ -96,13 +102,18 @@ describe.runIf(installed)('the resource methods against the vendor OpenAPI serve
     expect(alerts.items).toEqual(expect.any(Array));
     expect((await client.alerts.events({ alert_id: ID })).items).toEqual(expect.any(Array));
     expect((await client.channels.list({})).items).toEqual(expect.any(Array));
-    const history = await client.webhookHistory.list({ start_time: new Date(Date.now() - 86_400_000), end_time: new Date() });
+    const history = await client.webhookHistory.list({
+      start_time: new Date(Date.now() - 86_400_000),
+      end_time: new Date(),
+    });
     expect(history.items).toEqual(expect.any(Array));
   });
 
   it('details: an alert, a channel, a webhook delivery', async () => {
     expect(await client.alerts.info({ alert_id: ID })).toMatchObject({ alert_id: expect.any(String) });
-    expect(await client.channels.info({ channel_id: 2_551_105_804_131 })).toMatchObject({ channel_id: expect.any(Number) });
+    expect(await client.channels.info({ channel_id: 2_551_105_804_131 })).toMatchObject({
+      channel_id: expect.any(Number),
+    });
     expect(await client.webhookHistory.detail({ integration_id: 2_490_562_293_131, event_id: 'evt-1' })).toMatchObject({
       event_id: expect.any(String),
     });
@@ -113,7 +124,9 @@ describe.runIf(installed)('the resource methods against the vendor OpenAPI serve
   });
 
   it('Prism does check bodies: one that breaks the OpenAPI gets its 400 answer, InvalidParameterError', async () => {
-    const refused = await client.request('/incident/ack', { incident_ids: [42] } as never).catch((error: unknown) => error);
+    const refused = await client
+      .request('/incident/ack', { incident_ids: [42] } as never)
+      .catch((error: unknown) => error);
     expect(refused).toBeInstanceOf(InvalidParameterError);
     expect(refused).toMatchObject({ status: 400 });
   });

@@ -19,7 +19,9 @@ function echoForms(key: string): Record<string, string> {
     form: new URLSearchParams({ k: key }).toString().slice(2),
     encodeURI: encodeURI(key),
     json: JSON.stringify(key).slice(1, -1),
-    jsonAscii: JSON.stringify(key).slice(1, -1).replace(/[^\x20-\x7e]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`),
+    jsonAscii: JSON.stringify(key)
+      .slice(1, -1)
+      .replace(/[^\x20-\x7e]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`),
     html: key.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;'),
     latin1: Buffer.from(key, 'utf8').toString('latin1'),
   };
@@ -50,9 +52,19 @@ const server = await standIn((req, res) => {
 
 /** Every way a user could look at an error. */
 function renderings(error: FlashdutyError): string[] {
-  const out = [String(error), error.stack ?? '', JSON.stringify(error), inspect(error, { depth: 10, showHidden: true })];
+  const out = [
+    String(error),
+    error.stack ?? '',
+    JSON.stringify(error),
+    inspect(error, { depth: 10, showHidden: true }),
+  ];
   if (error instanceof APIError) {
-    out.push(JSON.stringify(error.body) ?? '', String(error.body), JSON.stringify([...error.headers]), inspect(error.headers));
+    out.push(
+      JSON.stringify(error.body) ?? '',
+      String(error.body),
+      JSON.stringify([...error.headers]),
+      inspect(error.headers),
+    );
   }
   return out;
 }
@@ -65,7 +77,10 @@ const keyChar = fc.oneof(
     .filter((c) => c < 0xd800 || c > 0xdfff)
     .map((c) => String.fromCodePoint(c)),
 );
-const key = fc.array(keyChar, { minLength: 8, maxLength: 40 }).map((chars) => chars.join('')).filter((k) => k.trim() === k);
+const key = fc
+  .array(keyChar, { minLength: 8, maxLength: 40 })
+  .map((chars) => chars.join(''))
+  .filter((k) => k.trim() === k);
 
 describe('the app_key never shows, whatever its characters and its echo', () => {
   it('in no message, body, header, excerpt, JSON or inspect output', async () => {
@@ -81,12 +96,19 @@ describe('the app_key never shows, whatever its characters and its echo', () => 
           // A header carries Latin-1 only: a raw non-ASCII key arrives as its UTF-8 bytes read as Latin-1.
           if (position === 'headers' && /[^\x20-\x7e]/.test(text)) text = forms.latin1 as string;
           echo = { position, text, pad };
-          const client = new Flashduty({ appKey, baseUrl: server.url, maxRetries: 0, rateLimit: false, logLevel: 'off' });
+          const client = new Flashduty({
+            appKey,
+            baseUrl: server.url,
+            maxRetries: 0,
+            rateLimit: false,
+            logLevel: 'off',
+          });
           const error = await rejection(client.deleteSkill('skill_1'));
           expect(error).toBeInstanceOf(APIError);
           const all = renderings(error as APIError).join('\n');
           for (const [name, leaked] of Object.entries(forms)) {
-            if (all.includes(leaked)) throw new Error(`the ${name} form of the key shows (echoed ${form} in ${position})`);
+            if (all.includes(leaked))
+              throw new Error(`the ${name} form of the key shows (echoed ${form} in ${position})`);
           }
         },
       ),

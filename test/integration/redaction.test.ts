@@ -9,7 +9,8 @@ const window = { start_time: NOW - DAY, end_time: NOW };
 /** Everything a user could print about an error: message, stack, causes, JSON and inspect output. */
 function renderings(error: unknown): string {
   const parts: string[] = [String(error), inspect(error, { depth: 10, showHidden: true }), JSON.stringify(error)];
-  for (let e: unknown = error; e instanceof Error; e = e.cause) parts.push(e.message, e.stack ?? '', inspect(e, { showHidden: true }));
+  for (let e: unknown = error; e instanceof Error; e = e.cause)
+    parts.push(e.message, e.stack ?? '', inspect(e, { showHidden: true }));
   return parts.join('\n');
 }
 
@@ -29,8 +30,21 @@ describe('the app_key never shows', () => {
       const url = input instanceof Request ? input.url : String(input);
       throw new TypeError(`fetch to ${url} failed (key ${key})`, { cause: new Error(`socket for ${url}`) });
     };
-    const leakyClient = new Flashduty({ appKey: key, baseUrl: h.server.url, fetch: leaky, logger, logLevel: 'debug', maxRetries: 1 });
-    const closed = new Flashduty({ appKey: key, baseUrl: `http://127.0.0.1:${await closedPort()}`, logger, logLevel: 'debug', maxRetries: 1 });
+    const leakyClient = new Flashduty({
+      appKey: key,
+      baseUrl: h.server.url,
+      fetch: leaky,
+      logger,
+      logLevel: 'debug',
+      maxRetries: 1,
+    });
+    const closed = new Flashduty({
+      appKey: key,
+      baseUrl: `http://127.0.0.1:${await closedPort()}`,
+      logger,
+      logLevel: 'debug',
+      maxRetries: 1,
+    });
     // eslint-disable-next-line @typescript-eslint/no-base-to-string -- whatever String() gives (today '[object Object]') must not hold the key
     const outputs: string[] = [inspect(client), JSON.stringify(client), String(client)];
 
@@ -60,7 +74,12 @@ describe('the app_key never shows', () => {
 
   it('keeps useful detail in the scrubbed cause', async () => {
     const port = await closedPort();
-    const closed = new Flashduty({ appKey: 'k-123456', baseUrl: `http://127.0.0.1:${port}`, maxRetries: 0, logLevel: 'off' });
+    const closed = new Flashduty({
+      appKey: 'k-123456',
+      baseUrl: `http://127.0.0.1:${port}`,
+      maxRetries: 0,
+      logLevel: 'off',
+    });
     const error = (await rejection(closed.listIncidents(window))) as FlashdutyError;
     const codes: unknown[] = [];
     for (let e: unknown = error.cause; e instanceof Error; e = e.cause) codes.push((e as { code?: unknown }).code);

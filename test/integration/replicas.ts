@@ -14,8 +14,19 @@ export interface ReplicaReport {
   memory: { rss: number; heapUsed: number };
 }
 
-export function startReplica(redisUrl: string, flavour: 'ioredis' | 'node-redis', keyPrefix?: string): Promise<Replica> {
-  const args = ['--import', 'tsx', 'test/integration/processes/redis-receiver.ts', redisUrl, flavour, ...(keyPrefix ? [keyPrefix] : [])];
+export function startReplica(
+  redisUrl: string,
+  flavour: 'ioredis' | 'node-redis',
+  keyPrefix?: string,
+): Promise<Replica> {
+  const args = [
+    '--import',
+    'tsx',
+    'test/integration/processes/redis-receiver.ts',
+    redisUrl,
+    flavour,
+    ...(keyPrefix ? [keyPrefix] : []),
+  ];
   const child = spawnTied(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   let err = '';
@@ -37,10 +48,20 @@ export function startReplica(redisUrl: string, flavour: 'ioredis' | 'node-redis'
 export function stopReplica(replica: Replica): Promise<ReplicaReport> {
   return new Promise((resolve, reject) => {
     replica.child.once('exit', () => {
-      const read = (label: string) => /^(\S+) (.*)$/m.exec(replica.output().split('\n').find((l) => l.startsWith(`${label} `)) ?? '')?.[2];
+      const read = (label: string) =>
+        /^(\S+) (.*)$/m.exec(
+          replica
+            .output()
+            .split('\n')
+            .find((l) => l.startsWith(`${label} `)) ?? '',
+        )?.[2];
       const handled = read('HANDLED');
       if (!handled) return reject(new Error(`no report from the replica: ${replica.output()}`));
-      resolve({ handled: JSON.parse(handled), stale: JSON.parse(read('STALE') ?? '[]'), memory: JSON.parse(read('MEMORY') ?? '{}') });
+      resolve({
+        handled: JSON.parse(handled),
+        stale: JSON.parse(read('STALE') ?? '[]'),
+        memory: JSON.parse(read('MEMORY') ?? '{}'),
+      });
     });
     replica.child.kill('SIGTERM');
   });

@@ -23,7 +23,11 @@ describe('local validation: refused before anything is sent', () => {
     ['negative p', { ...ok, p: -1 }, 'p'],
     ['p × limit over 10000', { ...ok, p: 101, limit: 100 }, 'p'],
     ['p × default limit over 10000', { ...ok, p: 501 }, 'p'],
-    ['incident id of the wrong shape', { ...ok, incident_ids: ['64b1352e376e32c85c56e25b', 'nope'] }, 'incident_ids[1]'],
+    [
+      'incident id of the wrong shape',
+      { ...ok, incident_ids: ['64b1352e376e32c85c56e25b', 'nope'] },
+      'incident_ids[1]',
+    ],
     ['empty num', { ...ok, nums: [''] }, 'nums[0]'],
     ['negative channel id', { ...ok, channel_ids: [-1] }, 'channel_ids[0]'],
     ['channel ids not an array', { ...ok, channel_ids: 5 }, 'channel_ids'],

@@ -15,7 +15,11 @@ describe('client.request', () => {
     expect(h.calls.at(-1)?.url).toMatch(/\/incident\/list\?app_key=/);
     expect(h.calls.at(-1)?.body).toEqual({ start_time: NOW - 20 * DAY, end_time: NOW, limit: 3 });
     expect(data?.items).toHaveLength(3);
-    const history = await client.request('/webhook/history/list', { limit: 5, start_time: NOW_MS - 3_600_000, end_time: NOW_MS });
+    const history = await client.request('/webhook/history/list', {
+      limit: 5,
+      start_time: NOW_MS - 3_600_000,
+      end_time: NOW_MS,
+    });
     expect(history?.items).toEqual([]);
     expect(history?.search_after_ctx).toBe('');
   });
@@ -25,15 +29,23 @@ describe('client.request', () => {
     await expect(client.request('/incident/list', { start_time: NOW - DAY, end_time: NOW })).resolves.toBeDefined();
     const before = h.calls.length;
     h.service.faults.add({ status: 500, path: '/incident/ack' });
-    expect(await rejection(client.request('/incident/ack', { incident_ids: ['0123456789abcdef01234567'] }))).toBeInstanceOf(InternalError);
+    expect(
+      await rejection(client.request('/incident/ack', { incident_ids: ['0123456789abcdef01234567'] })),
+    ).toBeInstanceOf(InternalError);
     expect(h.calls.length - before).toBe(1);
     h.service.faults.add({ status: 503, path: '/channel/infos', times: 3 });
-    expect(await rejection(client.request('/channel/infos', { channel_ids: [1] }))).toBeInstanceOf(ServiceUnavailableError);
+    expect(await rejection(client.request('/channel/infos', { channel_ids: [1] }))).toBeInstanceOf(
+      ServiceUnavailableError,
+    );
     expect(h.calls.length - before).toBe(4); // "Batch get channels" is a read: 1 + 2 retries
   });
 
   it('puts the params of a GET operation in the query, after the app_key', async () => {
-    h.service.faults.add({ status: 200, body: '{"request_id":"r","data":{"items":[]}}', path: '/status-page/change/list' });
+    h.service.faults.add({
+      status: 200,
+      body: '{"request_id":"r","data":{"items":[]}}',
+      path: '/status-page/change/list',
+    });
     const data = await client.request('/status-page/change/list', { page_id: 42, start_at_seconds: 7 });
     expect(data).toEqual({ items: [] });
     const call = h.calls.at(-1)!;
@@ -46,24 +58,44 @@ describe('client.request', () => {
 
   it('refuses a path or a body of the wrong shape before sending', async () => {
     const before = h.calls.length;
-    expect(((await rejection(client.request('incident/ack' as never, {}))) as RequestValidationError).field).toBe('path');
-    expect(((await rejection(client.request('/incident/ack?x=1' as never, {}))) as RequestValidationError).field).toBe('path');
-    expect(((await rejection(client.request('/incident/ack', null as never))) as RequestValidationError).field).toBe('body');
+    expect(((await rejection(client.request('incident/ack' as never, {}))) as RequestValidationError).field).toBe(
+      'path',
+    );
+    expect(((await rejection(client.request('/incident/ack?x=1' as never, {}))) as RequestValidationError).field).toBe(
+      'path',
+    );
+    expect(((await rejection(client.request('/incident/ack', null as never))) as RequestValidationError).field).toBe(
+      'body',
+    );
     expect(h.calls.length).toBe(before);
   });
 
   it('classifies every operation by the documented rule', () => {
-    for (const path of ['/incident/list', '/incident/info', '/alert/list', '/channel/infos', '/webhook/history/detail', '/status-page/change/list']) {
+    for (const path of [
+      '/incident/list',
+      '/incident/info',
+      '/alert/list',
+      '/channel/infos',
+      '/webhook/history/detail',
+      '/status-page/change/list',
+    ]) {
       expect(READ_PATHS.has(path), path).toBe(true);
     }
-    for (const path of ['/incident/ack', '/incident/create', '/incident/comment', '/channel/create', '/incident/remove', '/member/invite']) {
+    for (const path of [
+      '/incident/ack',
+      '/incident/create',
+      '/incident/comment',
+      '/channel/create',
+      '/incident/remove',
+      '/member/invite',
+    ]) {
       expect(READ_PATHS.has(path), path).toBe(false);
     }
     expect([...GET_PATHS]).toHaveLength(5);
     expect(READ_PATHS.size).toBe(99);
   });
 
-  it('fills in an idempotency_key where the operation defines one, and keeps the caller\'s', () => {
+  it("fills in an idempotency_key where the operation defines one, and keeps the caller's", () => {
     expect([...IDEMPOTENCY_KEY_PATHS]).toEqual([]); // none in this copy of the OpenAPI
     const keyed = withIdempotencyKey({ title: 'x' }, true) as { idempotency_key?: string };
     expect(keyed.idempotency_key).toMatch(/^[0-9a-f-]{36}$/);

@@ -31,7 +31,11 @@ describe('client.incidents', () => {
     const { events } = await receiver();
     const me = h.service.personId;
     const channel = h.service.world.channels[0]!.channel_id;
-    const created = await client.incidents.create({ incident_severity: 'Critical', title: 'disk full on db-1', channel_id: channel });
+    const created = await client.incidents.create({
+      incident_severity: 'Critical',
+      title: 'disk full on db-1',
+      channel_id: channel,
+    });
     expect(created).toEqual({ incident_id: expect.stringMatching(/^[0-9a-f]{24}$/), title: 'disk full on db-1' });
     const id = created.incident_id;
     const ids = [id];
@@ -48,10 +52,24 @@ describe('client.incidents', () => {
     expect(h.calls.length - before).toBe(9);
     await h.service.webhooks.idle();
     expect(events.filter((e) => e.incident?.incident_id === id).map((e) => e.event_type)).toEqual([
-      'i_new', 'i_assign', 'i_ack', 'i_comm', 'i_snooze', 'i_wake', 'i_unack', 'i_r_title', 'i_r_rc', 'i_rslv', 'i_reopen',
+      'i_new',
+      'i_assign',
+      'i_ack',
+      'i_comm',
+      'i_snooze',
+      'i_wake',
+      'i_unack',
+      'i_r_title',
+      'i_r_rc',
+      'i_rslv',
+      'i_reopen',
     ]);
     const info = await client.incidents.info({ incident_id: id });
-    expect(info).toMatchObject({ incident_id: id, title: 'disk full on db-1 (primary)', root_cause: 'log rotation stopped' });
+    expect(info).toMatchObject({
+      incident_id: id,
+      title: 'disk full on db-1 (primary)',
+      root_cause: 'log rotation stopped',
+    });
     const byIds = await client.incidents.listByIds({ incident_ids: [id, h.service.world.incidents[0]!.incident_id] });
     expect(byIds?.items.map((i) => i.incident_id)).toContain(id);
   });
@@ -77,7 +95,10 @@ describe('client.incidents', () => {
       [client.incidents.snooze({ incident_ids: ['0123456789abcdef01234567'], minutes: 0 }), 'minutes'],
       [client.incidents.create({ incident_severity: 'Fatal' as never }), 'incident_severity'],
       [client.incidents.info({ incident_id: 42 as never }), 'incident_id'],
-      [client.incidents.assign({ incident_id: '0123456789abcdef01234567', assigned_to: { person_ids: [] } }), 'assigned_to.person_ids'],
+      [
+        client.incidents.assign({ incident_id: '0123456789abcdef01234567', assigned_to: { person_ids: [] } }),
+        'assigned_to.person_ids',
+      ],
       [client.incidents.comment(null as never), 'params'],
       [client.channels.info({ channel_id: 'x' as never }), 'channel_id'],
     ];
@@ -86,21 +107,40 @@ describe('client.incidents', () => {
       expect(error, field).toBeInstanceOf(RequestValidationError);
       expect((error as RequestValidationError).field).toBe(field);
     }
-    expect(await rejection(collect(client.incidents.feed({ incident_id: 'nope' })))).toBeInstanceOf(RequestValidationError);
+    expect(await rejection(collect(client.incidents.feed({ incident_id: 'nope' })))).toBeInstanceOf(
+      RequestValidationError,
+    );
     expect(h.calls.length).toBe(before);
   });
 
   it('the mock refuses what the OpenAPI refuses, and unknown incidents', async () => {
     const raw = (path: string, body: unknown) =>
-      fetch(`${h.server.url}${path}?app_key=${h.service.appKey}`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) }).then(
-        (r) => r.json() as Promise<{ error?: { code: string; message: string } }>,
-      );
-    expect((await raw('/incident/ack', { incident_ids: ['x'] })).error).toMatchObject({ code: 'InvalidParameter', message: expect.stringContaining('incident_ids[0]') });
-    expect((await raw('/incident/snooze', { incident_ids: [] })).error).toMatchObject({ code: 'InvalidParameter', message: expect.stringContaining('minutes') });
-    expect(await rejection(client.incidents.ack({ incident_ids: ['0123456789abcdef01234567'] }))).toBeInstanceOf(ResourceNotFoundError);
-    const unknown = await rejection(client.incidents.merge({ source_incident_ids: ['0123456789abcdef01234567'], target_incident_id: h.service.world.incidents[0]!.incident_id }));
+      fetch(`${h.server.url}${path}?app_key=${h.service.appKey}`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json' },
+        body: JSON.stringify(body),
+      }).then((r) => r.json() as Promise<{ error?: { code: string; message: string } }>);
+    expect((await raw('/incident/ack', { incident_ids: ['x'] })).error).toMatchObject({
+      code: 'InvalidParameter',
+      message: expect.stringContaining('incident_ids[0]'),
+    });
+    expect((await raw('/incident/snooze', { incident_ids: [] })).error).toMatchObject({
+      code: 'InvalidParameter',
+      message: expect.stringContaining('minutes'),
+    });
+    expect(await rejection(client.incidents.ack({ incident_ids: ['0123456789abcdef01234567'] }))).toBeInstanceOf(
+      ResourceNotFoundError,
+    );
+    const unknown = await rejection(
+      client.incidents.merge({
+        source_incident_ids: ['0123456789abcdef01234567'],
+        target_incident_id: h.service.world.incidents[0]!.incident_id,
+      }),
+    );
     expect(unknown).toBeInstanceOf(ResourceNotFoundError);
-    expect((await raw('/incident/reset', { incident_id: h.service.world.incidents[0]!.incident_id })).error?.code).toBe('InvalidParameter');
+    expect((await raw('/incident/reset', { incident_id: h.service.world.incidents[0]!.incident_id })).error?.code).toBe(
+      'InvalidParameter',
+    );
   });
 
   it('never sends a write twice after it may have reached the server', async () => {
@@ -115,11 +155,25 @@ describe('client.incidents', () => {
   });
 
   it('pages the timeline by page number', async () => {
-    const entries = Array.from({ length: 5 }, (_, i) => ({ ref_id: 'r', type: 'i_comm', detail: {}, created_at: i, updated_at: i }));
-    h.service.faults.add({ body: JSON.stringify({ request_id: 'r', data: { items: entries.slice(0, 3), has_next_page: true } }), headers: { 'Content-Type': 'application/json' } });
-    h.service.faults.add({ body: JSON.stringify({ request_id: 'r', data: { items: entries.slice(3), has_next_page: false } }), headers: { 'Content-Type': 'application/json' } });
+    const entries = Array.from({ length: 5 }, (_, i) => ({
+      ref_id: 'r',
+      type: 'i_comm',
+      detail: {},
+      created_at: i,
+      updated_at: i,
+    }));
+    h.service.faults.add({
+      body: JSON.stringify({ request_id: 'r', data: { items: entries.slice(0, 3), has_next_page: true } }),
+      headers: { 'Content-Type': 'application/json' },
+    });
+    h.service.faults.add({
+      body: JSON.stringify({ request_id: 'r', data: { items: entries.slice(3), has_next_page: false } }),
+      headers: { 'Content-Type': 'application/json' },
+    });
     const before = h.calls.length;
-    const items = await collect(client.incidents.feed({ incident_id: h.service.world.incidents[0]!.incident_id, limit: 3 }));
+    const items = await collect(
+      client.incidents.feed({ incident_id: h.service.world.incidents[0]!.incident_id, limit: 3 }),
+    );
     expect(items).toHaveLength(5);
     expect(h.calls.slice(before).map((c) => (c.body as { p: number }).p)).toEqual([1, 2]);
   });
@@ -147,7 +201,10 @@ describe('client.alerts and client.channels', () => {
 
   it('reads an alert and its events', async () => {
     const alert = alerts()[0]!;
-    expect(await client.alerts.info({ alert_id: alert.alert_id })).toMatchObject({ alert_id: alert.alert_id, title: alert.title });
+    expect(await client.alerts.info({ alert_id: alert.alert_id })).toMatchObject({
+      alert_id: alert.alert_id,
+      title: alert.title,
+    });
     const events = await collect(client.alerts.events({ alert_id: alert.alert_id }));
     expect(events).toHaveLength(alert.event_cnt);
     expect(await rejection(client.alerts.info({ alert_id: 'nope' }))).toBeInstanceOf(ResourceNotFoundError);
@@ -159,6 +216,8 @@ describe('client.alerts and client.channels', () => {
     expect(all.map((c) => c.channel_id)).toEqual(channels.map((c) => c.channel_id));
     const page = await client.channels.list();
     expect(page.total).toBe(channels.length);
-    expect(await client.channels.info({ channel_id: channels[0]!.channel_id })).toMatchObject({ channel_name: channels[0]!.channel_name });
+    expect(await client.channels.info({ channel_id: channels[0]!.channel_id })).toMatchObject({
+      channel_name: channels[0]!.channel_name,
+    });
   });
 });

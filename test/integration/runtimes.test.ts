@@ -60,43 +60,68 @@ function expectWebhooks(webhooks: Scenario, seen: string[]): void {
 describe.each([
   ['Bun', [bin('bun'), 'test/integration/runtimes/standalone.ts']],
   // Only the permissions a user grants: the network on loopback and reading the project.
-  ['Deno', [bin('deno'), 'run', '--no-lock', '--no-prompt', '--unstable-sloppy-imports', '--allow-net=127.0.0.1', `--allow-read=${root}`, 'test/integration/runtimes/standalone.ts']],
+  [
+    'Deno',
+    [
+      bin('deno'),
+      'run',
+      '--no-lock',
+      '--no-prompt',
+      '--unstable-sloppy-imports',
+      '--allow-net=127.0.0.1',
+      `--allow-read=${root}`,
+      'test/integration/runtimes/standalone.ts',
+    ],
+  ],
 ])('the built package under %s', (_name, [command, ...args]) => {
   it('calls the mock over HTTP, serves fetchHandler, and exits by itself', { timeout: 60_000 }, async () => {
     const { service, address } = await startMock();
     // The runtime must end on its own: a handle left open (a timer, a socket, a channel) fails the test.
-    const { stdout } = await run(command as string, [...args, JSON.stringify(address)], { cwd: root, timeout: 45_000, killSignal: 'SIGKILL' });
+    const { stdout } = await run(command as string, [...args, JSON.stringify(address)], {
+      cwd: root,
+      timeout: 45_000,
+      killSignal: 'SIGKILL',
+    });
     const line = stdout.split('\n').find((l) => l.startsWith('RESULT '));
     expect(line, stdout).toBeDefined();
-    const report = JSON.parse((line as string).slice('RESULT '.length)) as Report & { webhooks: Scenario; seen: string[] };
+    const report = JSON.parse((line as string).slice('RESULT '.length)) as Report & {
+      webhooks: Scenario;
+      seen: string[];
+    };
     expectClient(report, service);
     expectWebhooks(report.webhooks, report.seen);
   });
 });
 
 describe('the built package under workerd (Miniflare)', () => {
-  it('calls the mock over HTTP from a Worker and receives deliveries with fetchHandler', { timeout: 60_000 }, async () => {
-    const bundle = await build({
-      entryPoints: [path.join(root, 'test/integration/runtimes/worker.ts')],
-      bundle: true,
-      write: false,
-      format: 'esm',
-      platform: 'browser',
-      conditions: ['workerd', 'worker', 'browser'],
-      // What a Worker cannot load stays out: msw (an optional peer) and the mock's node:http server.
-      external: ['msw', 'node:*'],
-      logLevel: 'silent',
-    });
-    const script = bundle.outputFiles[0]?.text as string;
-    const mf = new Miniflare({ modules: true, script, compatibilityDate: '2026-04-01' });
-    stop.push(() => mf.dispose());
-    const { service, address } = await startMock();
+  it(
+    'calls the mock over HTTP from a Worker and receives deliveries with fetchHandler',
+    { timeout: 60_000 },
+    async () => {
+      const bundle = await build({
+        entryPoints: [path.join(root, 'test/integration/runtimes/worker.ts')],
+        bundle: true,
+        write: false,
+        format: 'esm',
+        platform: 'browser',
+        conditions: ['workerd', 'worker', 'browser'],
+        // What a Worker cannot load stays out: msw (an optional peer) and the mock's node:http server.
+        external: ['msw', 'node:*'],
+        logLevel: 'silent',
+      });
+      const script = bundle.outputFiles[0]?.text as string;
+      const mf = new Miniflare({ modules: true, script, compatibilityDate: '2026-04-01' });
+      stop.push(() => mf.dispose());
+      const { service, address } = await startMock();
 
-    const client = await mf.dispatchFetch(`http://worker/client?mock=${encodeURIComponent(JSON.stringify(address))}`);
-    expect(client.status).toBe(200);
-    expectClient({ client: (await client.json()) as Report['client'] }, service);
+      const client = await mf.dispatchFetch(`http://worker/client?mock=${encodeURIComponent(JSON.stringify(address))}`);
+      expect(client.status).toBe(200);
+      expectClient({ client: (await client.json()) as Report['client'] }, service);
 
-    const webhooks = await webhookScenario(async (init) => (await mf.dispatchFetch('http://worker/hooks', init as never)) as unknown as Response);
-    expectWebhooks(webhooks, (await (await mf.dispatchFetch('http://worker/seen')).json()) as string[]);
-  });
+      const webhooks = await webhookScenario(
+        async (init) => (await mf.dispatchFetch('http://worker/hooks', init as never)) as unknown as Response,
+      );
+      expectWebhooks(webhooks, (await (await mf.dispatchFetch('http://worker/seen')).json()) as string[]);
+    },
+  );
 });

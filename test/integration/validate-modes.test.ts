@@ -8,7 +8,10 @@ afterEach(() => h.service.faults.clear());
 const window = { start_time: NOW - 7 * DAY, end_time: NOW };
 
 function answerWith(data: unknown): void {
-  h.service.faults.add({ body: JSON.stringify({ request_id: 'r1', data }), headers: { 'Content-Type': 'application/json' } });
+  h.service.faults.add({
+    body: JSON.stringify({ request_id: 'r1', data }),
+    headers: { 'Content-Type': 'application/json' },
+  });
 }
 const base = () => structuredClone(h.service.world.incidents[0]) as unknown as Record<string, unknown>;
 const page = (items: unknown[]) => ({ items, total: items.length, has_next_page: false });
@@ -18,13 +21,19 @@ describe('response validation modes', () => {
     const item = { ...base(), progress: 'Snoozed', incident_severity: 'Disaster', brand_new_field: { nested: [1] } };
     answerWith({ ...page([item]), next_gen_total: 5 });
     const got = await h.client().listIncidents(window);
-    expect(got.items[0]).toMatchObject({ progress: 'Snoozed', incident_severity: 'Disaster', brand_new_field: { nested: [1] } });
+    expect(got.items[0]).toMatchObject({
+      progress: 'Snoozed',
+      incident_severity: 'Disaster',
+      brand_new_field: { nested: [1] },
+    });
   });
 
   it("'deep' passes the same forward-compatible answer and the vendor's real example", async () => {
     const item = { ...base(), progress: 'Snoozed', brand_new_field: true, images: null };
     answerWith(page([item]));
-    expect((await h.client({ validate: 'deep' }).listIncidents(window)).items[0]).toMatchObject({ brand_new_field: true });
+    expect((await h.client({ validate: 'deep' }).listIncidents(window)).items[0]).toMatchObject({
+      brand_new_field: true,
+    });
     answerWith(openapiExample.data);
     const real = await h.client({ validate: 'deep' }).listIncidents(window);
     expect(real.items[0]?.incident_id).toBe('69da451ef77b1b51f40e83ee');
@@ -41,9 +50,9 @@ describe('response validation modes', () => {
     expect(error.status).toBe(200);
 
     answerWith(page([{ ...base(), start_time: '1700000000' }]));
-    expect(((await rejection(h.client({ validate: 'deep' }).listIncidents(window))) as ResponseValidationError).path).toBe(
-      'data.items.0.start_time',
-    );
+    expect(
+      ((await rejection(h.client({ validate: 'deep' }).listIncidents(window))) as ResponseValidationError).path,
+    ).toBe('data.items.0.start_time');
     answerWith(page([drifted]));
     expect((await h.client({ validate: 'envelope' }).listIncidents(window)).items).toHaveLength(1);
   });
@@ -55,11 +64,13 @@ describe('response validation modes', () => {
     }
   });
 
-  it("false checks nothing but what iteration needs", async () => {
+  it('false checks nothing but what iteration needs', async () => {
     answerWith({ items: [{ not: 'an incident' }], total: 'many', has_next_page: false });
     expect((await h.client({ validate: false }).listIncidents(window)).items).toEqual([{ not: 'an incident' }]);
     answerWith({ items: 'nope', total: 1, has_next_page: false });
-    expect(await rejection(h.client({ validate: false }).listIncidents(window))).toBeInstanceOf(ResponseValidationError);
+    expect(await rejection(h.client({ validate: false }).listIncidents(window))).toBeInstanceOf(
+      ResponseValidationError,
+    );
   });
 
   it('true means envelope', async () => {

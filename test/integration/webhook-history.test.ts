@@ -24,7 +24,9 @@ async function flakyEndpoint(): Promise<string> {
   let n = 0;
   const server = createServer((req, res) => {
     req.resume();
-    req.on('end', () => res.writeHead(++n % 3 === 0 ? 500 : 200, { 'Content-Type': 'text/plain' }).end(n % 3 === 0 ? 'boom' : 'ok'));
+    req.on('end', () =>
+      res.writeHead(++n % 3 === 0 ? 500 : 200, { 'Content-Type': 'text/plain' }).end(n % 3 === 0 ? 'boom' : 'ok'),
+    );
   });
   servers.push(server);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -39,7 +41,9 @@ async function deliver(service: MockService) {
   const channel = service.world.channels[0]!.channel_id;
   const created = [];
   for (let i = 0; i < 9; i++) {
-    created.push(await service.actions.create({ title: `incident ${i}`, incident_severity: 'Warning', channel_id: channel }));
+    created.push(
+      await service.actions.create({ title: `incident ${i}`, incident_severity: 'Warning', channel_id: channel }),
+    );
     service.clock.advance(60_000);
   }
   await service.actions.ack(created[0]!.incident_id, service.personId);
@@ -62,8 +66,18 @@ describe('webhookHistory over HTTP', async () => {
   });
 
   it('lists one page shaped as the OpenAPI, newest first, with the exact wire body', async () => {
-    const page = await client.webhookHistory.list({ integration_id: hook.id, limit: 4, start_time: new Date(window.start_time), end_time: window.end_time });
-    expect(h.calls.at(-1)?.body).toEqual({ integration_id: hook.id, limit: 4, start_time: window.start_time, end_time: window.end_time });
+    const page = await client.webhookHistory.list({
+      integration_id: hook.id,
+      limit: 4,
+      start_time: new Date(window.start_time),
+      end_time: window.end_time,
+    });
+    expect(h.calls.at(-1)?.body).toEqual({
+      integration_id: hook.id,
+      limit: 4,
+      start_time: window.start_time,
+      end_time: window.end_time,
+    });
     expect(page.items).toHaveLength(4);
     expect(page.total).toBe(10);
     expect(page.hasNextPage).toBe(true);
@@ -114,13 +128,20 @@ describe('webhookHistory over HTTP', async () => {
     expect(await list({})).toHaveLength(19); // both integrations
     expect((await list({ integration_id: other.id })).every((i) => i.event_type === 'i_new')).toBe(true);
     const failed = await list({ integration_id: hook.id, status: 'failed' });
-    expect(failed.map((i) => i.event_id)).toEqual(h.service.webhooks.history(hook.id, { status: 'failure' }).map((r) => r.event_id));
+    expect(failed.map((i) => i.event_id)).toEqual(
+      h.service.webhooks.history(hook.id, { status: 'failure' }).map((r) => r.event_id),
+    );
     expect(failed.length).toBeGreaterThan(0);
     expect(failed.every((i) => i.status === 'failed' && i.status_code === 500)).toBe(true);
     expect(await list({ integration_id: hook.id, event_types: ['i_ack'] })).toHaveLength(1);
     expect(await list({ integration_id: hook.id, ref_id: created[0]!.incident_id })).toHaveLength(2);
     const asc = await list({ integration_id: hook.id, asc: true, orderby: 'event_time' });
-    expect(asc.map((i) => i.event_id)).toEqual(h.service.webhooks.history(hook.id).reverse().map((r) => r.event_id));
+    expect(asc.map((i) => i.event_id)).toEqual(
+      h.service.webhooks
+        .history(hook.id)
+        .reverse()
+        .map((r) => r.event_id),
+    );
     const firstTwo = await list({ integration_id: hook.id, start_time: NOW_MS, end_time: NOW_MS + 60_000 });
     expect(firstTwo).toHaveLength(2);
     expect(await list({ integration_id: 1 })).toEqual([]);
@@ -142,7 +163,9 @@ describe('webhookHistory over HTTP', async () => {
     const missing = await rejection(client.webhookHistory.detail({ integration_id: hook.id, event_id: 'nope' }));
     expect(missing).toBeInstanceOf(ResourceNotFoundError);
     // The record belongs to its integration only.
-    const elsewhere = await rejection(client.webhookHistory.detail({ integration_id: other.id, event_id: records[0]!.event_id }));
+    const elsewhere = await rejection(
+      client.webhookHistory.detail({ integration_id: other.id, event_id: records[0]!.event_id }),
+    );
     expect(elsewhere).toBeInstanceOf(ResourceNotFoundError);
   });
 
@@ -172,7 +195,10 @@ describe('webhookHistory over HTTP', async () => {
         headers: { 'Content-Type': 'application/json' },
         body: JSON.stringify(body),
       });
-      return { status: response.status, body: (await response.json()) as { error?: { code: string; message: string } } };
+      return {
+        status: response.status,
+        body: (await response.json()) as { error?: { code: string; message: string } },
+      };
     };
     const ok = { limit: 10, ...window };
     for (const [body, field] of [
@@ -240,7 +266,9 @@ describe('webhookHistory over HTTP', async () => {
       expect((error as RequestValidationError).field).toBe(field);
     }
     expect(h.calls.length).toBe(before);
-    expect(await rejection(collect(client.webhookHistory.list(window).pages({ by: 'number' })))).toBeInstanceOf(RequestValidationError);
+    expect(await rejection(collect(client.webhookHistory.list(window).pages({ by: 'number' })))).toBeInstanceOf(
+      RequestValidationError,
+    );
   });
 
   it('retries as a read, and refuses a page of the wrong shape', async () => {
@@ -249,15 +277,22 @@ describe('webhookHistory over HTTP', async () => {
     expect(page.items).toHaveLength(10);
     h.service.faults.add({ status: 500, times: 1, path: '/webhook/history/detail' });
     const record = h.service.webhooks.history(hook.id)[0]!;
-    await expect(client.webhookHistory.detail({ integration_id: hook.id, event_id: record.event_id })).resolves.toMatchObject({ event_id: record.event_id });
-    h.service.faults.add({ status: 200, body: JSON.stringify({ request_id: 'r', data: { items: {}, total: 1, search_after_ctx: '' } }) });
+    await expect(
+      client.webhookHistory.detail({ integration_id: hook.id, event_id: record.event_id }),
+    ).resolves.toMatchObject({ event_id: record.event_id });
+    h.service.faults.add({
+      status: 200,
+      body: JSON.stringify({ request_id: 'r', data: { items: {}, total: 1, search_after_ctx: '' } }),
+    });
     const bad = await rejection(client.webhookHistory.list(window));
     expect(bad).toBeInstanceOf(ResponseValidationError);
   });
 
   it('the server answers InvalidParameter to a bad cursor', async () => {
     const raw = new Flashduty({ appKey: h.service.appKey, baseUrl: h.server.url, logLevel: 'off' });
-    expect(await rejection(raw.webhookHistory.list({ ...window, search_after_ctx: 'not-a-cursor' }))).toBeInstanceOf(InvalidParameterError);
+    expect(await rejection(raw.webhookHistory.list({ ...window, search_after_ctx: 'not-a-cursor' }))).toBeInstanceOf(
+      InvalidParameterError,
+    );
   });
 });
 

@@ -11,7 +11,12 @@ const SECRET = { header: 'x-flashduty-token', values: ['s3cret', 'old-s3cret'] }
 const AUTH = { 'x-flashduty-token': 's3cret' };
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-const deliver = (url: string, payload: unknown, headers: Record<string, string> = AUTH, contentType: string | null = 'application/json') => {
+const deliver = (
+  url: string,
+  payload: unknown,
+  headers: Record<string, string> = AUTH,
+  contentType: string | null = 'application/json',
+) => {
   const delivery = buildDelivery(payload, { headers, contentType });
   return post(url, delivery.body, delivery.headers);
 };
@@ -66,7 +71,9 @@ for (const [name, adapter] of Object.entries(adapters)) {
       expect((await deliver(server.url, buildWebhookEvent('i_new'), { 'x-flashduty-token': 'nope' })).status).toBe(401);
       expect((await deliver(server.url, buildWebhookEvent('i_new'), {})).status).toBe(401);
       expect((await deliver(server.url, 'x'.repeat(64 * 1024), {}, 'text/plain')).status).toBe(401);
-      expect((await deliver(server.url, buildWebhookEvent('i_new'), { 'x-flashduty-token': 'old-s3cret' })).status).toBe(200);
+      expect(
+        (await deliver(server.url, buildWebhookEvent('i_new'), { 'x-flashduty-token': 'old-s3cret' })).status,
+      ).toBe(200);
     });
 
     it('refuses an invalid payload with 400 and the path', async () => {
@@ -77,25 +84,28 @@ for (const [name, adapter] of Object.entries(adapters)) {
     });
 
     // With express.json() in front, Express reads and parses the body itself: these are its answers, not ours.
-    if (!adapter.parsed) it('refuses malformed JSON and an empty body with 400', async () => {
-      expect((await deliver(server.url, '{"event_id": "x",')).status).toBe(400);
-      expect((await deliver(server.url, '')).status).toBe(400);
-    });
+    if (!adapter.parsed)
+      it('refuses malformed JSON and an empty body with 400', async () => {
+        expect((await deliver(server.url, '{"event_id": "x",')).status).toBe(400);
+        expect((await deliver(server.url, '')).status).toBe(400);
+      });
 
     it('refuses a non-JSON content type with 415', async () => {
       expect((await deliver(server.url, JSON.stringify(example), AUTH, 'text/plain')).status).toBe(415);
     });
 
-    if (!adapter.parsed) it('refuses a missing content type with 415', async () => {
-      expect((await deliver(server.url, JSON.stringify(buildWebhookEvent('i_new')), AUTH, null)).status).toBe(415);
-    });
+    if (!adapter.parsed)
+      it('refuses a missing content type with 415', async () => {
+        expect((await deliver(server.url, JSON.stringify(buildWebhookEvent('i_new')), AUTH, null)).status).toBe(415);
+      });
 
-    if (!adapter.parsed) it('refuses a body over the limit with 413', async () => {
-      const big = buildWebhookEvent('i_comm', { incident: { description: 'x'.repeat(200 * 1024) } });
-      const res = await deliver(server.url, big);
-      expect(res.status).toBe(413);
-      expect(runs(big.event_id)).toBe(0);
-    });
+    if (!adapter.parsed)
+      it('refuses a body over the limit with 413', async () => {
+        const big = buildWebhookEvent('i_comm', { incident: { description: 'x'.repeat(200 * 1024) } });
+        const res = await deliver(server.url, big);
+        expect(res.status).toBe(413);
+        expect(runs(big.event_id)).toBe(0);
+      });
 
     it('answers within the deadline while a slow handler runs', async () => {
       let open = () => {};
@@ -169,7 +179,8 @@ describe('nodeMiddleware after another middleware answered', () => {
         next();
       },
       receiver.nodeMiddleware(),
-      (error: unknown, _req: express.Request, _res: express.Response, _next: express.NextFunction) => void errors.push(error),
+      (error: unknown, _req: express.Request, _res: express.Response, _next: express.NextFunction) =>
+        void errors.push(error),
     );
     const server = await listening(createServer(app));
     try {

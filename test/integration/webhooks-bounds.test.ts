@@ -8,7 +8,8 @@ import { buildDelivery, buildWebhookEvent } from '../../src/testing/index.js';
 import { type Claim, MemoryStateStore, type StateStore, WebhookReceiver } from '../../src/webhooks/index.js';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-const receive = (receiver: WebhookReceiver, payload: unknown) => receiver.receive(buildDelivery(payload).receiveInput());
+const receive = (receiver: WebhookReceiver, payload: unknown) =>
+  receiver.receive(buildDelivery(payload).receiveInput());
 
 /** A state store of the user's making whose claims answer after `delayMs` (a slow Redis). */
 function slowStore(delayMs: number): StateStore & { delayMs: number; lateClaims: number; inner: MemoryStateStore } {
@@ -50,13 +51,23 @@ async function serve(receiver: WebhookReceiver): Promise<string> {
 function post(url: string, body: string | ((write: (chunk: string) => void, end: () => void) => void)) {
   return new Promise<{ status?: number; error?: string; ms: number }>((resolve) => {
     const started = Date.now();
-    const req = httpRequest(url, { method: 'POST', agent: false, headers: { 'Content-Type': 'application/json' } }, (res) => {
-      res.resume();
-      res.on('end', () => resolve({ status: res.statusCode, ms: Date.now() - started }));
-    });
-    req.on('error', (error: NodeJS.ErrnoException) => resolve({ error: error.code ?? error.message, ms: Date.now() - started }));
+    const req = httpRequest(
+      url,
+      { method: 'POST', agent: false, headers: { 'Content-Type': 'application/json' } },
+      (res) => {
+        res.resume();
+        res.on('end', () => resolve({ status: res.statusCode, ms: Date.now() - started }));
+      },
+    );
+    req.on('error', (error: NodeJS.ErrnoException) =>
+      resolve({ error: error.code ?? error.message, ms: Date.now() - started }),
+    );
     if (typeof body === 'string') req.end(body);
-    else body((chunk) => req.write(chunk), () => req.end());
+    else
+      body(
+        (chunk) => req.write(chunk),
+        () => req.end(),
+      );
   });
 }
 
@@ -88,10 +99,15 @@ describe('the ack deadline', () => {
   it('answers 503 through fetchHandler when the store is too slow', async () => {
     const store = slowStore(300);
     const receiver = new WebhookReceiver({ store, ackTimeoutMs: 100 });
-    const response = await receiver.fetchHandler(buildDelivery(buildWebhookEvent('i_new')).request('http://localhost/hook'));
+    const response = await receiver.fetchHandler(
+      buildDelivery(buildWebhookEvent('i_new')).request('http://localhost/hook'),
+    );
     expect(store.lateClaims).toBe(0); // answered before the store did (timers fire in order, however busy the machine)
     expect(response.status).toBe(503);
-    expect(await response.json()).toMatchObject({ outcome: 'rejected', reason: expect.stringMatching(/^not recorded: the state store did not finish/) });
+    expect(await response.json()).toMatchObject({
+      outcome: 'rejected',
+      reason: expect.stringMatching(/^not recorded: the state store did not finish/),
+    });
   });
 
   it('cuts off a body that trickles in, at the deadline', async () => {
@@ -120,7 +136,11 @@ describe('the ack deadline', () => {
     expect(shared.claim(event.event_id, 60_000)).toMatchObject({ status: 'claimed' }); // the replica that died
     const receiver = new WebhookReceiver({ store: shared, ackTimeoutMs: 150 });
     const result = await receive(receiver, event);
-    expect(result).toMatchObject({ status: 503, outcome: 'rejected', reason: expect.stringMatching(/another process/) });
+    expect(result).toMatchObject({
+      status: 503,
+      outcome: 'rejected',
+      reason: expect.stringMatching(/another process/),
+    });
   });
 
   it('answers 200 duplicate while a delivery of the same event still runs in this process', async () => {
@@ -143,7 +163,9 @@ describe('the ack deadline', () => {
 describe('hostile input', () => {
   it('refuses event ids over 256 characters with 400', async () => {
     const receiver = new WebhookReceiver();
-    expect(await receive(receiver, buildWebhookEvent('i_new', { event_id: 'x'.repeat(256) }))).toMatchObject({ status: 200 });
+    expect(await receive(receiver, buildWebhookEvent('i_new', { event_id: 'x'.repeat(256) }))).toMatchObject({
+      status: 200,
+    });
     expect(await receive(receiver, buildWebhookEvent('i_new', { event_id: 'x'.repeat(257) }))).toMatchObject({
       status: 400,
       reason: 'invalid payload at event_id: longer than 256 characters',

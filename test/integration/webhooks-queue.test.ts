@@ -28,7 +28,11 @@ function setup(options: { attempts?: number; store?: RedisStateStore } = {}) {
   const name = `webhooks-${process.pid}-${++queueNumber}`;
   const queue = new Queue(name, {
     connection,
-    defaultJobOptions: { attempts: options.attempts ?? 3, backoff: { type: 'fixed', delay: 50 }, removeOnComplete: { age: 3600 } },
+    defaultJobOptions: {
+      attempts: options.attempts ?? 3,
+      backoff: { type: 'fixed', delay: 50 },
+      removeOnComplete: { age: 3600 },
+    },
   });
   closers.push(() => queue.obliterate({ force: true }).then(() => queue.close()));
   const store = options.store ?? new RedisStateStore({ client, keyPrefix: `${name}:` });
@@ -43,7 +47,8 @@ function setup(options: { attempts?: number; store?: RedisStateStore } = {}) {
   return { name, queue, store, receiver, events, startWorker };
 }
 
-const receive = (receiver: WebhookReceiver, payload: unknown) => receiver.receive(buildDelivery(payload).receiveInput());
+const receive = (receiver: WebhookReceiver, payload: unknown) =>
+  receiver.receive(buildDelivery(payload).receiveInput());
 
 function waitFor(events: QueueEvents, kind: 'completed' | 'failed', jobId: string): Promise<void> {
   return new Promise((resolve) => {
@@ -198,8 +203,10 @@ describe('WebhookReceiver with a queue it cannot reach', () => {
     const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
     const started = Date.now();
     const outcome = await new Promise<string>((resolve) => {
-      const req = httpRequest(url, { method: 'POST', agent: false, headers: { 'Content-Type': 'application/json' } }, (res) =>
-        resolve(`answered ${res.statusCode}`),
+      const req = httpRequest(
+        url,
+        { method: 'POST', agent: false, headers: { 'Content-Type': 'application/json' } },
+        (res) => resolve(`answered ${res.statusCode}`),
       );
       req.on('error', (error: NodeJS.ErrnoException) => resolve(error.code ?? error.message));
       req.end(JSON.stringify(buildWebhookEvent('i_new')));
@@ -207,8 +214,12 @@ describe('WebhookReceiver with a queue it cannot reach', () => {
     expect(outcome).toBe('ECONNRESET');
     // The queue never answers, so only the deadline (300 ms) can end this; 10× is a margin no machine's load eats.
     expect(Date.now() - started).toBeLessThan(3000);
-    const response = await receiver.fetchHandler(buildDelivery(buildWebhookEvent('i_new')).request('http://localhost/hook'));
+    const response = await receiver.fetchHandler(
+      buildDelivery(buildWebhookEvent('i_new')).request('http://localhost/hook'),
+    );
     expect(response.status).toBe(503);
-    expect(await response.json()).toMatchObject({ reason: expect.stringMatching(/^not recorded: the queue did not finish within the ack deadline/) });
+    expect(await response.json()).toMatchObject({
+      reason: expect.stringMatching(/^not recorded: the queue did not finish within the ack deadline/),
+    });
   });
 });

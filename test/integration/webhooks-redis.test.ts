@@ -71,7 +71,10 @@ for (const [flavour, client] of Object.entries(clients)) {
       const results = await Promise.all([a, b, a, b].map((r) => r.receive(buildDelivery(event).receiveInput())));
       expect(results.map((r) => r.outcome).sort()).toEqual(['accepted', 'duplicate', 'duplicate', 'duplicate']);
       expect(runs).toBe(1);
-      const older = buildWebhookEvent('i_new', { event_time: event.event_time - 1, incident: { incident_id: event.incident.incident_id } });
+      const older = buildWebhookEvent('i_new', {
+        event_time: event.event_time - 1,
+        incident: { incident_id: event.incident.incident_id },
+      });
       expect((await b.receive(buildDelivery(older).receiveInput())).outcome).toBe('stale');
     });
   });

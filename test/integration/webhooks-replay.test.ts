@@ -34,7 +34,9 @@ async function createIncidents(service: MockService, count: number) {
   const channel = service.world.channels[0]!.channel_id;
   const created = [];
   for (let i = 0; i < count; i++) {
-    created.push(await service.actions.create({ title: `incident ${i}`, incident_severity: 'Warning', channel_id: channel }));
+    created.push(
+      await service.actions.create({ title: `incident ${i}`, incident_severity: 'Warning', channel_id: channel }),
+    );
     service.clock.advance(1_000);
   }
   await service.webhooks.idle();
@@ -48,7 +50,10 @@ describe('replayFromHistory', async () => {
   const until = NOW_MS + 3_600_000;
 
   it('replays what never arrived (the endpoint was down) once; a second replay is all duplicates', async () => {
-    const hook = h.service.webhooks.create({ endpoint: `http://127.0.0.1:${await closedPort()}/hooks`, headers: { 'X-Flashduty-Token': 't0ken' } });
+    const hook = h.service.webhooks.create({
+      endpoint: `http://127.0.0.1:${await closedPort()}/hooks`,
+      headers: { 'X-Flashduty-Token': 't0ken' },
+    });
     const created = await createIncidents(h.service, 5);
     expect(h.service.webhooks.history(hook.id).every((r) => r.status === 'failure')).toBe(true);
     const receiver = new WebhookReceiver({ secret: SECRET });
@@ -58,7 +63,13 @@ describe('replayFromHistory', async () => {
     expect(report).toEqual({ seen: 5, accepted: 5, duplicate: 0, stale: 0, rejected: 0, rejections: [] });
     // Oldest first: in the order they happened.
     expect(handled.map((e) => e.incident?.incident_id)).toEqual(created.map((c) => c.incident_id));
-    const again = await replayFromHistory({ client, receiver, integrationId: hook.id, since: new Date(since), until: new Date(until) });
+    const again = await replayFromHistory({
+      client,
+      receiver,
+      integrationId: hook.id,
+      since: new Date(since),
+      until: new Date(until),
+    });
     expect(again).toEqual({ seen: 5, accepted: 0, duplicate: 5, stale: 0, rejected: 0, rejections: [] });
     expect(handled).toHaveLength(5);
   });
@@ -67,7 +78,10 @@ describe('replayFromHistory', async () => {
     const receiver = new WebhookReceiver({ secret: SECRET });
     const handled: string[] = [];
     receiver.on('event', (event) => void handled.push(event.event_id));
-    const hook = h.service.webhooks.create({ endpoint: await liveReceiver(receiver, 3), headers: { 'X-Flashduty-Token': 't0ken' } });
+    const hook = h.service.webhooks.create({
+      endpoint: await liveReceiver(receiver, 3),
+      headers: { 'X-Flashduty-Token': 't0ken' },
+    });
     await createIncidents(h.service, 7);
     const history = h.service.webhooks.history(hook.id);
     expect(history.filter((r) => r.status === 'success')).toHaveLength(3);
@@ -81,20 +95,35 @@ describe('replayFromHistory', async () => {
   });
 
   it('reports what the receiver refuses, with the reason (a secret that no longer matches)', async () => {
-    const hook = h.service.webhooks.create({ endpoint: `http://127.0.0.1:${await closedPort()}/hooks`, headers: { 'X-Flashduty-Token': 'old' } });
+    const hook = h.service.webhooks.create({
+      endpoint: `http://127.0.0.1:${await closedPort()}/hooks`,
+      headers: { 'X-Flashduty-Token': 'old' },
+    });
     await createIncidents(h.service, 2);
     const receiver = new WebhookReceiver({ secret: SECRET });
     const report = await replayFromHistory({ client, receiver, integrationId: hook.id, since, until });
     expect(report).toMatchObject({ seen: 2, accepted: 0, rejected: 2 });
-    expect(report.rejections[0]).toEqual({ eventId: expect.any(String), status: 401, reason: 'missing or wrong x-flashduty-token header' });
+    expect(report.rejections[0]).toEqual({
+      eventId: expect.any(String),
+      status: 401,
+      reason: 'missing or wrong x-flashduty-token header',
+    });
   });
 
-  it('refuses bad options with a FlashdutyError, and a bad window with the client\'s RequestValidationError', async () => {
+  it("refuses bad options with a FlashdutyError, and a bad window with the client's RequestValidationError", async () => {
     const receiver = new WebhookReceiver();
-    await expect(replayFromHistory({ client: {} as never, receiver, integrationId: 1, since })).rejects.toBeInstanceOf(FlashdutyError);
-    await expect(replayFromHistory({ client, receiver: {} as never, integrationId: 1, since })).rejects.toThrow(/receiver/);
-    await expect(replayFromHistory({ client, receiver, integrationId: 1, since, status: 'some' as never })).rejects.toThrow(/status/);
-    await expect(replayFromHistory({ client, receiver, integrationId: 1, since: until, until: since })).rejects.toThrow(/end_time/);
+    await expect(replayFromHistory({ client: {} as never, receiver, integrationId: 1, since })).rejects.toBeInstanceOf(
+      FlashdutyError,
+    );
+    await expect(replayFromHistory({ client, receiver: {} as never, integrationId: 1, since })).rejects.toThrow(
+      /receiver/,
+    );
+    await expect(
+      replayFromHistory({ client, receiver, integrationId: 1, since, status: 'some' as never }),
+    ).rejects.toThrow(/status/);
+    await expect(replayFromHistory({ client, receiver, integrationId: 1, since: until, until: since })).rejects.toThrow(
+      /end_time/,
+    );
   });
 
   it('stops between records when its signal aborts', async () => {
@@ -106,7 +135,9 @@ describe('replayFromHistory', async () => {
     receiver.on('event', () => {
       if (++seen === 2) controller.abort();
     });
-    await expect(replayFromHistory({ client, receiver, integrationId: hook.id, since, until, signal: controller.signal })).rejects.toThrow();
+    await expect(
+      replayFromHistory({ client, receiver, integrationId: hook.id, since, until, signal: controller.signal }),
+    ).rejects.toThrow();
     expect(seen).toBe(2);
   });
 });

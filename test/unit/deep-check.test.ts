@@ -3,12 +3,7 @@
 import fc from 'fast-check';
 import * as z from 'zod/mini';
 import { describe, expect, it } from 'vitest';
-import {
-  AlertInfoSchema,
-  EnvelopeSchema,
-  IncidentInfoSchema,
-  IncidentListResponseSchema,
-} from '../../src/index.js';
+import { AlertInfoSchema, EnvelopeSchema, IncidentInfoSchema, IncidentListResponseSchema } from '../../src/index.js';
 import { compile } from '../../src/schemas/compile.js';
 import { createMockService } from '../../src/testing/index.js';
 import openapiExample from '../fixtures/openapi-incident-list.example.json' with { type: 'json' };

@@ -24,22 +24,36 @@ describe('request schemas', () => {
       if (checkSchema(example, REQUEST_SCHEMAS[path]!, SCHEMA_DEFS)) refused.push(path);
     }
     expect(checked).toBeGreaterThan(150);
-    expect(refused.sort()).toEqual(['/alert/pipeline/upsert', '/insight/alert/topk-by-label', '/schedule/create', '/schedule/preview']);
+    expect(refused.sort()).toEqual([
+      '/alert/pipeline/upsert',
+      '/insight/alert/topk-by-label',
+      '/schedule/create',
+      '/schedule/preview',
+    ]);
   });
 
   it('name the field at fault', () => {
     const ack = REQUEST_SCHEMAS['/incident/ack']!;
     expect(checkSchema({}, ack, SCHEMA_DEFS)).toEqual({ path: 'incident_ids', why: 'is required' });
     expect(checkSchema({ incident_ids: [] }, ack, SCHEMA_DEFS)?.path).toBe('incident_ids');
-    expect(checkSchema({ incident_ids: ['0123456789abcdef01234567', 'nope'] }, ack, SCHEMA_DEFS)?.path).toBe('incident_ids[1]');
+    expect(checkSchema({ incident_ids: ['0123456789abcdef01234567', 'nope'] }, ack, SCHEMA_DEFS)?.path).toBe(
+      'incident_ids[1]',
+    );
     expect(checkSchema({ incident_ids: ['0123456789abcdef01234567'], extra: 1 }, ack, SCHEMA_DEFS)).toBeUndefined();
     const snooze = REQUEST_SCHEMAS['/incident/snooze']!;
-    expect(checkSchema({ incident_ids: ['0123456789abcdef01234567'], minutes: 0 }, snooze, SCHEMA_DEFS)?.path).toBe('minutes');
-    expect(checkSchema({ incident_ids: ['0123456789abcdef01234567'], minutes: 1.5 }, snooze, SCHEMA_DEFS)?.why).toMatch(/integer/);
+    expect(checkSchema({ incident_ids: ['0123456789abcdef01234567'], minutes: 0 }, snooze, SCHEMA_DEFS)?.path).toBe(
+      'minutes',
+    );
+    expect(checkSchema({ incident_ids: ['0123456789abcdef01234567'], minutes: 1.5 }, snooze, SCHEMA_DEFS)?.why).toMatch(
+      /integer/,
+    );
     const create = REQUEST_SCHEMAS['/incident/create']!;
     expect(checkSchema({ incident_severity: 'Fatal' }, create, SCHEMA_DEFS)?.path).toBe('incident_severity');
     const assign = REQUEST_SCHEMAS['/incident/assign']!;
-    expect(checkSchema({ incident_id: '0123456789abcdef01234567', assigned_to: { person_ids: [] } }, assign, SCHEMA_DEFS)?.path).toBe('assigned_to.person_ids');
+    expect(
+      checkSchema({ incident_id: '0123456789abcdef01234567', assigned_to: { person_ids: [] } }, assign, SCHEMA_DEFS)
+        ?.path,
+    ).toBe('assigned_to.person_ids');
     const changes = REQUEST_SCHEMAS['/status-page/change/list']!; // a GET: its query parameters
     expect(checkSchema({}, changes, SCHEMA_DEFS)?.path).toBe('page_id');
   });

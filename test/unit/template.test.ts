@@ -60,11 +60,23 @@ describe('renderCustomBody', () => {
       event_type: { i_new: { kind: 'created' } },
     };
     const rendered = renderCustomBody(
-      { sev: '{{incident.incident_severity}}', line: 'sev={{ incident.incident_severity }}', ack: '{{incident.ack_time}}', kind: '{{event_type}}', status: '{{incident.incident_status}}' },
+      {
+        sev: '{{incident.incident_severity}}',
+        line: 'sev={{ incident.incident_severity }}',
+        ack: '{{incident.ack_time}}',
+        kind: '{{event_type}}',
+        status: '{{incident.incident_status}}',
+      },
       example,
       mapping,
     );
-    expect(rendered).toEqual({ sev: 'P1', line: 'sev=P1', ack: 'not acknowledged', kind: { kind: 'created' }, status: 'Critical' });
+    expect(rendered).toEqual({
+      sev: 'P1',
+      line: 'sev=P1',
+      ack: 'not acknowledged',
+      kind: { kind: 'created' },
+      status: 'Critical',
+    });
   });
 
   it('refuses a template that is not JSON text, with a typed error', () => {
@@ -72,7 +84,10 @@ describe('renderCustomBody', () => {
   });
 
   it('keeps a template key named __proto__ as a key', () => {
-    const rendered = renderCustomBody('{"__proto__": {"title": "{{incident.title}}"}}', example) as Record<string, unknown>;
+    const rendered = renderCustomBody('{"__proto__": {"title": "{{incident.title}}"}}', example) as Record<
+      string,
+      unknown
+    >;
     expect(Object.getPrototypeOf(rendered)).toBe(Object.prototype);
     expect(Object.getOwnPropertyDescriptor(rendered, '__proto__')?.value).toEqual({ title: 'ysy028' });
   });
@@ -84,17 +99,36 @@ describe('renderCustomBody', () => {
 });
 
 // Property tests: any payload, and templates built from its real paths and random text.
-const jsonLeaf = fc.oneof(fc.string(), fc.integer(), fc.double({ noNaN: true, noDefaultInfinity: true }), fc.boolean(), fc.constant(null));
+const jsonLeaf = fc.oneof(
+  fc.string(),
+  fc.integer(),
+  fc.double({ noNaN: true, noDefaultInfinity: true }),
+  fc.boolean(),
+  fc.constant(null),
+);
 const payloadArb = fc.dictionary(
   fc.string({ minLength: 1, maxLength: 6 }).filter((k) => !k.includes('.') && !k.includes('{') && !k.includes('}')),
-  fc.oneof(jsonLeaf, fc.array(jsonLeaf, { maxLength: 3 }), fc.dictionary(fc.string({ minLength: 1, maxLength: 4 }).filter((k) => !/[.{}]/.test(k)), jsonLeaf, { maxKeys: 3 })),
+  fc.oneof(
+    jsonLeaf,
+    fc.array(jsonLeaf, { maxLength: 3 }),
+    fc.dictionary(
+      fc.string({ minLength: 1, maxLength: 4 }).filter((k) => !/[.{}]/.test(k)),
+      jsonLeaf,
+      { maxKeys: 3 },
+    ),
+  ),
   { minKeys: 1, maxKeys: 6 },
 );
 
 function leafPaths(value: unknown, prefix = ''): Array<[string, unknown]> {
-  if (Array.isArray(value)) return value.flatMap((v, i) => leafPaths(v, prefix ? `${prefix}.${i}` : String(i))).concat(prefix ? [[prefix, value]] : []);
+  if (Array.isArray(value))
+    return value
+      .flatMap((v, i) => leafPaths(v, prefix ? `${prefix}.${i}` : String(i)))
+      .concat(prefix ? [[prefix, value]] : []);
   if (typeof value === 'object' && value !== null) {
-    return Object.entries(value).flatMap(([k, v]) => leafPaths(v, prefix ? `${prefix}.${k}` : k)).concat(prefix ? [[prefix, value]] : []);
+    return Object.entries(value)
+      .flatMap(([k, v]) => leafPaths(v, prefix ? `${prefix}.${k}` : k))
+      .concat(prefix ? [[prefix, value]] : []);
   }
   return [[prefix, value]];
 }
@@ -115,18 +149,34 @@ describe('renderCustomBody properties', () => {
 
   it('text with variables equals the text with each value stringified in place', () => {
     fc.assert(
-      fc.property(payloadArb, fc.array(fc.tuple(fc.string().filter((s) => !s.includes('{') && !s.includes('}')), fc.nat()), { minLength: 1, maxLength: 4 }), (payload, parts) => {
-        const paths = leafPaths(payload).filter(([p]) => p.split('.').every((s) => s.trim() === s && s !== ''));
-        fc.pre(paths.length > 0);
-        let template = 'start:';
-        let expected = 'start:';
-        for (const [text, n] of parts) {
-          const [path, value] = paths[n % paths.length] as [string, unknown];
-          template += `${text}{{${path}}}`;
-          expected += text + (typeof value === 'string' ? value : value === null || typeof value === 'object' ? JSON.stringify(value) : `${value as number | boolean}`);
-        }
-        expect(renderCustomBody([template], payload)).toEqual([expected]);
-      }),
+      fc.property(
+        payloadArb,
+        fc.array(
+          fc.tuple(
+            fc.string().filter((s) => !s.includes('{') && !s.includes('}')),
+            fc.nat(),
+          ),
+          { minLength: 1, maxLength: 4 },
+        ),
+        (payload, parts) => {
+          const paths = leafPaths(payload).filter(([p]) => p.split('.').every((s) => s.trim() === s && s !== ''));
+          fc.pre(paths.length > 0);
+          let template = 'start:';
+          let expected = 'start:';
+          for (const [text, n] of parts) {
+            const [path, value] = paths[n % paths.length] as [string, unknown];
+            template += `${text}{{${path}}}`;
+            expected +=
+              text +
+              (typeof value === 'string'
+                ? value
+                : value === null || typeof value === 'object'
+                  ? JSON.stringify(value)
+                  : `${value as number | boolean}`);
+          }
+          expect(renderCustomBody([template], payload)).toEqual([expected]);
+        },
+      ),
       { numRuns: 300 },
     );
   });

@@ -24,7 +24,12 @@ describe('readDefaultPayload', () => {
     expect(result).toEqual({
       ok: true,
       event: incidentExample,
-      keys: { eventId: incidentExample.event_id, eventType: 'i_new', eventTime: incidentExample.event_time, scope: 'incident:64b1352e376e32c85c56e25b' },
+      keys: {
+        eventId: incidentExample.event_id,
+        eventType: 'i_new',
+        eventTime: incidentExample.event_time,
+        scope: 'incident:64b1352e376e32c85c56e25b',
+      },
     });
   });
 
@@ -39,7 +44,12 @@ describe('readDefaultPayload', () => {
     expect(result).toMatchObject({
       ok: true,
       event: alertExample,
-      keys: { eventId: 'ffcf1d47a8d853dc800d000c87e5568b', eventType: 'a_merge', eventTime: 1683890681639, scope: 'alert:645c3affd2b92d989a0bd824' },
+      keys: {
+        eventId: 'ffcf1d47a8d853dc800d000c87e5568b',
+        eventType: 'a_merge',
+        eventTime: 1683890681639,
+        scope: 'alert:645c3affd2b92d989a0bd824',
+      },
     });
   });
 
@@ -86,21 +96,86 @@ describe('readDefaultPayload', () => {
   const long = 'x'.repeat(257);
   it.each([
     ['no object', () => [1], '', /expected a JSON object, got an array/],
-    ['an incident event without event_id', () => ({ ...clone(incidentExample), event_id: undefined }), 'event_id', /missing/],
-    ['an event_id over 256 characters', () => ({ ...clone(incidentExample), event_id: long }), 'event_id', /^longer than 256 characters$/],
-    ['an incident_id over 256 characters', () => ({ ...clone(incidentExample), incident: { ...incidentExample.incident, incident_id: long } }), 'incident.incident_id', /longer than 256/],
-    ['an incident event carrying alert only', () => ({ ...clone(alertExample), event_type: 'i_new' }), 'incident', /expected an object, got missing/],
-    ['an alert event without alert', () => ({ ...clone(incidentExample), event_type: 'a_new' }), 'alert', /expected an object, got missing/],
-    ['an alert event with a fractional start_time', () => ({ ...clone(alertExample), alert: { ...alertExample.alert, start_time: 1.5 } }), 'alert.start_time', /a fraction/],
-    ['an alert event with an empty alert_id', () => ({ ...clone(alertExample), alert: { ...alertExample.alert, alert_id: '' } }), 'alert.alert_id', /an empty string/],
-    ['an alert_id over 256 characters', () => ({ ...clone(alertExample), alert: { ...alertExample.alert, alert_id: long } }), 'alert.alert_id', /longer than 256/],
-    ['an alert event with a string channel_id', () => ({ ...clone(alertExample), alert: { ...alertExample.alert, channel_id: '1' } }), 'alert.channel_id', /a string/],
-    ['an alert merged into a non-object', () => ({ ...clone(alertExample), alert: { ...alertExample.alert, incident: 'x' } }), 'alert.incident', /a string/],
+    [
+      'an incident event without event_id',
+      () => ({ ...clone(incidentExample), event_id: undefined }),
+      'event_id',
+      /missing/,
+    ],
+    [
+      'an event_id over 256 characters',
+      () => ({ ...clone(incidentExample), event_id: long }),
+      'event_id',
+      /^longer than 256 characters$/,
+    ],
+    [
+      'an incident_id over 256 characters',
+      () => ({ ...clone(incidentExample), incident: { ...incidentExample.incident, incident_id: long } }),
+      'incident.incident_id',
+      /longer than 256/,
+    ],
+    [
+      'an incident event carrying alert only',
+      () => ({ ...clone(alertExample), event_type: 'i_new' }),
+      'incident',
+      /expected an object, got missing/,
+    ],
+    [
+      'an alert event without alert',
+      () => ({ ...clone(incidentExample), event_type: 'a_new' }),
+      'alert',
+      /expected an object, got missing/,
+    ],
+    [
+      'an alert event with a fractional start_time',
+      () => ({ ...clone(alertExample), alert: { ...alertExample.alert, start_time: 1.5 } }),
+      'alert.start_time',
+      /a fraction/,
+    ],
+    [
+      'an alert event with an empty alert_id',
+      () => ({ ...clone(alertExample), alert: { ...alertExample.alert, alert_id: '' } }),
+      'alert.alert_id',
+      /an empty string/,
+    ],
+    [
+      'an alert_id over 256 characters',
+      () => ({ ...clone(alertExample), alert: { ...alertExample.alert, alert_id: long } }),
+      'alert.alert_id',
+      /longer than 256/,
+    ],
+    [
+      'an alert event with a string channel_id',
+      () => ({ ...clone(alertExample), alert: { ...alertExample.alert, channel_id: '1' } }),
+      'alert.channel_id',
+      /a string/,
+    ],
+    [
+      'an alert merged into a non-object',
+      () => ({ ...clone(alertExample), alert: { ...alertExample.alert, incident: 'x' } }),
+      'alert.incident',
+      /a string/,
+    ],
     ['an alert event without event_id', () => ({ ...clone(alertExample), event_id: 3 }), 'event_id', /a number/],
-    ['a custom action with an empty id inside incident', () => ({ ...idInside(), incident: { ...(idInside().incident as object), event_id: '' } }), 'incident.event_id', /an empty string/],
-    ['a custom action with no id anywhere', () => ({ ...clone(customAction), event_id: undefined }), 'event_id', /missing/],
+    [
+      'a custom action with an empty id inside incident',
+      () => ({ ...idInside(), incident: { ...(idInside().incident as object), event_id: '' } }),
+      'incident.event_id',
+      /an empty string/,
+    ],
+    [
+      'a custom action with no id anywhere',
+      () => ({ ...clone(customAction), event_id: undefined }),
+      'event_id',
+      /missing/,
+    ],
     ['a new kind without event_id', () => ({ event_type: 'x_change', event_time: 1 }), 'event_id', /missing/],
-    ['a new kind with event_time in seconds as a string', () => ({ event_id: 'e', event_type: 'x_change', event_time: '1' }), 'event_time', /a string/],
+    [
+      'a new kind with event_time in seconds as a string',
+      () => ({ event_id: 'e', event_type: 'x_change', event_time: '1' }),
+      'event_time',
+      /a string/,
+    ],
     ['a person that is not an object', () => ({ ...clone(alertExample), person: 'zhangsan' }), 'person', /a string/],
   ])('refuses %s, naming the path', (_name, body, path, message) => {
     const result = readDefaultPayload(body());
@@ -113,13 +188,36 @@ describe('readDefaultPayload', () => {
 
 describe('payload check (every kind)', () => {
   const anyValue = fc.oneof(
-    fc.constant(undefined), fc.constant(null), fc.constant(''), fc.string(), fc.integer(), fc.double(),
-    fc.constant(2 ** 60), fc.constant('y'.repeat(300)), fc.boolean(), fc.array(fc.integer(), { maxLength: 2 }), fc.object({ maxDepth: 1 }),
+    fc.constant(undefined),
+    fc.constant(null),
+    fc.constant(''),
+    fc.string(),
+    fc.integer(),
+    fc.double(),
+    fc.constant(2 ** 60),
+    fc.constant('y'.repeat(300)),
+    fc.boolean(),
+    fc.array(fc.integer(), { maxLength: 2 }),
+    fc.object({ maxDepth: 1 }),
   );
   const topFields = ['event_id', 'event_type', 'event_time', 'incident', 'alert', 'person'] as const;
   const innerFields = [
-    'event_id', 'incident_id', 'alert_id', 'title', 'incident_severity', 'incident_status', 'alert_severity', 'alert_status',
-    'progress', 'channel_id', 'created_at', 'updated_at', 'start_time', 'last_time', 'detail_url', 'incident',
+    'event_id',
+    'incident_id',
+    'alert_id',
+    'title',
+    'incident_severity',
+    'incident_status',
+    'alert_severity',
+    'alert_status',
+    'progress',
+    'channel_id',
+    'created_at',
+    'updated_at',
+    'start_time',
+    'last_time',
+    'detail_url',
+    'incident',
   ] as const;
   const eventType = fc.constantFrom('i_new', 'i_custom', 'a_new', 'a_merge', 'x_future', 'i_future', undefined);
   const base = fc.constantFrom(

@@ -3,12 +3,19 @@
 // (dedup, no staleness), and custom bodies (keys where the template put them, 'event' handlers only).
 import { describe, expect, it } from 'vitest';
 import { buildDelivery, buildWebhookEvent } from '../../src/testing/index.js';
-import { CustomBodyError, CustomBodyEvent, renderCustomBody, type WebhookEvent, WebhookReceiver } from '../../src/webhooks/index.js';
+import {
+  CustomBodyError,
+  CustomBodyEvent,
+  renderCustomBody,
+  type WebhookEvent,
+  WebhookReceiver,
+} from '../../src/webhooks/index.js';
 import alertExample from '../fixtures/alert-webhook.example.json' with { type: 'json' };
 import customAction from '../fixtures/custom-action.example.json' with { type: 'json' };
 import vendorTemplate from '../fixtures/incident-webhook.custom-body-template.example.json' with { type: 'json' };
 
-const receive = (receiver: WebhookReceiver, payload: unknown) => receiver.receive(buildDelivery(payload).receiveInput());
+const receive = (receiver: WebhookReceiver, payload: unknown) =>
+  receiver.receive(buildDelivery(payload).receiveInput());
 const alertEvent = (type: string, eventId: string, eventTime: number, alertId = alertExample.alert.alert_id) => ({
   ...structuredClone(alertExample),
   event_type: type,
@@ -28,13 +35,19 @@ describe('WebhookReceiver with every kind', () => {
     expect((await receive(receiver, alertEvent('a_new', 'e1', t))).outcome).toBe('stale');
     expect((await receive(receiver, alertEvent('a_new', 'e3', t, 'another-alert'))).outcome).toBe('accepted');
     // An incident whose id equals the alert's is another scope.
-    const incident = buildWebhookEvent('i_new', { event_time: t, incident: { incident_id: alertExample.alert.alert_id } });
+    const incident = buildWebhookEvent('i_new', {
+      event_time: t,
+      incident: { incident_id: alertExample.alert.alert_id },
+    });
     expect((await receive(receiver, incident)).outcome).toBe('accepted');
     expect(typed).toEqual(['a_update 645c3affd2b92d989a0bd824']);
   });
 
   it('refuses a bad alert event with 400 naming the path', async () => {
-    const result = await receive(new WebhookReceiver(), { ...alertEvent('a_new', 'e', 1), alert: { ...alertExample.alert, last_time: 'now' } });
+    const result = await receive(new WebhookReceiver(), {
+      ...alertEvent('a_new', 'e', 1),
+      alert: { ...alertExample.alert, last_time: 'now' },
+    });
     expect(result).toMatchObject({ status: 400, outcome: 'rejected' });
     expect(result.reason).toContain('at alert.last_time:');
   });
@@ -61,7 +74,12 @@ describe('WebhookReceiver with every kind', () => {
     const receiver = new WebhookReceiver();
     const seen: WebhookEvent[] = [];
     receiver.on('event', (event) => void seen.push(event));
-    const change = (id: string, time: number) => ({ event_id: id, event_type: 'c_new', event_time: time, change: { change_id: 'c1' } });
+    const change = (id: string, time: number) => ({
+      event_id: id,
+      event_type: 'c_new',
+      event_time: time,
+      change: { change_id: 'c1' },
+    });
     expect((await receive(receiver, change('c2', 2000))).outcome).toBe('accepted');
     expect((await receive(receiver, change('c1', 1000))).outcome).toBe('accepted'); // older, but no scope to be stale in
     expect((await receive(receiver, change('c1', 1000))).outcome).toBe('duplicate');
@@ -70,7 +88,13 @@ describe('WebhookReceiver with every kind', () => {
 });
 
 describe('WebhookReceiver with a custom body', () => {
-  const template = { id: '{{event_id}}', at: '{{event_time}}', what: '{{event_type}}', ref: 'incident {{incident.incident_id}}', title: '{{incident.title}}' };
+  const template = {
+    id: '{{event_id}}',
+    at: '{{event_time}}',
+    what: '{{event_type}}',
+    ref: 'incident {{incident.incident_id}}',
+    title: '{{incident.title}}',
+  };
   const valueMapping = { event_type: { i_new: 'opened' } };
 
   it('reads the keys where the template put them: dedup, staleness, and only "event" handlers', async () => {
@@ -117,9 +141,16 @@ describe('WebhookReceiver with a custom body', () => {
 
 describe('WebhookReceiver with a custom body and a queue', () => {
   it('queues the body as it came; processor() reads it with the same template', async () => {
-    const template = { id: '{{event_id}}', at: '{{event_time}}', what: '{{event_type}}', ref: '{{incident.incident_id}}' };
+    const template = {
+      id: '{{event_id}}',
+      at: '{{event_time}}',
+      what: '{{event_type}}',
+      ref: '{{incident.incident_id}}',
+    };
     const jobs: Array<{ name: string; data: unknown; opts: { jobId?: string } }> = [];
-    const queue = { add: async (name: string, data: unknown, opts: { jobId?: string }) => void jobs.push({ name, data, opts }) };
+    const queue = {
+      add: async (name: string, data: unknown, opts: { jobId?: string }) => void jobs.push({ name, data, opts }),
+    };
     const receiver = new WebhookReceiver({ customBody: { template }, queue });
     const got: WebhookEvent[] = [];
     receiver.on('event', (event) => void got.push(event));
@@ -130,6 +161,11 @@ describe('WebhookReceiver with a custom body and a queue', () => {
     await receiver.processor()({ id: jobs[0]!.opts.jobId, data: jobs[0]!.data });
     expect(got).toHaveLength(1);
     expect(got[0]).toBeInstanceOf(CustomBodyEvent);
-    expect(got[0]).toMatchObject({ event_id: event.event_id, event_type: 'i_ack', incident_id: event.incident.incident_id, body });
+    expect(got[0]).toMatchObject({
+      event_id: event.event_id,
+      event_type: 'i_ack',
+      incident_id: event.incident.incident_id,
+      body,
+    });
   });
 });

@@ -54,7 +54,11 @@ describe('webhook types', () => {
   });
 
   it('narrow with isEventType, and only to the payload of that type', () => {
-    const events: WebhookEvent[] = [buildWebhookEvent('i_ack'), structuredClone(alertExample), buildWebhookEvent('i_future')];
+    const events: WebhookEvent[] = [
+      buildWebhookEvent('i_ack'),
+      structuredClone(alertExample),
+      buildWebhookEvent('i_future'),
+    ];
     const seen: string[] = [];
     for (const event of events) {
       if (isEventType(event, 'i_ack')) {
@@ -86,9 +90,25 @@ describe('webhook types', () => {
           return `alert ${event.alert.alert_id}`;
         case 'i_custom':
           return `action ${event.event_detail?.integration_name ?? ''}`;
-        case 'i_new': case 'i_assign': case 'i_a_rspd': case 'i_snooze': case 'i_wake': case 'i_ack':
-        case 'i_unack': case 'i_storm': case 'i_rslv': case 'i_reopen': case 'i_merge': case 'i_comm':
-        case 'i_r_title': case 'i_r_desc': case 'i_r_impact': case 'i_r_rc': case 'i_r_rsltn': case 'i_r_severity': case 'i_r_field':
+        case 'i_new':
+        case 'i_assign':
+        case 'i_a_rspd':
+        case 'i_snooze':
+        case 'i_wake':
+        case 'i_ack':
+        case 'i_unack':
+        case 'i_storm':
+        case 'i_rslv':
+        case 'i_reopen':
+        case 'i_merge':
+        case 'i_comm':
+        case 'i_r_title':
+        case 'i_r_desc':
+        case 'i_r_impact':
+        case 'i_r_rc':
+        case 'i_r_rsltn':
+        case 'i_r_severity':
+        case 'i_r_field':
           return `incident ${event.incident.progress}`;
         default: {
           const unreachable: never = event; // a known type left out would not compile
@@ -98,7 +118,9 @@ describe('webhook types', () => {
     };
     expect(describe(buildWebhookEvent('i_rslv'))).toBe('incident Closed');
     expect(describe(structuredClone(alertExample) as WebhookEvent)).toBe('alert 645c3affd2b92d989a0bd824');
-    expect(describe(buildWebhookEvent('i_custom', { event_detail: { integration_name: 'Restart' } }) as WebhookEvent)).toBe('action Restart');
+    expect(
+      describe(buildWebhookEvent('i_custom', { event_detail: { integration_name: 'Restart' } }) as WebhookEvent),
+    ).toBe('action Restart');
     expect(describe({ event_id: 'e', event_time: 1, event_type: 'x_change' })).toBe('other x_change');
     const custom = new CustomBodyEvent({ event_id: 'e', event_time: 1, event_type: 'i_new' }, {});
     expect(describe(custom)).toBe('other i_new'); // a custom body is never taken for the default payload
@@ -108,7 +130,10 @@ describe('webhook types', () => {
   });
 
   it('tell custom-body events apart with instanceof', () => {
-    const event: WebhookEvent = new CustomBodyEvent({ event_id: 'e', event_time: 1, event_type: 'i_new', incident_id: 'i' }, { any: 'shape' });
+    const event: WebhookEvent = new CustomBodyEvent(
+      { event_id: 'e', event_time: 1, event_type: 'i_new', incident_id: 'i' },
+      { any: 'shape' },
+    );
     if (event instanceof CustomBodyEvent) {
       expectTypeOf(event.body).toBeUnknown();
       expectTypeOf(event.incident_id).toEqualTypeOf<string | undefined>();

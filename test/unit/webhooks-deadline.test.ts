@@ -12,7 +12,11 @@ afterEach(() => {
 });
 
 const later = <T>(ms: number, value: T) => new Promise<T>((resolve) => setTimeout(resolve, ms, value));
-const settle = async (promise: Promise<unknown>) => promise.then((value) => ({ value }), (error: unknown) => ({ error }));
+const settle = async (promise: Promise<unknown>) =>
+  promise.then(
+    (value) => ({ value }),
+    (error: unknown) => ({ error }),
+  );
 
 describe('Deadline', () => {
   it('returns a plain value as it is, with no timer', () => {
@@ -31,7 +35,9 @@ describe('Deadline', () => {
     await vi.advanceTimersByTimeAsync(1400);
     const outcome = await slow;
     expect('error' in outcome && outcome.error).toBeInstanceOf(DeadlineExceededError);
-    expect(String((outcome as { error: Error }).error.message)).toBe('the queue did not finish within the ack deadline (1500 ms)');
+    expect(String((outcome as { error: Error }).error.message)).toBe(
+      'the queue did not finish within the ack deadline (1500 ms)',
+    );
     expect(deadline.remaining).toBe(0);
     deadline.dispose();
   });
@@ -43,7 +49,7 @@ describe('Deadline', () => {
     const late = new Promise<never>((_, reject) => setTimeout(reject, 1000, new Error('late')));
     const raced = settle(deadline.race<never>(late, 'y'));
     await vi.advanceTimersByTimeAsync(1000); // the late rejection lands with no one listening: no unhandled rejection
-    expect((await raced as { error: Error }).error).toBeInstanceOf(DeadlineExceededError);
+    expect(((await raced) as { error: Error }).error).toBeInstanceOf(DeadlineExceededError);
     deadline.dispose();
   });
 
@@ -84,7 +90,7 @@ describe('Deadline', () => {
     deadline.tighten(1200); // never later
     expect(deadline.ms).toBe(900);
     await vi.advanceTimersByTimeAsync(900);
-    expect((await wait as { error: Error }).error.message).toContain('(900 ms)');
+    expect(((await wait) as { error: Error }).error.message).toContain('(900 ms)');
 
     const disposed = new Deadline(100);
     let fired = false;

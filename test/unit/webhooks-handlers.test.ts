@@ -4,7 +4,8 @@ import { describe, expect, it } from 'vitest';
 import { buildDelivery, buildWebhookEvent } from '../../src/testing/index.js';
 import { WebhookReceiver } from '../../src/webhooks/index.js';
 
-const receive = (receiver: WebhookReceiver, type: 'i_ack' | 'i_new' = 'i_ack') => receiver.receive(buildDelivery(buildWebhookEvent(type)));
+const receive = (receiver: WebhookReceiver, type: 'i_ack' | 'i_new' = 'i_ack') =>
+  receiver.receive(buildDelivery(buildWebhookEvent(type)));
 
 describe('handlers', () => {
   it('runs every handler of the type and of every event, even after one throws; the first failure answers', async () => {
@@ -33,7 +34,10 @@ describe('handlers', () => {
     let removed = 0;
     let kept = 0;
     const handler = () => void removed++;
-    receiver.on('i_ack', handler).on('i_ack', handler).on('i_ack', () => void kept++);
+    receiver
+      .on('i_ack', handler)
+      .on('i_ack', handler)
+      .on('i_ack', () => void kept++);
     receiver.off('i_ack', handler).off('i_ack', () => {}); // a handler never added: nothing happens
     await receive(receiver);
     expect({ removed, kept }).toEqual({ removed: 0, kept: 1 });

@@ -34,7 +34,10 @@ describe('WebhookReceiver.receive', () => {
 
   it('accepts a body a framework already parsed, without a content type', async () => {
     const receiver = new WebhookReceiver();
-    expect(await receiver.receive({ body: structuredClone(example), headers: {} })).toMatchObject({ status: 200, outcome: 'accepted' });
+    expect(await receiver.receive({ body: structuredClone(example), headers: {} })).toMatchObject({
+      status: 200,
+      outcome: 'accepted',
+    });
   });
 
   it('runs handlers once for sequential and concurrent duplicates', async () => {
@@ -48,7 +51,13 @@ describe('WebhookReceiver.receive', () => {
     receiver.on('duplicate', (event) => void duplicates.push(event.event_id));
     const event = buildWebhookEvent('i_ack');
     const concurrent = await Promise.all(Array.from({ length: 5 }, () => receive(receiver, event)));
-    expect(concurrent.map((r) => r.outcome).sort()).toEqual(['accepted', 'duplicate', 'duplicate', 'duplicate', 'duplicate']);
+    expect(concurrent.map((r) => r.outcome).sort()).toEqual([
+      'accepted',
+      'duplicate',
+      'duplicate',
+      'duplicate',
+      'duplicate',
+    ]);
     expect(concurrent.every((r) => r.status === 200)).toBe(true);
     expect(await receive(receiver, event)).toMatchObject({ status: 200, outcome: 'duplicate' });
     expect(runs).toBe(1);
@@ -81,9 +90,16 @@ describe('WebhookReceiver.receive', () => {
     receiver.on('event', (event) => void handled.push(event.event_type));
     const incident = { incident_id: '64b1352e376e32c85c56e25b' };
     const t = 1_700_000_000_000;
-    expect((await receive(receiver, buildWebhookEvent('i_ack', { event_time: t + 10, incident }))).outcome).toBe('accepted');
-    expect(await receive(receiver, buildWebhookEvent('i_new', { event_time: t, incident }))).toMatchObject({ status: 200, outcome: 'stale' });
-    expect((await receive(receiver, buildWebhookEvent('i_comm', { event_time: t + 10, incident }))).outcome).toBe('accepted');
+    expect((await receive(receiver, buildWebhookEvent('i_ack', { event_time: t + 10, incident }))).outcome).toBe(
+      'accepted',
+    );
+    expect(await receive(receiver, buildWebhookEvent('i_new', { event_time: t, incident }))).toMatchObject({
+      status: 200,
+      outcome: 'stale',
+    });
+    expect((await receive(receiver, buildWebhookEvent('i_comm', { event_time: t + 10, incident }))).outcome).toBe(
+      'accepted',
+    );
     expect((await receive(receiver, buildWebhookEvent('i_new', { event_time: t }))).outcome).toBe('accepted');
     expect(handled).toEqual(['i_ack', 'i_comm', 'i_new']);
     const keepAll = new WebhookReceiver({ dropStale: false });
@@ -127,7 +143,8 @@ describe('WebhookReceiver.receive', () => {
     ['incident.detail_url', { incident: { detail_url: undefined } }, 'incident.detail_url'],
   ])('refuses a payload with a bad %s, naming the path', async (_name, change, path) => {
     const payload = { ...buildWebhookEvent('i_new'), ...change } as Record<string, unknown>;
-    if ('incident' in change && change.incident) payload.incident = { ...buildWebhookEvent('i_new').incident, ...change.incident };
+    if ('incident' in change && change.incident)
+      payload.incident = { ...buildWebhookEvent('i_new').incident, ...change.incident };
     const result = await receive(new WebhookReceiver(), payload);
     expect(result.status).toBe(400);
     expect(result.reason).toContain(`at ${path}:`);
@@ -141,7 +158,10 @@ describe('WebhookReceiver.receive', () => {
   });
 
   it('checks the secret header first, in constant time, with several values for rotation', async () => {
-    const receiver = new WebhookReceiver({ secret: { header: 'X-Flashduty-Token', values: ['current', 'previous'] }, maxBodyBytes: 10 });
+    const receiver = new WebhookReceiver({
+      secret: { header: 'X-Flashduty-Token', values: ['current', 'previous'] },
+      maxBodyBytes: 10,
+    });
     const event = buildWebhookEvent('i_new');
     expect((await receive(receiver, event)).status).toBe(401); // none
     expect((await receive(receiver, event, { headers: { 'x-flashduty-token': 'wrong' } })).status).toBe(401);
@@ -149,7 +169,9 @@ describe('WebhookReceiver.receive', () => {
     expect((await receive(receiver, 'x'.repeat(100), { contentType: 'text/plain' })).status).toBe(401); // before 415/413
     const ok = new WebhookReceiver({ secret: { header: 'x-flashduty-token', values: ['current', 'previous'] } });
     expect((await receive(ok, event, { headers: { 'X-Flashduty-Token': 'previous' } })).status).toBe(200);
-    expect((await receive(ok, buildWebhookEvent('i_new'), { headers: { 'x-flashduty-token': 'current' } })).status).toBe(200);
+    expect(
+      (await receive(ok, buildWebhookEvent('i_new'), { headers: { 'x-flashduty-token': 'current' } })).status,
+    ).toBe(200);
   });
 
   it('answers by ackTimeoutMs while a slow handler still runs, and reports its later failure', async () => {
@@ -211,9 +233,12 @@ describe('WebhookReceiver.receive', () => {
   });
 
   it.each([
-    ['throws', () => {
-      throw new Error('store unreachable');
-    }],
+    [
+      'throws',
+      () => {
+        throw new Error('store unreachable');
+      },
+    ],
     ['rejects', () => Promise.reject(new Error('store unreachable'))],
   ])('never throws, and asks for a redelivery (503), when the store %s', async (_, claim) => {
     const memory = new MemoryStateStore();
@@ -244,12 +269,27 @@ describe('WebhookReceiver.receive', () => {
 describe('payload check', () => {
   const fields = ['event_id', 'event_type', 'event_time', 'incident', 'person'] as const;
   const incidentFields = [
-    'incident_id', 'title', 'incident_severity', 'incident_status', 'progress',
-    'created_at', 'updated_at', 'start_time', 'detail_url',
+    'incident_id',
+    'title',
+    'incident_severity',
+    'incident_status',
+    'progress',
+    'created_at',
+    'updated_at',
+    'start_time',
+    'detail_url',
   ] as const;
   const anyValue = fc.oneof(
-    fc.constant(undefined), fc.constant(null), fc.constant(''), fc.string(), fc.integer(), fc.double(),
-    fc.constant(2 ** 60), fc.boolean(), fc.array(fc.integer(), { maxLength: 2 }), fc.object({ maxDepth: 1 }),
+    fc.constant(undefined),
+    fc.constant(null),
+    fc.constant(''),
+    fc.string(),
+    fc.integer(),
+    fc.double(),
+    fc.constant(2 ** 60),
+    fc.boolean(),
+    fc.array(fc.integer(), { maxLength: 2 }),
+    fc.object({ maxDepth: 1 }),
   );
   const mutation = fc.record({
     top: fc.dictionary(fc.constantFrom(...fields), anyValue, { maxKeys: 2 }),

@@ -18,7 +18,13 @@ const ALERT_LIST = listOperation({
   shape: { hasNextPage: true },
 });
 const ALERT_EVENTS = listOperation({ path: '/alert/event/list', name: 'alerts.events' });
-const CHANNEL_LIST = listOperation({ path: '/channel/list', name: 'channels.list', number: true, defaultLimit: 100, shape: { total: true, hasNextPage: true } });
+const CHANNEL_LIST = listOperation({
+  path: '/channel/list',
+  name: 'channels.list',
+  number: true,
+  defaultLimit: 100,
+  shape: { total: true, hasNextPage: true },
+});
 
 /** One alert of `alerts.list`. */
 export type AlertListItem = ItemOf<'/alert/list'>;
@@ -40,7 +46,10 @@ export class Alerts {
    * List alerts (`POST /alert/list`) in a window of Unix seconds, by cursor (default) or page
    * number. `await` gives one page (the window at most 31 days); iterating walks any range.
    */
-  list(params: OperationBody<'/alert/list'>, options?: RequestOptions): ListPagePromise<AlertListItem, OperationBody<'/alert/list'> & PagedRequest> {
+  list(
+    params: OperationBody<'/alert/list'>,
+    options?: RequestOptions,
+  ): ListPagePromise<AlertListItem, OperationBody<'/alert/list'> & PagedRequest> {
     return list<'/alert/list'>(this.#client, ALERT_LIST, params, options);
   }
 
@@ -50,7 +59,10 @@ export class Alerts {
   }
 
   /** List events for an alert (`POST /alert/event/list`): every raw event, in chronological order, in one page. */
-  events(params: OperationBody<'/alert/event/list'>, options?: RequestOptions): ListPagePromise<AlertEventListItem, OperationBody<'/alert/event/list'> & PagedRequest> {
+  events(
+    params: OperationBody<'/alert/event/list'>,
+    options?: RequestOptions,
+  ): ListPagePromise<AlertEventListItem, OperationBody<'/alert/event/list'> & PagedRequest> {
     return list<'/alert/event/list'>(this.#client, ALERT_EVENTS, params, options);
   }
 }
@@ -65,7 +77,10 @@ export class Channels {
   }
 
   /** List channels (`POST /channel/list`) accessible to the caller, by page number. */
-  list(params: OperationBody<'/channel/list'> = {}, options?: RequestOptions): ListPagePromise<ChannelListItem, OperationBody<'/channel/list'> & PagedRequest> {
+  list(
+    params: OperationBody<'/channel/list'> = {},
+    options?: RequestOptions,
+  ): ListPagePromise<ChannelListItem, OperationBody<'/channel/list'> & PagedRequest> {
     return list<'/channel/list'>(this.#client, CHANNEL_LIST, params, options);
   }
 

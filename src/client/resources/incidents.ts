@@ -32,12 +32,18 @@ export class Incidents {
   }
 
   /** List incidents by IDs (`POST /incident/list-by-ids`): several incidents in one request. */
-  listByIds(params: OperationBody<'/incident/list-by-ids'>, options?: RequestOptions): Promise<OperationData<'/incident/list-by-ids'>> {
+  listByIds(
+    params: OperationBody<'/incident/list-by-ids'>,
+    options?: RequestOptions,
+  ): Promise<OperationData<'/incident/list-by-ids'>> {
     return send(this.#client, '/incident/list-by-ids', params, options);
   }
 
   /** Create incident (`POST /incident/create`): manually create a new incident and assign responders. */
-  create(params: OperationBody<'/incident/create'>, options?: RequestOptions): Promise<OperationData<'/incident/create'>> {
+  create(
+    params: OperationBody<'/incident/create'>,
+    options?: RequestOptions,
+  ): Promise<OperationData<'/incident/create'>> {
     return send(this.#client, '/incident/create', params, options);
   }
 
@@ -52,17 +58,26 @@ export class Incidents {
   }
 
   /** Resolve incident (`POST /incident/resolve`), optionally with its root cause and resolution. */
-  resolve(params: OperationBody<'/incident/resolve'>, options?: RequestOptions): Promise<OperationData<'/incident/resolve'>> {
+  resolve(
+    params: OperationBody<'/incident/resolve'>,
+    options?: RequestOptions,
+  ): Promise<OperationData<'/incident/resolve'>> {
     return send(this.#client, '/incident/resolve', params, options);
   }
 
   /** Reopen incident (`POST /incident/reopen`): a previously resolved incident. */
-  reopen(params: OperationBody<'/incident/reopen'>, options?: RequestOptions): Promise<OperationData<'/incident/reopen'>> {
+  reopen(
+    params: OperationBody<'/incident/reopen'>,
+    options?: RequestOptions,
+  ): Promise<OperationData<'/incident/reopen'>> {
     return send(this.#client, '/incident/reopen', params, options);
   }
 
   /** Snooze incident (`POST /incident/snooze`): no notifications for `minutes` (1–1440). */
-  snooze(params: OperationBody<'/incident/snooze'>, options?: RequestOptions): Promise<OperationData<'/incident/snooze'>> {
+  snooze(
+    params: OperationBody<'/incident/snooze'>,
+    options?: RequestOptions,
+  ): Promise<OperationData<'/incident/snooze'>> {
     return send(this.#client, '/incident/snooze', params, options);
   }
 
@@ -72,17 +87,26 @@ export class Incidents {
   }
 
   /** Assign incident (`POST /incident/assign`): to people, or to an escalation rule's level. */
-  assign(params: OperationBody<'/incident/assign'>, options?: RequestOptions): Promise<OperationData<'/incident/assign'>> {
+  assign(
+    params: OperationBody<'/incident/assign'>,
+    options?: RequestOptions,
+  ): Promise<OperationData<'/incident/assign'>> {
     return send(this.#client, '/incident/assign', params, options);
   }
 
   /** Add incident responder (`POST /incident/responder/add`). */
-  addResponder(params: OperationBody<'/incident/responder/add'>, options?: RequestOptions): Promise<OperationData<'/incident/responder/add'>> {
+  addResponder(
+    params: OperationBody<'/incident/responder/add'>,
+    options?: RequestOptions,
+  ): Promise<OperationData<'/incident/responder/add'>> {
     return send(this.#client, '/incident/responder/add', params, options);
   }
 
   /** Add comment to incident (`POST /incident/comment`): a text entry on the timeline. */
-  comment(params: OperationBody<'/incident/comment'>, options?: RequestOptions): Promise<OperationData<'/incident/comment'>> {
+  comment(
+    params: OperationBody<'/incident/comment'>,
+    options?: RequestOptions,
+  ): Promise<OperationData<'/incident/comment'>> {
     return send(this.#client, '/incident/comment', params, options);
   }
 
@@ -97,7 +121,10 @@ export class Incidents {
   }
 
   /** Delete an incident (`POST /incident/remove`): permanently, with all its data. */
-  remove(params: OperationBody<'/incident/remove'>, options?: RequestOptions): Promise<OperationData<'/incident/remove'>> {
+  remove(
+    params: OperationBody<'/incident/remove'>,
+    options?: RequestOptions,
+  ): Promise<OperationData<'/incident/remove'>> {
     return send(this.#client, '/incident/remove', params, options);
   }
 
@@ -105,7 +132,10 @@ export class Incidents {
    * Get incident timeline (`POST /incident/feed`): state changes, comments and system events, paged
    * by page number. `await` gives one page; iterating gives every entry.
    */
-  feed(params: OperationBody<'/incident/feed'>, options?: RequestOptions): ListPagePromise<IncidentFeedItem, OperationBody<'/incident/feed'> & PagedRequest> {
+  feed(
+    params: OperationBody<'/incident/feed'>,
+    options?: RequestOptions,
+  ): ListPagePromise<IncidentFeedItem, OperationBody<'/incident/feed'> & PagedRequest> {
     return list<'/incident/feed'>(this.#client, FEED, params, options);
   }
 }

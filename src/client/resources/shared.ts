@@ -75,5 +75,11 @@ export function list<P extends OperationPath>(
   options: RequestOptions = {},
 ): ListPagePromise<ItemOf<P>, OperationBody<P> & PagedRequest> {
   type Request = OperationBody<P> & PagedRequest;
-  return new ListPagePromise<ItemOf<P>, Request, ListPage<ItemOf<P>, Request>>(client, operation, snapshot(params as Request), options, ListPage);
+  return new ListPagePromise<ItemOf<P>, Request, ListPage<ItemOf<P>, Request>>(
+    client,
+    operation,
+    snapshot(params as Request),
+    options,
+    ListPage,
+  );
 }

@@ -84,11 +84,14 @@ export class IncidentActions {
 
   /** Creates an incident (i_new); with `assign_to`, also assigns it (i_assign). */
   async create(params: CreateIncidentParams): Promise<IncidentInfo> {
-    if (typeof params?.title !== 'string' || params.title === '') throw new MockActionError('create: title is required');
+    if (typeof params?.title !== 'string' || params.title === '')
+      throw new MockActionError('create: title is required');
     if (!['Critical', 'Warning', 'Info'].includes(params.incident_severity)) {
       throw new MockActionError('create: incident_severity must be Critical, Warning or Info');
     }
-    const channel = params.channel_id ? this.#world.channels.find((c) => c.channel_id === params.channel_id) : undefined;
+    const channel = params.channel_id
+      ? this.#world.channels.find((c) => c.channel_id === params.channel_id)
+      : undefined;
     if (params.channel_id && !channel) throw new MockActionError(`create: no channel ${params.channel_id}`);
     const creator = params.person_id === undefined ? undefined : this.#member(params.person_id);
     const now = this.#seconds();
@@ -176,7 +179,13 @@ export class IncidentActions {
     const now = this.#seconds();
     const members = personIds.map((id) => this.#member(id));
     const type = incident.responders.length ? 'reassign' : 'assign';
-    incident.assigned_to = { person_ids: members.map((m) => m.person_id), type, assigned_at: now, layer_idx: 0, id: this.#random.hex(22) };
+    incident.assigned_to = {
+      person_ids: members.map((m) => m.person_id),
+      type,
+      assigned_at: now,
+      layer_idx: 0,
+      id: this.#random.hex(22),
+    };
     incident.responders = members.map((m) => this.#responder(incident, m, now));
     incident.owner_id = members[0]?.person_id ?? 0;
     return this.#changed('i_assign', incident, byPersonId);
@@ -186,7 +195,8 @@ export class IncidentActions {
   async addResponder(incidentId: string, personId: number, byPersonId?: number): Promise<IncidentInfo> {
     const incident = this.#incident(incidentId);
     const member = this.#member(personId);
-    if (!incident.responders.some((r) => r.person_id === personId)) incident.responders.push(this.#responder(incident, member, this.#seconds()));
+    if (!incident.responders.some((r) => r.person_id === personId))
+      incident.responders.push(this.#responder(incident, member, this.#seconds()));
     return this.#changed('i_a_rspd', incident, byPersonId);
   }
 
@@ -265,7 +275,8 @@ export class IncidentActions {
     const now = this.#seconds();
     const alerts = this.#world.alerts.get(incidentId) ?? [];
     for (const alert of alerts) {
-      if (alert.alert_status !== 'Ok') Object.assign(alert, { alert_status: 'Ok', end_time: now, last_time: now, updated_at: now });
+      if (alert.alert_status !== 'Ok')
+        Object.assign(alert, { alert_status: 'Ok', end_time: now, last_time: now, updated_at: now });
     }
     if (alerts.length === 0) {
       incident.end_time = now;
@@ -282,7 +293,8 @@ export class IncidentActions {
     const now = this.#seconds();
     Object.assign(incident, { progress: 'Triggered', close_time: 0, closer_id: 0, end_time: 0 });
     delete incident.closer;
-    for (const alert of this.#world.alerts.get(incidentId) ?? []) Object.assign(alert, { alert_status: alert.alert_severity, end_time: 0, last_time: now });
+    for (const alert of this.#world.alerts.get(incidentId) ?? [])
+      Object.assign(alert, { alert_status: alert.alert_severity, end_time: 0, last_time: now });
     for (const r of incident.responders) r.acknowledged_at = 0;
     incident.assigned_to = { ...incident.assigned_to, type: 'reopen', assigned_at: now };
     return this.#rederive('i_reopen', incident, personId);
@@ -310,7 +322,8 @@ export class IncidentActions {
   async update(incidentId: string, field: UpdatableField, value: string, personId: number): Promise<IncidentInfo> {
     const incident = this.#incident(incidentId);
     const eventType = UPDATE_EVENTS[field];
-    if (!eventType) throw new MockActionError(`update: ${String(field)} cannot be updated; use setField for custom fields`);
+    if (!eventType)
+      throw new MockActionError(`update: ${String(field)} cannot be updated; use setField for custom fields`);
     if (typeof value !== 'string') throw new MockActionError(`update: ${field} must be a string`);
     (incident as unknown as Record<string, unknown>)[field] = value;
     if (!incident.manual_overrides.includes(field)) incident.manual_overrides.push(field);
@@ -335,7 +348,12 @@ export class IncidentActions {
     return structuredClone(incident);
   }
 
-  #announce(event_type: KnownWebhookEventType, incident: IncidentInfo, person: Member | undefined, integrationId?: number | string): void {
+  #announce(
+    event_type: KnownWebhookEventType,
+    incident: IncidentInfo,
+    person: Member | undefined,
+    integrationId?: number | string,
+  ): void {
     this.#emit({
       event_type,
       incident: structuredClone(incident),
@@ -347,7 +365,13 @@ export class IncidentActions {
 
   #responder(incident: IncidentInfo, member: Member, at: number) {
     void incident;
-    return { person_id: member.person_id, person_name: member.person_name, email: member.email, assigned_at: at, acknowledged_at: 0 };
+    return {
+      person_id: member.person_id,
+      person_name: member.person_name,
+      email: member.email,
+      assigned_at: at,
+      acknowledged_at: 0,
+    };
   }
 
   #alertFor(incident: IncidentInfo): AlertInfo {

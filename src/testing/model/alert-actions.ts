@@ -38,7 +38,11 @@ export interface PushAlertParams {
   labels?: Record<string, string>;
 }
 
-const INTEGRATION = { integration_id: 2490562293132, integration_type: 'prometheus.alert', integration_name: 'Prometheus' };
+const INTEGRATION = {
+  integration_id: 2490562293132,
+  integration_type: 'prometheus.alert',
+  integration_name: 'Prometheus',
+};
 
 /** Actions on alerts; each emits its alert-webhook event type. */
 export class AlertActions {
@@ -64,11 +68,19 @@ export class AlertActions {
     if (!['Critical', 'Warning', 'Info', 'Ok'].includes(params.event_status)) {
       throw new MockActionError('push: event_status must be Critical, Warning, Info or Ok');
     }
-    const channel = params.channel_id ? this.#world.channels.find((c) => c.channel_id === params.channel_id) : undefined;
+    const channel = params.channel_id
+      ? this.#world.channels.find((c) => c.channel_id === params.channel_id)
+      : undefined;
     if (params.channel_id && !channel) throw new MockActionError(`push: no channel ${params.channel_id}`);
     const now = this.#seconds();
     const key = params.alert_key ?? `key-${params.title}`;
-    const open = this.#all().find((a) => a.alert_key === key && a.channel_id === (channel?.channel_id ?? 0) && a.end_time === 0 && !this.#closed.has(a.alert_id));
+    const open = this.#all().find(
+      (a) =>
+        a.alert_key === key &&
+        a.channel_id === (channel?.channel_id ?? 0) &&
+        a.end_time === 0 &&
+        !this.#closed.has(a.alert_id),
+    );
     if (open) {
       const severity = params.event_status === 'Ok' ? open.alert_severity : params.event_status;
       Object.assign(open, {

@@ -16,7 +16,8 @@ export const OPENAPI_PATHS = Object.keys(RESPONSES);
 export function answerFor(path: string): unknown {
   const response = RESPONSES[path];
   if (!response) return null;
-  if (response.example !== undefined && !checkSchema(response.example, response.schema, DEFS)) return structuredClone(response.example);
+  if (response.example !== undefined && !checkSchema(response.example, response.schema, DEFS))
+    return structuredClone(response.example);
   return sample(response.schema, 0);
 }
 
@@ -35,10 +36,14 @@ export function sample(schema: Schema, depth: number): unknown {
   }
   const alternative = schema.anyOf?.[0] ?? schema.oneOf?.[0];
   if (alternative) return sample(alternative, depth + 1);
-  const type = (Array.isArray(schema.type) ? schema.type.find((t) => t !== 'null') : schema.type) ?? (schema.properties || schema.required ? 'object' : undefined);
+  const type =
+    (Array.isArray(schema.type) ? schema.type.find((t) => t !== 'null') : schema.type) ??
+    (schema.properties || schema.required ? 'object' : undefined);
   switch (type) {
     case 'object':
-      return Object.fromEntries((schema.required ?? []).map((name) => [name, sample(schema.properties?.[name] ?? {}, depth + 1)]));
+      return Object.fromEntries(
+        (schema.required ?? []).map((name) => [name, sample(schema.properties?.[name] ?? {}, depth + 1)]),
+      );
     case 'array':
       return Array.from({ length: schema.minItems ?? 0 }, () => sample(schema.items ?? {}, depth + 1));
     case 'string':

@@ -28,14 +28,17 @@ export function checkListRequest(body: Record<string, unknown>): Refusal | undef
     if (!isInt(body[field])) return { key: 'type', vars: { field, type: 'integer' } };
   }
   for (const field of BOOLEANS) {
-    if (body[field] !== undefined && typeof body[field] !== 'boolean') return { key: 'type', vars: { field, type: 'boolean' } };
+    if (body[field] !== undefined && typeof body[field] !== 'boolean')
+      return { key: 'type', vars: { field, type: 'boolean' } };
   }
   for (const field of STRINGS) {
-    if (body[field] !== undefined && typeof body[field] !== 'string') return { key: 'type', vars: { field, type: 'string' } };
+    if (body[field] !== undefined && typeof body[field] !== 'string')
+      return { key: 'type', vars: { field, type: 'string' } };
   }
   for (const field of NUMBER_LISTS) {
     const v = body[field];
-    if (v !== undefined && !(Array.isArray(v) && v.every(isInt))) return { key: 'type', vars: { field, type: 'array of integers' } };
+    if (v !== undefined && !(Array.isArray(v) && v.every(isInt)))
+      return { key: 'type', vars: { field, type: 'array of integers' } };
   }
   for (const field of STRING_LISTS) {
     const v = body[field];
@@ -47,11 +50,15 @@ export function checkListRequest(body: Record<string, unknown>): Refusal | undef
   const end = body.end_time as number;
   if (end <= start) return { key: 'endAfterStart' };
   if (end - start > MAX_WINDOW) return { key: 'window' };
-  for (const [field, min, max] of [['limit', 0, 100], ['p', 0, Number.MAX_SAFE_INTEGER]] as const) {
+  for (const [field, min, max] of [
+    ['limit', 0, 100],
+    ['p', 0, Number.MAX_SAFE_INTEGER],
+  ] as const) {
     const v = body[field];
     if (v === undefined) continue;
     if (!isInt(v)) return { key: 'type', vars: { field, type: 'integer' } };
-    if (v < min || v > max) return max === 100 ? { key: 'range', vars: { field, min, max } } : { key: 'min', vars: { field, min } };
+    if (v < min || v > max)
+      return max === 100 ? { key: 'range', vars: { field, min, max } } : { key: 'min', vars: { field, min } };
   }
   const limit = (body.limit as number | undefined) || 20;
   if (((body.p as number | undefined) ?? 1) * limit > 10_000) return { key: 'depth' };
@@ -110,7 +117,12 @@ function decodeCursor(cursor: string): SortKey | undefined {
 
 function commaSet(value: string | undefined): Set<string> | undefined {
   if (value === undefined || value.trim() === '') return undefined;
-  return new Set(value.split(',').map((s) => s.trim()).filter(Boolean));
+  return new Set(
+    value
+      .split(',')
+      .map((s) => s.trim())
+      .filter(Boolean),
+  );
 }
 
 function anyIn(list: number[] | undefined): Set<number> | undefined {
@@ -157,6 +169,12 @@ function filterFor(r: ListIncidentsRequest, { world, personId, now }: QueryConte
 }
 
 function matchesQuery(incident: IncidentInfo, query: string): boolean {
-  const haystack = [incident.title, incident.description, incident.num, incident.incident_id, ...Object.values(incident.labels)];
+  const haystack = [
+    incident.title,
+    incident.description,
+    incident.num,
+    incident.incident_id,
+    ...Object.values(incident.labels),
+  ];
   return haystack.some((text) => text.toLowerCase().includes(query));
 }

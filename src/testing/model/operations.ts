@@ -28,14 +28,19 @@ function incidentOf(state: MockState, id: unknown): IncidentInfo | undefined {
 }
 
 /** Runs `act` on each incident after checking all of them exist (a refused batch changes nothing). */
-async function eachIncident(state: MockState, ids: unknown, act: (id: string) => Promise<unknown>): Promise<OperationResult> {
+async function eachIncident(
+  state: MockState,
+  ids: unknown,
+  act: (id: string) => Promise<unknown>,
+): Promise<OperationResult> {
   const list = (ids as string[]).map((id) => id.toLowerCase());
   const unknown = list.find((id) => !incidentOf(state, id));
   if (unknown) return missing(unknown);
   try {
     for (const id of list) await act(id);
   } catch (error) {
-    if (error instanceof MockActionError) return { code: 'InvalidParameter', key: 'action', vars: { reason: error.message } };
+    if (error instanceof MockActionError)
+      return { code: 'InvalidParameter', key: 'action', vars: { reason: error.message } };
     throw error;
   }
   return ok(null);
@@ -51,7 +56,9 @@ const HANDLERS: Record<string, Handler> = {
     return incident ? ok(structuredClone(incident)) : missing(String(body.incident_id));
   },
   '/incident/list-by-ids': async (state, body) => {
-    const items = (body.incident_ids as string[]).map((id) => incidentOf(state, id)).filter((i): i is IncidentInfo => i !== undefined);
+    const items = (body.incident_ids as string[])
+      .map((id) => incidentOf(state, id))
+      .filter((i): i is IncidentInfo => i !== undefined);
     return ok({ items: structuredClone(items), total: items.length, has_next_page: false });
   },
   '/incident/create': async (state, body, personId) => {
@@ -69,14 +76,20 @@ const HANDLERS: Record<string, Handler> = {
     });
     return ok({ incident_id: incident.incident_id, title: incident.title });
   },
-  '/incident/ack': (state, body, personId) => eachIncident(state, body.incident_ids, (id) => state.actions.ack(id, personId)),
-  '/incident/unack': (state, body, personId) => eachIncident(state, body.incident_ids, (id) => state.actions.unack(id, personId)),
-  '/incident/wake': (state, body, personId) => eachIncident(state, body.incident_ids, (id) => state.actions.wake(id, personId)),
+  '/incident/ack': (state, body, personId) =>
+    eachIncident(state, body.incident_ids, (id) => state.actions.ack(id, personId)),
+  '/incident/unack': (state, body, personId) =>
+    eachIncident(state, body.incident_ids, (id) => state.actions.unack(id, personId)),
+  '/incident/wake': (state, body, personId) =>
+    eachIncident(state, body.incident_ids, (id) => state.actions.wake(id, personId)),
   '/incident/snooze': (state, body, personId) =>
     eachIncident(state, body.incident_ids, (id) => state.actions.snooze(id, body.minutes as number, personId)),
-  '/incident/reopen': (state, body, personId) => eachIncident(state, body.incident_ids, (id) => state.actions.reopen(id, personId)),
+  '/incident/reopen': (state, body, personId) =>
+    eachIncident(state, body.incident_ids, (id) => state.actions.reopen(id, personId)),
   '/incident/comment': (state, body, personId) =>
-    eachIncident(state, body.incident_ids, (id) => state.actions.comment(id, (body.comment as string | undefined) ?? '', personId)),
+    eachIncident(state, body.incident_ids, (id) =>
+      state.actions.comment(id, (body.comment as string | undefined) ?? '', personId),
+    ),
   '/incident/resolve': (state, body, personId) =>
     eachIncident(state, body.incident_ids, async (id) => {
       for (const field of ['root_cause', 'resolution'] as const) {
@@ -90,7 +103,8 @@ const HANDLERS: Record<string, Handler> = {
       incident.deleted_at = Math.floor(state.clock.now() / 1000);
     }),
   '/incident/assign': (state, body, personId) => {
-    const ids = (body.incident_ids as string[] | undefined) ?? (body.incident_id ? [body.incident_id as string] : undefined);
+    const ids =
+      (body.incident_ids as string[] | undefined) ?? (body.incident_id ? [body.incident_id as string] : undefined);
     if (!ids) return Promise.resolve({ code: 'InvalidParameter', key: 'required', vars: { field: 'incident_ids' } });
     const people = (body.assigned_to as { person_ids?: number[] }).person_ids ?? [];
     return eachIncident(state, ids, (id) => state.actions.assign(id, people, personId));
@@ -101,7 +115,8 @@ const HANDLERS: Record<string, Handler> = {
     }),
   '/incident/reset': (state, body, personId) => {
     const fields = UPDATABLE.filter((field) => typeof body[field] === 'string');
-    if (fields.length === 0) return Promise.resolve({ code: 'InvalidParameter', key: 'required', vars: { field: 'title' } });
+    if (fields.length === 0)
+      return Promise.resolve({ code: 'InvalidParameter', key: 'required', vars: { field: 'title' } });
     return eachIncident(state, [body.incident_id], async (id) => {
       for (const field of fields) await state.actions.update(id, field, body[field] as string, personId);
     });
@@ -114,7 +129,8 @@ const HANDLERS: Record<string, Handler> = {
     try {
       await state.actions.merge(target, sources, personId);
     } catch (error) {
-      if (error instanceof MockActionError) return { code: 'InvalidParameter', key: 'action', vars: { reason: error.message } };
+      if (error instanceof MockActionError)
+        return { code: 'InvalidParameter', key: 'action', vars: { reason: error.message } };
       throw error;
     }
     return ok(null);
@@ -136,7 +152,10 @@ const HANDLERS: Record<string, Handler> = {
     const matches = allAlerts(state)
       .filter((a) => a.start_time >= start && a.start_time <= end)
       .filter((a) => body.is_active === undefined || (a.alert_status !== 'Ok') === body.is_active)
-      .filter((a) => !(body.channel_ids as number[] | undefined)?.length || (body.channel_ids as number[]).includes(a.channel_id))
+      .filter(
+        (a) =>
+          !(body.channel_ids as number[] | undefined)?.length || (body.channel_ids as number[]).includes(a.channel_id),
+      )
       .sort((a, b) => (a.start_time - b.start_time || (a.alert_id < b.alert_id ? -1 : 1)) * (asc ? 1 : -1));
     return ok(pageOf(matches, body, (a) => `${a.start_time.toString(36)}.${a.alert_id}`));
   },
@@ -158,7 +177,11 @@ const HANDLERS: Record<string, Handler> = {
 };
 
 /** One page by cursor (search after the sort key of the last item) or by page number. */
-function pageOf<T>(matches: T[], body: Body, keyOf: (item: T) => string): { items: T[]; total: number; has_next_page: boolean; search_after_ctx?: string } {
+function pageOf<T>(
+  matches: T[],
+  body: Body,
+  keyOf: (item: T) => string,
+): { items: T[]; total: number; has_next_page: boolean; search_after_ctx?: string } {
   const limit = (body.limit as number | undefined) || 20;
   let from = ((body.p as number | undefined) ?? 1) - 1;
   from *= limit;
@@ -169,11 +192,18 @@ function pageOf<T>(matches: T[], body: Body, keyOf: (item: T) => string): { item
   const items = matches.slice(from, from + limit);
   const more = from + limit < matches.length;
   const last = items[items.length - 1];
-  return { items: structuredClone(items), total: Math.min(matches.length, 1000), has_next_page: more, ...(more && last ? { search_after_ctx: keyOf(last) } : {}) };
+  return {
+    items: structuredClone(items),
+    total: Math.min(matches.length, 1000),
+    has_next_page: more,
+    ...(more && last ? { search_after_ctx: keyOf(last) } : {}),
+  };
 }
 
 function channelItem(state: MockState, channel: MockState['world']['channels'][number]) {
-  const open = state.world.incidents.filter((i) => i.channel_id === channel.channel_id && !i.deleted_at && i.progress !== 'Closed');
+  const open = state.world.incidents.filter(
+    (i) => i.channel_id === channel.channel_id && !i.deleted_at && i.progress !== 'Closed',
+  );
   return {
     channel_id: channel.channel_id,
     channel_name: channel.channel_name,

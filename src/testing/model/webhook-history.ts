@@ -24,18 +24,28 @@ export function checkHistoryListRequest(body: Record<string, unknown>): Refusal 
   for (const field of ['limit', 'start_time', 'end_time']) {
     if (body[field] === undefined || body[field] === null) return { key: 'required', vars: { field } };
   }
-  const ranges = [['limit', 1, 100], ['start_time', MIN_MS, MAX_MS], ['end_time', MIN_MS, MAX_MS], ['integration_id', 0, Number.MAX_SAFE_INTEGER]] as const;
+  const ranges = [
+    ['limit', 1, 100],
+    ['start_time', MIN_MS, MAX_MS],
+    ['end_time', MIN_MS, MAX_MS],
+    ['integration_id', 0, Number.MAX_SAFE_INTEGER],
+  ] as const;
   for (const [field, min, max] of ranges) {
     const v = body[field];
     if (v === undefined) continue;
     if (!isInt(v)) return { key: 'type', vars: { field, type: 'integer' } };
-    if (v < min || v > max) return max === Number.MAX_SAFE_INTEGER ? { key: 'min', vars: { field, min } } : { key: 'range', vars: { field, min, max } };
+    if (v < min || v > max)
+      return max === Number.MAX_SAFE_INTEGER
+        ? { key: 'min', vars: { field, min } }
+        : { key: 'range', vars: { field, min, max } };
   }
   if ((body.end_time as number) <= (body.start_time as number)) return { key: 'endAfterStart' };
   for (const field of ['search_after_ctx', 'ref_id', 'status', 'orderby']) {
-    if (body[field] !== undefined && typeof body[field] !== 'string') return { key: 'type', vars: { field, type: 'string' } };
+    if (body[field] !== undefined && typeof body[field] !== 'string')
+      return { key: 'type', vars: { field, type: 'string' } };
   }
-  if (body.asc !== undefined && typeof body.asc !== 'boolean') return { key: 'type', vars: { field: 'asc', type: 'boolean' } };
+  if (body.asc !== undefined && typeof body.asc !== 'boolean')
+    return { key: 'type', vars: { field: 'asc', type: 'boolean' } };
   const types = body.event_types;
   if (types !== undefined && !(Array.isArray(types) && types.every((t) => typeof t === 'string'))) {
     return { key: 'type', vars: { field: 'event_types', type: 'array of strings' } };
@@ -43,9 +53,15 @@ export function checkHistoryListRequest(body: Record<string, unknown>): Refusal 
   if (body.status !== undefined && body.status !== 'success' && body.status !== 'failed') {
     return { key: 'enum', vars: { field: 'status', values: 'success, failed' } };
   }
-  if (body.orderby !== undefined && body.orderby !== 'event_time') return { key: 'enum', vars: { field: 'orderby', values: 'event_time' } };
-  if (typeof body.ref_id === 'string' && body.ref_id.length > MAX_REF_ID) return { key: 'maxLength', vars: { field: 'ref_id', max: MAX_REF_ID } };
-  if (typeof body.search_after_ctx === 'string' && body.search_after_ctx !== '' && !decodeCursor(body.search_after_ctx)) {
+  if (body.orderby !== undefined && body.orderby !== 'event_time')
+    return { key: 'enum', vars: { field: 'orderby', values: 'event_time' } };
+  if (typeof body.ref_id === 'string' && body.ref_id.length > MAX_REF_ID)
+    return { key: 'maxLength', vars: { field: 'ref_id', max: MAX_REF_ID } };
+  if (
+    typeof body.search_after_ctx === 'string' &&
+    body.search_after_ctx !== '' &&
+    !decodeCursor(body.search_after_ctx)
+  ) {
     return { key: 'cursor' };
   }
   return undefined;
@@ -54,7 +70,8 @@ export function checkHistoryListRequest(body: Record<string, unknown>): Refusal 
 /** The rules of `GetWebhookHistoryDetailRequest`. */
 export function checkHistoryDetailRequest(body: Record<string, unknown>): Refusal | undefined {
   for (const field of ['event_id', 'integration_id']) {
-    if (body[field] === undefined || body[field] === null || body[field] === '') return { key: 'required', vars: { field } };
+    if (body[field] === undefined || body[field] === null || body[field] === '')
+      return { key: 'required', vars: { field } };
   }
   if (typeof body.event_id !== 'string') return { key: 'type', vars: { field: 'event_id', type: 'string' } };
   if (!isInt(body.integration_id)) return { key: 'type', vars: { field: 'integration_id', type: 'integer' } };
@@ -72,7 +89,9 @@ export function queryHistory(request: ListWebhookHistoryRequest, calls: StoredCa
       (request.integration_id === undefined || call.integrationId === request.integration_id) &&
       (types === undefined || types.has(call.record.event_type)) &&
       (request.status === undefined || statusOf(call) === request.status) &&
-      (request.ref_id === undefined || request.ref_id === '' || (call.record.alert_id ?? call.record.incident_id) === request.ref_id),
+      (request.ref_id === undefined ||
+        request.ref_id === '' ||
+        (call.record.alert_id ?? call.record.incident_id) === request.ref_id),
   );
   const direction = request.asc === true ? 1 : -1;
   matches.sort((a, b) => compareKeys(keyOf(a), keyOf(b)) * direction);
@@ -93,12 +112,21 @@ export function queryHistory(request: ListWebhookHistoryRequest, calls: StoredCa
 }
 
 /** The record of one delivery, or undefined when the integration has no such event within the horizon. */
-export function historyDetail(integrationId: number, eventId: string, calls: StoredCall[], world: World): WebhookHistoryDetail | undefined {
+export function historyDetail(
+  integrationId: number,
+  eventId: string,
+  calls: StoredCall[],
+  world: World,
+): WebhookHistoryDetail | undefined {
   const call = calls.find((c) => c.integrationId === integrationId && c.record.event_id === eventId);
   if (!call) return undefined;
   const title = world.incidents.find((i) => i.incident_id === call.record.incident_id)?.title;
   const channel = world.channels.find((c) => c.channel_id === call.channelId)?.channel_name;
-  return { ...toItem(call, true), ...(title !== undefined ? { ref_title: title } : {}), ...(channel !== undefined ? { channel_name: channel } : {}) };
+  return {
+    ...toItem(call, true),
+    ...(title !== undefined ? { ref_title: title } : {}),
+    ...(channel !== undefined ? { channel_name: channel } : {}),
+  };
 }
 
 function statusOf(call: StoredCall): 'success' | 'failed' {

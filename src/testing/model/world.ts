@@ -100,7 +100,15 @@ export function createWorld({ seed, incidents: count, now }: WorldOptions): Worl
     team_id: (teams[i % teams.length] as Team).team_id,
     manager_ids: [(members[(i * 3) % members.length] as Member).person_id],
   }));
-  const world: World = { account: ACCOUNT, members, teams, channels, incidents: [], alerts: new Map(), events: new Map() };
+  const world: World = {
+    account: ACCOUNT,
+    members,
+    teams,
+    channels,
+    incidents: [],
+    alerts: new Map(),
+    events: new Map(),
+  };
   for (let i = 0; i < count; i++) world.incidents.push(generateIncident(world, random, now));
   return world;
 }
@@ -235,7 +243,8 @@ function generateIncident(world: World, random: Random, now: number): IncidentIn
   for (const alert of alerts) world.events.set(alert.alert_id, rawEvents(alert, random));
   deriveState(incident, alerts, now);
   world.alerts.set(incident_id, alerts);
-  if (!recovered && random.chance(0.15)) closeIncident(incident, Math.min(now, start + random.int(600, 3 * DAY)), random.pick(world.members).person_id);
+  if (!recovered && random.chance(0.15))
+    closeIncident(incident, Math.min(now, start + random.int(600, 3 * DAY)), random.pick(world.members).person_id);
   return incident;
 }
 
@@ -244,7 +253,9 @@ function rawEvents(alert: AlertInfo, random: Random): AlertEventItem[] {
   const events: AlertEventItem[] = [];
   for (let n = 0; n < alert.event_cnt; n++) {
     const last = n === alert.event_cnt - 1;
-    const time = last ? alert.last_time : alert.start_time + Math.floor(((alert.last_time - alert.start_time) * n) / alert.event_cnt);
+    const time = last
+      ? alert.last_time
+      : alert.start_time + Math.floor(((alert.last_time - alert.start_time) * n) / alert.event_cnt);
     events.push({
       event_id: objectId(time, random),
       alert_id: alert.alert_id,

@@ -28,7 +28,11 @@ export interface FastifyLike {
   post(
     path: string,
     handler: (
-      request: { headers: Record<string, string | string[] | undefined>; body?: unknown; raw: { socket: { destroy(): unknown } } },
+      request: {
+        headers: Record<string, string | string[] | undefined>;
+        body?: unknown;
+        raw: { socket: { destroy(): unknown } };
+      },
       reply: {
         code(status: number): { headers(h: Record<string, string>): { send(body: string): unknown } };
         hijack(): unknown;
@@ -44,7 +48,9 @@ export async function fastifyWebhooks(app: FastifyLike, options: FastifyWebhooks
   app.addContentTypeParser('*', (_request, payload, done) => done(null, payload));
   app.post(path, async (request, reply) => {
     const stream = request.body as NodeReadable | undefined;
-    const source = stream ? { kind: 'reader' as const, read: nodeStreamReader(stream) } : { kind: 'raw' as const, value: '' };
+    const source = stream
+      ? { kind: 'reader' as const, read: nodeStreamReader(stream) }
+      : { kind: 'raw' as const, value: '' };
     const result = await receiver.receiveFrom(request.headers, source);
     if (result.status === UNRECORDED) {
       reply.hijack();

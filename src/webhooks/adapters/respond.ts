@@ -10,7 +10,10 @@ const PLAIN_BODIES: Record<string, string> = {
 };
 const JSON_HEADERS: Readonly<Record<string, string>> = Object.freeze({ 'Content-Type': 'application/json' });
 // After a 413 the rest of the body was never read: the connection cannot be reused.
-const CLOSING_HEADERS: Readonly<Record<string, string>> = Object.freeze({ 'Content-Type': 'application/json', Connection: 'close' });
+const CLOSING_HEADERS: Readonly<Record<string, string>> = Object.freeze({
+  'Content-Type': 'application/json',
+  Connection: 'close',
+});
 
 export function answerBody(result: ReceiveResult): string {
   if (result.reason === undefined) return PLAIN_BODIES[result.outcome] ?? JSON.stringify({ outcome: result.outcome });

@@ -34,7 +34,11 @@ describe('Redis frozen past the deadline, per adapter', { timeout: 60_000 }, () 
       cluster.redis.thaw();
     }
     const summaries = runs.map((r) => ({ adapter: r.adapter, ...r.sender.summary() }));
-    for (const s of summaries) figure(`Redis frozen, ${s.adapter} adapter`, `${s.deliveries} deliveries: ${s.eof} attempts closed without an answer, ${s.non200} answered with an error, ${s.retried} retried, ${s.gaveUp.length} given up, ${s.deadlineHits} deadline hits (connections ended at ${s.lateEnds.join(" ") || "-"} ms), ${s.lateAnswers} late answers`);
+    for (const s of summaries)
+      figure(
+        `Redis frozen, ${s.adapter} adapter`,
+        `${s.deliveries} deliveries: ${s.eof} attempts closed without an answer, ${s.non200} answered with an error, ${s.retried} retried, ${s.gaveUp.length} given up, ${s.deadlineHits} deadline hits (connections ended at ${s.lateEnds.join(' ') || '-'} ms), ${s.lateAnswers} late answers`,
+      );
     for (const s of summaries) {
       expect(s.gaveUp).toHaveLength(PER_ADAPTER);
       expect(s.deadlineHits).toBe(0);

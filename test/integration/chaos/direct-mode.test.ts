@@ -33,7 +33,10 @@ describe('without a queue', { timeout: 60_000 }, () => {
     const p = events('direct-fail', 'chaos_fail', 1);
     await drive(cluster, p);
     const summary = cluster.sender.summary();
-    figure('no queue, handlers failing once', `${EVENTS} deliveries: ${summary.non200} answered with an error, ${summary.retried} retried by the sender, ${summary.gaveUp.length} given up`);
+    figure(
+      'no queue, handlers failing once',
+      `${EVENTS} deliveries: ${summary.non200} answered with an error, ${summary.retried} retried by the sender, ${summary.gaveUp.length} given up`,
+    );
     expect(summary.non200).toBe(EVENTS);
     expect(summary.retried).toBe(0);
     expect(summary.gaveUp).toHaveLength(EVENTS);
@@ -54,7 +57,10 @@ describe('without a queue', { timeout: 60_000 }, () => {
     await new Promise((resolve) => setTimeout(resolve, 3_000));
     const { attempts, successes } = await cluster.outcomes(p.events.map((e) => e.event_id));
     const lost = p.events.filter((e) => !successes.has(e.event_id)).length;
-    figure('no queue, a crash after the answer', `${summary.ok} of ${EVENTS} deliveries answered 200, ${attempts.size} handlers started, ${lost} events lost (the sender counts them delivered; not in its failed history)`);
+    figure(
+      'no queue, a crash after the answer',
+      `${summary.ok} of ${EVENTS} deliveries answered 200, ${attempts.size} handlers started, ${lost} events lost (the sender counts them delivered; not in its failed history)`,
+    );
     expect(summary.ok).toBe(EVENTS);
     expect(attempts.size).toBe(EVENTS);
     expect(lost).toBe(EVENTS);

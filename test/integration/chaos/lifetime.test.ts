@@ -6,7 +6,11 @@ import { isRunning, killHard, spawnTied } from '../support/lifetime.js';
 
 /** Starts test/integration/processes/redis-holder.ts and resolves with the redis-server it started. */
 async function holder(how: 'hang' | 'exit' | 'throw', variant = '') {
-  const child = spawnTied(process.execPath, ['--import', 'tsx', 'test/integration/processes/redis-holder.ts', how, variant], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawnTied(
+    process.execPath,
+    ['--import', 'tsx', 'test/integration/processes/redis-holder.ts', how, variant],
+    { stdio: ['ignore', 'pipe', 'pipe'] },
+  );
   let out = '';
   child.stdout?.on('data', (c: Buffer) => (out += c.toString()));
   child.stderr?.on('data', (c: Buffer) => (out += c.toString()));

@@ -13,7 +13,13 @@ import { figure, scale } from '../stress/scale.js';
 const SIZE = scale(96, 1_000);
 let cluster: Cluster;
 beforeAll(async () => {
-  cluster = await Cluster.start({ mode: 'queue', replicas: 2, workers: 2, ackTimeoutMs: 1_500, handlers: { holdMs: 20 } });
+  cluster = await Cluster.start({
+    mode: 'queue',
+    replicas: 2,
+    workers: 2,
+    ackTimeoutMs: 1_500,
+    handlers: { holdMs: 20 },
+  });
 }, 60_000);
 afterAll(() => cluster?.close());
 beforeEach(() => {
@@ -117,7 +123,11 @@ describe('queue mode under faults', { timeout: 120_000 }, () => {
   it("the mock service's own sender, a replica killed mid-stream: every event handled once", async () => {
     const service = createMockService({ seed: 21, incidents: 3, rateLimits: false });
     const integration = service.webhooks.create({ endpoint: cluster.frontDoor.url });
-    const incidents = await Promise.all(Array.from({ length: 8 }, (_, i) => service.actions.create({ title: `chaos ${i}`, incident_severity: 'Warning' })));
+    const incidents = await Promise.all(
+      Array.from({ length: 8 }, (_, i) =>
+        service.actions.create({ title: `chaos ${i}`, incident_severity: 'Warning' }),
+      ),
+    );
     for (const incident of incidents) {
       await service.actions.comment(incident.incident_id, 'looking', service.personId);
       await service.actions.ack(incident.incident_id, service.personId);
@@ -137,7 +147,8 @@ describe('queue mode under faults', { timeout: 120_000 }, () => {
     const history = service.webhooks.history(integration.id);
     const failed = history.filter((r) => r.status === 'failure');
     // What the sender gave up on is replayed from its history, as replayFromHistory does.
-    for (const record of failed) expect((await cluster.sender.deliver(record.event_id, JSON.stringify(record.request.payload))).ok).toBe(true);
+    for (const record of failed)
+      expect((await cluster.sender.deliver(record.event_id, JSON.stringify(record.request.payload))).ok).toBe(true);
     await cluster.settle();
     const ids = [...new Set(history.map((r) => r.event_id))];
     const { successes, stale } = await cluster.outcomes(ids);

@@ -1,5 +1,11 @@
 // A TypeScript consumer of the packed package: type-checked with moduleResolution node16 and bundler.
-import { Flashduty, type IncidentInfo, InvalidParameterError, type ListIncidentsParams, RequestTooFrequentlyError } from 'flashduty-sdk';
+import {
+  Flashduty,
+  type IncidentInfo,
+  InvalidParameterError,
+  type ListIncidentsParams,
+  RequestTooFrequentlyError,
+} from 'flashduty-sdk';
 import { buildWebhookEvent, createMockService } from 'flashduty-sdk/testing';
 import { renderCustomBody, type WebhookEvent, type WebhookEventOf, WebhookReceiver } from 'flashduty-sdk/webhooks';
 
@@ -12,7 +18,9 @@ export async function titles(client: Flashduty): Promise<string[]> {
   return next ? out.concat(next.items.map((i) => i.incident_id)) : out;
 }
 export function isRetryable(error: unknown): boolean {
-  return error instanceof RequestTooFrequentlyError ? (error.retryAfterMs ?? 0) < 5000 : error instanceof InvalidParameterError;
+  return error instanceof RequestTooFrequentlyError
+    ? (error.retryAfterMs ?? 0) < 5000
+    : error instanceof InvalidParameterError;
 }
 const receiver = new WebhookReceiver({ secret: { header: 'x-token', values: ['t'] } });
 receiver.on('i_ack', (event: WebhookEventOf<'i_ack'>) => event.incident.ack_time);

@@ -8,7 +8,12 @@ module.exports = async function runSmoke(label, sdk, webhooks, testing) {
   assert.equal(service.handlers.length, 216); // every OpenAPI path and the two AI SRE ones; msw loads on first use
   const server = await service.listen();
   try {
-    const client = new sdk.Flashduty({ appKey: service.appKey, baseUrl: server.url, logLevel: 'off', validate: 'deep' });
+    const client = new sdk.Flashduty({
+      appKey: service.appKey,
+      baseUrl: server.url,
+      logLevel: 'off',
+      validate: 'deep',
+    });
     const now = Math.floor(Date.now() / 1000);
     const page = await client.listIncidents({ start_time: now - 7 * 86400, end_time: now, limit: 5 });
     assert.equal(page.items.length, 5);
@@ -17,7 +22,11 @@ module.exports = async function runSmoke(label, sdk, webhooks, testing) {
     assert.ok(count >= 5);
     await client.enableA2AAgent('a2a_demo');
     await assert.rejects(client.enableA2AAgent('a2a_demo'), sdk.InvalidParameterError);
-    service.faults.add({ status: 200, body: '{"request_id":"r","data":{"items":[{"incident_id":1}],"total":1,"has_next_page":false}}', headers: { 'Content-Type': 'application/json' } });
+    service.faults.add({
+      status: 200,
+      body: '{"request_id":"r","data":{"items":[{"incident_id":1}],"total":1,"has_next_page":false}}',
+      headers: { 'Content-Type': 'application/json' },
+    });
     await assert.rejects(client.listIncidents({ start_time: now - 86400, end_time: now }), sdk.ResponseValidationError);
     const receiver = new webhooks.WebhookReceiver();
     const result = await receiver.receive(testing.buildDelivery(testing.buildWebhookEvent('i_new')).receiveInput());

@@ -1,5 +1,10 @@
 // Loads the built package through its `require` conditions, as a CommonJS user would.
-require('./run-smoke.cjs')('cjs', require('flashduty-sdk'), require('flashduty-sdk/webhooks'), require('flashduty-sdk/testing')).catch((error) => {
+require('./run-smoke.cjs')(
+  'cjs',
+  require('flashduty-sdk'),
+  require('flashduty-sdk/webhooks'),
+  require('flashduty-sdk/testing'),
+).catch((error) => {
   console.error(error);
   process.exit(1);
 });

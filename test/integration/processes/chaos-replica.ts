@@ -14,7 +14,12 @@ import type { ProcessConfig } from '../support/cluster.js';
 
 const config = JSON.parse(process.env.CHAOS_CONFIG ?? '{}') as ProcessConfig;
 const client = new Redis(config.redisPort, '127.0.0.1');
-const queue = config.queue ? new Queue(config.queue, { connection: { host: '127.0.0.1', port: config.redisPort }, defaultJobOptions: config.jobOptions }) : undefined;
+const queue = config.queue
+  ? new Queue(config.queue, {
+      connection: { host: '127.0.0.1', port: config.redisPort },
+      defaultJobOptions: config.jobOptions,
+    })
+  : undefined;
 const receiver = new WebhookReceiver({
   store: new RedisStateStore({ client, keyPrefix: config.keyPrefix }),
   ...(queue ? { queue } : {}),
@@ -31,7 +36,9 @@ if (config.adapter === 'fastify') {
   listening((app.server.address() as AddressInfo).port);
   close = () => app.close();
 } else if (config.adapter === 'fetch') {
-  const server = serve({ fetch: receiver.fetchHandler, port: 0, hostname: '127.0.0.1' }, (info) => listening(info.port));
+  const server = serve({ fetch: receiver.fetchHandler, port: 0, hostname: '127.0.0.1' }, (info) =>
+    listening(info.port),
+  );
   close = () => server.close();
 } else {
   const middleware = receiver.nodeMiddleware();

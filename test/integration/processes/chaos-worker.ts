@@ -10,7 +10,10 @@ import type { ProcessConfig } from '../support/cluster.js';
 const config = JSON.parse(process.env.CHAOS_CONFIG ?? '{}') as ProcessConfig;
 if (!config.queue) throw new Error('chaos-worker: no queue in CHAOS_CONFIG');
 const client = new Redis(config.redisPort, '127.0.0.1');
-const receiver = new WebhookReceiver({ store: new RedisStateStore({ client, keyPrefix: config.keyPrefix }), ackTimeoutMs: config.ackTimeoutMs });
+const receiver = new WebhookReceiver({
+  store: new RedisStateStore({ client, keyPrefix: config.keyPrefix }),
+  ackTimeoutMs: config.ackTimeoutMs,
+});
 receiver.on('error', () => undefined);
 recordOutcomes(receiver, new Redis(config.ledgerPort, '127.0.0.1'), config.handlers);
 const worker = new Worker(config.queue, receiver.processor(), {

@@ -8,7 +8,8 @@ if (process.argv[3] === 'frozen') redis.freeze();
 console.log(`REDIS ${redis.pid} ${redis.port}`);
 const how = process.argv[2] ?? 'hang';
 if (how === 'exit') process.exit(3);
-if (how === 'throw') setTimeout(() => {
-  throw new Error('the test process crashed');
-}, 10);
+if (how === 'throw')
+  setTimeout(() => {
+    throw new Error('the test process crashed');
+  }, 10);
 if (how === 'hang') setInterval(() => undefined, 60_000);

@@ -6,7 +6,11 @@ import { Redis } from 'ioredis';
 import { createClient } from 'redis';
 import { RedisStateStore, WebhookReceiver } from '../../../src/webhooks/index.js';
 
-const [redisUrl, flavour, keyPrefix = 'flashduty:webhooks:'] = process.argv.slice(2) as [string, 'ioredis' | 'node-redis', string?];
+const [redisUrl, flavour, keyPrefix = 'flashduty:webhooks:'] = process.argv.slice(2) as [
+  string,
+  'ioredis' | 'node-redis',
+  string?,
+];
 const client = flavour === 'ioredis' ? new Redis(redisUrl) : await createClient({ url: redisUrl }).connect();
 const receiver = new WebhookReceiver({ store: new RedisStateStore({ client, keyPrefix }) });
 const handled: string[] = [];
@@ -27,5 +31,7 @@ process.on('SIGTERM', () => {
   console.log(`STALE ${JSON.stringify(stale)}`);
   console.log(`MEMORY ${JSON.stringify({ rss, heapUsed })}`);
   server.close();
-  void Promise.resolve(flavour === 'ioredis' ? (client as Redis).quit() : (client as { quit(): Promise<unknown> }).quit()).finally(() => process.exit(0));
+  void Promise.resolve(
+    flavour === 'ioredis' ? (client as Redis).quit() : (client as { quit(): Promise<unknown> }).quit(),
+  ).finally(() => process.exit(0));
 });

@@ -58,7 +58,12 @@ export async function clientChecks({ baseUrl, appKey }: MockAddress) {
   }
   await client.enableA2AAgent('a2a_demo');
   const twice = await failure(client.enableA2AAgent('a2a_demo'));
-  const badKey = await failure(new Flashduty({ appKey: 'not-a-key-0123456789', baseUrl, logLevel: 'off', maxRetries: 0 }).listIncidents({ start_time: now - 60, end_time: now }));
+  const badKey = await failure(
+    new Flashduty({ appKey: 'not-a-key-0123456789', baseUrl, logLevel: 'off', maxRetries: 0 }).listIncidents({
+      start_time: now - 60,
+      end_time: now,
+    }),
+  );
   const invalid = await failure(client.listIncidents({ start_time: now, end_time: now - 60 }));
   const timedOut = await failure(client.deleteSkill('skill_demo', { timeout: 200, maxRetries: 0 }));
   const controller = new AbortController();
@@ -108,8 +113,15 @@ export async function webhookScenario(post: Post) {
     eventId: event.event_id,
     first: await answer(ok.init()),
     again: await answer(ok.init()),
-    wrongToken: await answer(buildDelivery(buildWebhookEvent('i_ack'), { headers: { [HOOK_SECRET.header]: 'nope' } }).init()),
-    wrongType: await answer(buildDelivery(buildWebhookEvent('i_ack'), { contentType: 'text/plain', headers: { [HOOK_SECRET.header]: 'runtime-secret' } }).init()),
+    wrongToken: await answer(
+      buildDelivery(buildWebhookEvent('i_ack'), { headers: { [HOOK_SECRET.header]: 'nope' } }).init(),
+    ),
+    wrongType: await answer(
+      buildDelivery(buildWebhookEvent('i_ack'), {
+        contentType: 'text/plain',
+        headers: { [HOOK_SECRET.header]: 'runtime-secret' },
+      }).init(),
+    ),
     get: await answer({ method: 'GET' }),
   };
 }

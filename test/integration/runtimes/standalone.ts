@@ -10,11 +10,17 @@ interface Listening {
 type Handler = (request: Request) => Promise<Response>;
 interface BunLike {
   argv: string[];
-  serve(options: { hostname: string; port: number; fetch: Handler }): { port: number; stop(force?: boolean): Promise<void> | void };
+  serve(options: { hostname: string; port: number; fetch: Handler }): {
+    port: number;
+    stop(force?: boolean): Promise<void> | void;
+  };
 }
 interface DenoLike {
   args: string[];
-  serve(options: { hostname: string; port: number; onListen(): void }, handler: Handler): { addr: { port: number }; shutdown(): Promise<void> };
+  serve(
+    options: { hostname: string; port: number; onListen(): void },
+    handler: Handler,
+  ): { addr: { port: number }; shutdown(): Promise<void> };
 }
 const { Bun, Deno } = globalThis as { Bun?: BunLike; Deno?: DenoLike };
 

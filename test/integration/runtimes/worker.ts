@@ -8,7 +8,8 @@ const { receiver, seen } = createReceiver();
 export default {
   async fetch(request: Request): Promise<Response> {
     const url = new URL(request.url);
-    if (url.pathname === '/client') return Response.json(await clientChecks(JSON.parse(url.searchParams.get('mock') ?? '{}') as MockAddress));
+    if (url.pathname === '/client')
+      return Response.json(await clientChecks(JSON.parse(url.searchParams.get('mock') ?? '{}') as MockAddress));
     if (url.pathname === '/hooks') return receiver.fetchHandler(request);
     if (url.pathname === '/seen') return Response.json(seen);
     return new Response('not found', { status: 404 });

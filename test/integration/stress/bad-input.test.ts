@@ -4,7 +4,13 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
-import { Flashduty, FlashdutyError, IncidentPage, type ListIncidentsParams, RequestValidationError } from '../../../src/index.js';
+import {
+  Flashduty,
+  FlashdutyError,
+  IncidentPage,
+  type ListIncidentsParams,
+  RequestValidationError,
+} from '../../../src/index.js';
 import { buildWebhookEvent } from '../../../src/testing/index.js';
 import { type Claim, MemoryStateStore, WebhookReceiver } from '../../../src/webhooks/index.js';
 import { DAY, NOW, startMock } from '../../helpers.js';
@@ -25,36 +31,54 @@ const anything = fc.oneof(
   fc.constant(''),
   fc.constant('Triggered,Processing'),
   fc.constant(['Critical', 'Warning']),
-  fc.array(fc.oneof(fc.integer({ min: -1, max: 5 }), fc.string({ maxLength: 5 }), fc.constant('64b1352e376e32c85c56e25b')), { maxLength: 3 }),
+  fc.array(
+    fc.oneof(fc.integer({ min: -1, max: 5 }), fc.string({ maxLength: 5 }), fc.constant('64b1352e376e32c85c56e25b')),
+    { maxLength: 3 },
+  ),
   fc.date({ min: new Date(0), max: new Date(4e12) }),
   fc.object({ maxDepth: 1 }),
 );
 /** Mostly plausible values, now and then anything at all. */
-const mostly = <T>(plausible: fc.Arbitrary<T>) => fc.oneof({ arbitrary: plausible, weight: 15 }, { arbitrary: anything, weight: 1 });
+const mostly = <T>(plausible: fc.Arbitrary<T>) =>
+  fc.oneof({ arbitrary: plausible, weight: 15 }, { arbitrary: anything, weight: 1 });
 const time = fc.oneof(
   fc.integer({ min: NOW - 40 * DAY, max: NOW }),
   fc.date({ min: new Date((NOW - 40 * DAY) * 1000), max: new Date(NOW * 1000), noInvalidDate: false }),
 );
 const windowed = fc
   .tuple(fc.integer({ min: NOW - 40 * DAY, max: NOW - DAY }), fc.integer({ min: -DAY, max: 33 * DAY }), fc.boolean())
-  .map(([start, length, asDate]) => (asDate ? [new Date(start * 1000), new Date((start + length) * 1000)] : [start, start + length]));
-const params = fc.record(
-  {
-    window: fc.oneof({ arbitrary: windowed, weight: 5 }, { arbitrary: fc.tuple(mostly(time), mostly(time)), weight: 1 }),
-    limit: mostly(fc.oneof(fc.integer({ min: 0, max: 100 }), fc.integer({ min: -5, max: 120 }))),
-    p: mostly(fc.oneof(fc.integer({ min: 0, max: 5 }), fc.integer({ min: -2, max: 600 }))),
-    asc: mostly(fc.boolean()),
-    is_snoozed: mostly(fc.boolean()),
-    progress: mostly(fc.subarray(['Triggered', 'Processing', 'Closed'])),
-    incident_severity: mostly(fc.constantFrom('Critical', 'Warning,Info', ['Info'])),
-    query: mostly(fc.string({ maxLength: 8 })),
-    channel_ids: mostly(fc.array(fc.nat({ max: 3 }), { maxLength: 3 })),
-    incident_ids: mostly(fc.array(fc.constantFrom('64b1352e376e32c85c56e25b', '64B1352E376E32C85C56E25C'), { maxLength: 2 })),
-    nums: mostly(fc.array(fc.string({ minLength: 1, maxLength: 6 }).filter((s) => s.trim() === s && s !== ''), { maxLength: 2 })),
-    future_field: anything,
-  },
-  { requiredKeys: ['window'] },
-).map(({ window: [start_time, end_time], ...rest }) => ({ start_time, end_time, ...rest }));
+  .map(([start, length, asDate]) =>
+    asDate ? [new Date(start * 1000), new Date((start + length) * 1000)] : [start, start + length],
+  );
+const params = fc
+  .record(
+    {
+      window: fc.oneof(
+        { arbitrary: windowed, weight: 5 },
+        { arbitrary: fc.tuple(mostly(time), mostly(time)), weight: 1 },
+      ),
+      limit: mostly(fc.oneof(fc.integer({ min: 0, max: 100 }), fc.integer({ min: -5, max: 120 }))),
+      p: mostly(fc.oneof(fc.integer({ min: 0, max: 5 }), fc.integer({ min: -2, max: 600 }))),
+      asc: mostly(fc.boolean()),
+      is_snoozed: mostly(fc.boolean()),
+      progress: mostly(fc.subarray(['Triggered', 'Processing', 'Closed'])),
+      incident_severity: mostly(fc.constantFrom('Critical', 'Warning,Info', ['Info'])),
+      query: mostly(fc.string({ maxLength: 8 })),
+      channel_ids: mostly(fc.array(fc.nat({ max: 3 }), { maxLength: 3 })),
+      incident_ids: mostly(
+        fc.array(fc.constantFrom('64b1352e376e32c85c56e25b', '64B1352E376E32C85C56E25C'), { maxLength: 2 }),
+      ),
+      nums: mostly(
+        fc.array(
+          fc.string({ minLength: 1, maxLength: 6 }).filter((s) => s.trim() === s && s !== ''),
+          { maxLength: 2 },
+        ),
+      ),
+      future_field: anything,
+    },
+    { requiredKeys: ['window'] },
+  )
+  .map(({ window: [start_time, end_time], ...rest }) => ({ start_time, end_time, ...rest }));
 
 describe('any params → a valid request or RequestValidationError, never an invalid request on the wire', () => {
   it('holds for random params against the mock', { timeout: 120_000 }, async () => {
@@ -92,7 +116,11 @@ describe('any params → a valid request or RequestValidationError, never an inv
 });
 
 describe('any answer → a typed result or a typed FlashdutyError', () => {
-  let reply: { status: number; headers: Record<string, string>; body: Buffer } = { status: 200, headers: {}, body: Buffer.alloc(0) };
+  let reply: { status: number; headers: Record<string, string>; body: Buffer } = {
+    status: 200,
+    headers: {},
+    body: Buffer.alloc(0),
+  };
   let server: Server;
   afterAll(() => server?.close());
 
@@ -101,18 +129,45 @@ describe('any answer → a typed result or a typed FlashdutyError', () => {
     fc.string({ maxLength: 200 }).map((s) => Buffer.from(s)),
     fc.jsonValue({ maxDepth: 3 }).map((v) => Buffer.from(JSON.stringify(v))),
     fc
-      .record({
-        request_id: fc.oneof(fc.string(), fc.integer(), fc.constant(undefined)),
-        data: fc.oneof(
-          fc.record({ items: fc.oneof(fc.array(fc.object({ maxDepth: 1 }), { maxLength: 3 }), fc.jsonValue()), total: fc.oneof(fc.nat(), fc.jsonValue()), has_next_page: fc.oneof(fc.boolean(), fc.jsonValue()), search_after_ctx: fc.oneof(fc.string(), fc.jsonValue()) }, { requiredKeys: [] }),
-          fc.jsonValue(),
-        ),
-        error: fc.oneof(fc.constant(undefined), fc.record({ code: fc.oneof(fc.constantFrom('OK', 'InvalidParameter', 'RequestTooFrequently', 'Whatever'), fc.jsonValue()), message: fc.oneof(fc.string(), fc.jsonValue()) }, { requiredKeys: [] }), fc.jsonValue()),
-      }, { requiredKeys: [] })
+      .record(
+        {
+          request_id: fc.oneof(fc.string(), fc.integer(), fc.constant(undefined)),
+          data: fc.oneof(
+            fc.record(
+              {
+                items: fc.oneof(fc.array(fc.object({ maxDepth: 1 }), { maxLength: 3 }), fc.jsonValue()),
+                total: fc.oneof(fc.nat(), fc.jsonValue()),
+                has_next_page: fc.oneof(fc.boolean(), fc.jsonValue()),
+                search_after_ctx: fc.oneof(fc.string(), fc.jsonValue()),
+              },
+              { requiredKeys: [] },
+            ),
+            fc.jsonValue(),
+          ),
+          error: fc.oneof(
+            fc.constant(undefined),
+            fc.record(
+              {
+                code: fc.oneof(
+                  fc.constantFrom('OK', 'InvalidParameter', 'RequestTooFrequently', 'Whatever'),
+                  fc.jsonValue(),
+                ),
+                message: fc.oneof(fc.string(), fc.jsonValue()),
+              },
+              { requiredKeys: [] },
+            ),
+            fc.jsonValue(),
+          ),
+        },
+        { requiredKeys: [] },
+      )
       .map((v) => Buffer.from(JSON.stringify(v))),
   );
   const answer = fc.record({
-    status: fc.oneof(fc.constantFrom(200, 201, 204, 400, 401, 403, 404, 413, 429, 500, 502, 503), fc.integer({ min: 200, max: 599 })),
+    status: fc.oneof(
+      fc.constantFrom(200, 201, 204, 400, 401, 403, 404, 413, 429, 500, 502, 503),
+      fc.integer({ min: 200, max: 599 }),
+    ),
     contentType: fc.constantFrom('application/json', 'text/html', 'application/octet-stream', ''),
     retryAfter: fc.constantFrom(undefined, '0', '-1', 'soon', '0.01', new Date(0).toUTCString(), '999999'),
     requestIdHeader: fc.constantFrom(undefined, 'hdr-id', ''),
@@ -130,7 +185,14 @@ describe('any answer → a typed result or a typed FlashdutyError', () => {
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
     const client = new Flashduty({ appKey: 'k-123456', baseUrl, maxRetries: 1, logLevel: 'off', rateLimit: false });
-    const deep = new Flashduty({ appKey: 'k-123456', baseUrl, maxRetries: 0, logLevel: 'off', rateLimit: false, validate: 'deep' });
+    const deep = new Flashduty({
+      appKey: 'k-123456',
+      baseUrl,
+      maxRetries: 0,
+      logLevel: 'off',
+      rateLimit: false,
+      validate: 'deep',
+    });
     const kinds = new Map<string, number>();
     await fc.assert(
       fc.asyncProperty(answer, fc.boolean(), async (a, useDeep) => {
@@ -151,7 +213,9 @@ describe('any answer → a typed result or a typed FlashdutyError', () => {
           if (outcome.status === 'fulfilled') {
             kinds.set('result', (kinds.get('result') ?? 0) + 1);
             const result = outcome.value;
-            expect(result instanceof IncidentPage || typeof (result as { requestId?: unknown }).requestId === 'string').toBe(true);
+            expect(
+              result instanceof IncidentPage || typeof (result as { requestId?: unknown }).requestId === 'string',
+            ).toBe(true);
           } else {
             const error = outcome.reason as Error;
             expect(error, String(error)).toBeInstanceOf(FlashdutyError);
@@ -185,7 +249,11 @@ describe('any webhook delivery → a documented answer; no thrown error, no leak
       },
       advance: (incident: string, t: number) => store.advance(incident, t),
     };
-    const receiver = new WebhookReceiver({ store: wrap, secret: { header: 'x-token', values: ['right'] }, maxBodyBytes: 4096 });
+    const receiver = new WebhookReceiver({
+      store: wrap,
+      secret: { header: 'x-token', values: ['right'] },
+      maxBodyBytes: 4096,
+    });
     let handled = 0;
     receiver.on('event', () => void handled++);
     const statuses = new Map<number, number>();
@@ -197,11 +265,22 @@ describe('any webhook delivery → a documented answer; no thrown error, no leak
         fc.uint8Array({ maxLength: 300 }),
         fc.jsonValue({ maxDepth: 3 }),
         fc.jsonValue({ maxDepth: 3 }).map((v) => JSON.stringify(v)),
-        fc.record({ field: fc.constantFrom('event_id', 'event_time', 'event_type', 'incident', 'person'), value: fc.jsonValue({ maxDepth: 2 }) }).map(({ field, value }) => JSON.stringify({ ...valid, event_id: `${Math.random()}`, [field]: value })),
+        fc
+          .record({
+            field: fc.constantFrom('event_id', 'event_time', 'event_type', 'incident', 'person'),
+            value: fc.jsonValue({ maxDepth: 2 }),
+          })
+          .map(({ field, value }) => JSON.stringify({ ...valid, event_id: `${Math.random()}`, [field]: value })),
         fc.constant(JSON.stringify({ ...valid, incident: { ...valid.incident, description: 'x'.repeat(5000) } })),
         fc.constant(null),
       ),
-      contentType: fc.constantFrom('application/json', 'application/cloudevents+json', 'text/plain', undefined, 'APPLICATION/JSON; charset=utf-8'),
+      contentType: fc.constantFrom(
+        'application/json',
+        'application/cloudevents+json',
+        'text/plain',
+        undefined,
+        'APPLICATION/JSON; charset=utf-8',
+      ),
       token: fc.constantFrom('right', 'right', 'wrong', undefined),
     });
     await fc.assert(

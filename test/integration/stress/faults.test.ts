@@ -19,8 +19,17 @@ import { figure, scale } from './scale.js';
 const ROUNDS = scale(1, 10);
 const MAX_RETRIES = 2;
 const lines: string[] = [];
-const logger = { debug: (m: string) => lines.push(m), info: (m: string) => lines.push(m), warn: (m: string) => lines.push(m), error: (m: string) => lines.push(m) };
-const h = await startMock({ incidents: 20, rateLimits: false, agents: Array.from({ length: 400 }, (_, i) => ({ agent_id: `agent_${i}` })) });
+const logger = {
+  debug: (m: string) => lines.push(m),
+  info: (m: string) => lines.push(m),
+  warn: (m: string) => lines.push(m),
+  error: (m: string) => lines.push(m),
+};
+const h = await startMock({
+  incidents: 20,
+  rateLimits: false,
+  agents: Array.from({ length: 400 }, (_, i) => ({ agent_id: `agent_${i}` })),
+});
 const client = h.client({ maxRetries: MAX_RETRIES, logger, logLevel: 'debug' });
 const window = { start_time: NOW - DAY, end_time: NOW };
 let nextAgent = 0;
@@ -46,14 +55,79 @@ interface Scenario {
 
 const all = MAX_RETRIES + 1;
 const SCENARIOS: Scenario[] = [
-  { name: 'connection reset before the answer', fault: { drop: true }, readAttempts: all, mutationAttempts: 1, mutationTookEffect: false, error: APIConnectionError, hasRequestId: false },
-  { name: 'connection reset after the call took effect', fault: { dropAfter: true }, readAttempts: all, mutationAttempts: 1, mutationTookEffect: true, error: APIConnectionError, hasRequestId: false },
-  { name: 'slow headers (timeout)', fault: { delayMs: 600 }, timeout: 300, readAttempts: all, mutationAttempts: 1, mutationTookEffect: true, error: APIConnectionTimeoutError, hasRequestId: false },
-  { name: 'truncated body', fault: { truncate: true }, readAttempts: all, mutationAttempts: 1, mutationTookEffect: true, error: APIConnectionError, hasRequestId: false },
-  { name: '429 storm with Retry-After', fault: { code: 'RequestTooFrequently', headers: { 'Retry-After': '0' } }, readAttempts: all, mutationAttempts: all, mutationTookEffect: false, error: RequestTooFrequentlyError, hasRequestId: true },
-  { name: '429 storm without Retry-After', fault: { code: 'RequestTooFrequently' }, readAttempts: all, mutationAttempts: all, mutationTookEffect: false, error: RequestTooFrequentlyError, hasRequestId: true },
-  { name: 'burst of 500', fault: { status: 500 }, readAttempts: all, mutationAttempts: 1, mutationTookEffect: false, error: InternalError, hasRequestId: true },
-  { name: 'burst of 503', fault: { status: 503 }, readAttempts: all, mutationAttempts: 1, mutationTookEffect: false, error: ServiceUnavailableError, hasRequestId: true },
+  {
+    name: 'connection reset before the answer',
+    fault: { drop: true },
+    readAttempts: all,
+    mutationAttempts: 1,
+    mutationTookEffect: false,
+    error: APIConnectionError,
+    hasRequestId: false,
+  },
+  {
+    name: 'connection reset after the call took effect',
+    fault: { dropAfter: true },
+    readAttempts: all,
+    mutationAttempts: 1,
+    mutationTookEffect: true,
+    error: APIConnectionError,
+    hasRequestId: false,
+  },
+  {
+    name: 'slow headers (timeout)',
+    fault: { delayMs: 600 },
+    timeout: 300,
+    readAttempts: all,
+    mutationAttempts: 1,
+    mutationTookEffect: true,
+    error: APIConnectionTimeoutError,
+    hasRequestId: false,
+  },
+  {
+    name: 'truncated body',
+    fault: { truncate: true },
+    readAttempts: all,
+    mutationAttempts: 1,
+    mutationTookEffect: true,
+    error: APIConnectionError,
+    hasRequestId: false,
+  },
+  {
+    name: '429 storm with Retry-After',
+    fault: { code: 'RequestTooFrequently', headers: { 'Retry-After': '0' } },
+    readAttempts: all,
+    mutationAttempts: all,
+    mutationTookEffect: false,
+    error: RequestTooFrequentlyError,
+    hasRequestId: true,
+  },
+  {
+    name: '429 storm without Retry-After',
+    fault: { code: 'RequestTooFrequently' },
+    readAttempts: all,
+    mutationAttempts: all,
+    mutationTookEffect: false,
+    error: RequestTooFrequentlyError,
+    hasRequestId: true,
+  },
+  {
+    name: 'burst of 500',
+    fault: { status: 500 },
+    readAttempts: all,
+    mutationAttempts: 1,
+    mutationTookEffect: false,
+    error: InternalError,
+    hasRequestId: true,
+  },
+  {
+    name: 'burst of 503',
+    fault: { status: 503 },
+    readAttempts: all,
+    mutationAttempts: 1,
+    mutationTookEffect: false,
+    error: ServiceUnavailableError,
+    hasRequestId: true,
+  },
 ];
 
 /** Runs one call under a lasting fault; returns what the server saw and how the call ended. */
@@ -75,7 +149,7 @@ async function underFault(fault: Fault, path: string, call: () => PromiseLike<un
   h.service.faults.clear();
   // Calls held by a delay land later: wait until the server's count has been still for a while.
   const count = () => h.service.callLog.filter((c) => c.path === path).length - before;
-  for (let last = -1, still = 0; still < 4; ) {
+  for (let last = -1, still = 0; still < 4;) {
     await new Promise((resolve) => setTimeout(resolve, 250));
     still = count() === last ? still + 1 : 0;
     last = count();
@@ -96,7 +170,9 @@ describe('faults', () => {
 
         const agent = `agent_${nextAgent++}`;
         const auditBefore = h.service.auditLog.filter((e) => e.target === agent).length;
-        const write = await underFault(s.fault, '/safari/a2a-agent/enable', () => client.enableA2AAgent(agent, perCall));
+        const write = await underFault(s.fault, '/safari/a2a-agent/enable', () =>
+          client.enableA2AAgent(agent, perCall),
+        );
         expect(write.attempts, `mutation under ${s.name}`).toBe(s.mutationAttempts);
         expect(write.error).toBeInstanceOf(s.error);
         const effects = h.service.auditLog.filter((e) => e.target === agent).length - auditBefore;
@@ -107,7 +183,10 @@ describe('faults', () => {
           if (s.hasRequestId) expect(requestId).toMatch(/^[0-9a-f]{32}$/);
           lines.push(String(error), error.stack ?? '', inspect(error, { depth: 8 }), JSON.stringify(error));
         }
-        if (round === 0) summary.push(`${s.name}: read ${read.attempts} attempts, mutation ${write.attempts} (took effect ${effects}×) → ${(read.error as Error).name}`);
+        if (round === 0)
+          summary.push(
+            `${s.name}: read ${read.attempts} attempts, mutation ${write.attempts} (took effect ${effects}×) → ${(read.error as Error).name}`,
+          );
       }
     });
   }

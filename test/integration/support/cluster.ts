@@ -20,7 +20,11 @@ export interface ProcessConfig {
   keyPrefix: string;
   ackTimeoutMs: number;
   handlers: HandlerPlan;
-  jobOptions?: { attempts: number; backoff: { type: 'exponential' | 'fixed'; delay: number }; removeOnComplete?: { age: number } };
+  jobOptions?: {
+    attempts: number;
+    backoff: { type: 'exponential' | 'fixed'; delay: number };
+    removeOnComplete?: { age: number };
+  };
   concurrency?: number;
   /** How replicas serve: node:http + nodeMiddleware (default), Fastify + fastifyWebhooks, @hono/node-server + fetchHandler. */
   adapter?: 'node' | 'fastify' | 'fetch';
@@ -76,10 +80,21 @@ export class Cluster {
       ackTimeoutMs: options.ackTimeoutMs ?? 1_500,
       handlers: options.handlers ?? {},
       adapter: options.adapter ?? 'node',
-      jobOptions: options.jobOptions ?? { attempts: 8, backoff: { type: 'exponential', delay: 100 }, removeOnComplete: { age: 3600 } },
+      jobOptions: options.jobOptions ?? {
+        attempts: 8,
+        backoff: { type: 'exponential', delay: 100 },
+        removeOnComplete: { age: 3600 },
+      },
     };
     const frontDoor = await startFrontDoor([]);
-    const cluster = new Cluster(redis, ledgerRedis, new Redis(ledgerRedis.port, '127.0.0.1'), config, frontDoor, new Sender(frontDoor.url));
+    const cluster = new Cluster(
+      redis,
+      ledgerRedis,
+      new Redis(ledgerRedis.port, '127.0.0.1'),
+      config,
+      frontDoor,
+      new Sender(frontDoor.url),
+    );
     if (config.queue) cluster.queue = new Queue(config.queue, { connection: { host: '127.0.0.1', port: redis.port } });
     await Promise.all([
       ...Array.from({ length: options.replicas ?? 2 }, () => cluster.startReplica()),
@@ -128,19 +143,22 @@ export class Cluster {
     await new Promise((resolve) => setTimeout(resolve, this.config.ackTimeoutMs));
     let quiet = 0;
     for (;;) {
-      const counts = this.queue ? await this.queue.getJobCounts('waiting', 'active', 'delayed', 'prioritized', 'failed') : {};
+      const counts = this.queue
+        ? await this.queue.getJobCounts('waiting', 'active', 'delayed', 'prioritized', 'failed')
+        : {};
       const pending = (counts.waiting ?? 0) + (counts.active ?? 0) + (counts.delayed ?? 0) + (counts.prioritized ?? 0);
       const inside = await this.#inside();
       quiet = pending === 0 && inside === 0 ? quiet + 1 : 0;
       if (quiet >= 2) return counts.failed ?? 0;
-      if (Date.now() > deadline) throw new Error(`not settled after ${timeoutMs} ms: ${JSON.stringify(counts)}, ${inside} handlers inside`);
+      if (Date.now() > deadline)
+        throw new Error(`not settled after ${timeoutMs} ms: ${JSON.stringify(counts)}, ${inside} handlers inside`);
       await new Promise((resolve) => setTimeout(resolve, 250));
     }
   }
 
   /** Jobs in BullMQ's failed set (0 without a queue). */
   async failedJobs(): Promise<number> {
-    return this.queue ? (await this.queue.getJobCounts('failed')).failed ?? 0 : 0;
+    return this.queue ? ((await this.queue.getJobCounts('failed')).failed ?? 0) : 0;
   }
 
   outcomes(ids: string[]): Promise<Outcomes> {
@@ -155,7 +173,9 @@ export class Cluster {
 
   async #inside(): Promise<number> {
     // Only living processes: one killed mid-handler never counts its handler out.
-    const alive = [...this.replicas, ...this.workers].filter((m) => m.child.exitCode === null && m.child.signalCode === null);
+    const alive = [...this.replicas, ...this.workers].filter(
+      (m) => m.child.exitCode === null && m.child.signalCode === null,
+    );
     const values = alive.length ? await this.ledger.mget(...alive.map((m) => `inside:${m.pid}`)) : [];
     return values.reduce((sum, v) => sum + Math.max(0, Number(v)), 0);
   }

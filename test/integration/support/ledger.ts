@@ -8,7 +8,14 @@ import { Redis } from 'ioredis';
 import type { WebhookEvent, WebhookReceiver } from '../../../src/webhooks/index.js';
 
 /** What handlers record, per event id. */
-export const LEDGER = { attempts: 'attempts', successes: 'successes', stale: 'stale', duplicate: 'duplicate', failures: 'failures', who: 'who' } as const;
+export const LEDGER = {
+  attempts: 'attempts',
+  successes: 'successes',
+  stale: 'stale',
+  duplicate: 'duplicate',
+  failures: 'failures',
+  who: 'who',
+} as const;
 
 export interface HandlerPlan {
   /** Share of events (0..100) whose first attempt fails, chosen by a hash of the event id. */
@@ -57,7 +64,11 @@ export function recordOutcomes(receiver: WebhookReceiver, ledger: Redis, plan: H
     // when (to tell how an event came to be handled twice).
     await ledger.eval(
       "local n = redis.call('HINCRBY', KEYS[1], ARGV[1], 1); redis.call('HSET', KEYS[2], ARGV[1] .. '#' .. n, ARGV[2]); return n",
-      2, LEDGER.successes, LEDGER.who, id, `pid ${process.pid} at ${Date.now()}`,
+      2,
+      LEDGER.successes,
+      LEDGER.who,
+      id,
+      `pid ${process.pid} at ${Date.now()}`,
     );
   });
   receiver.on('stale', (event) => void ledger.hincrby(LEDGER.stale, event.event_id, 1));
@@ -94,5 +105,9 @@ export async function readOutcomes(ledger: Redis, ids: string[]): Promise<Outcom
     }
     return out;
   };
-  return { attempts: await read(LEDGER.attempts), successes: await read(LEDGER.successes), stale: new Set((await read(LEDGER.stale)).keys()) };
+  return {
+    attempts: await read(LEDGER.attempts),
+    successes: await read(LEDGER.successes),
+    stale: new Set((await read(LEDGER.stale)).keys()),
+  };
 }

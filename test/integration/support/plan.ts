@@ -24,7 +24,9 @@ export function plan(total: number, batchSize = 40, label = 'load'): Plan {
   const perIncident = 10;
   const events: Array<IncidentWebhookEventOf<string>> = [];
   const base = NOW * 1000;
-  const salt = Math.floor(Math.random() * 0xffffff).toString(16).padStart(6, '0');
+  const salt = Math.floor(Math.random() * 0xffffff)
+    .toString(16)
+    .padStart(6, '0');
   for (let i = 0; i < unique; i++) {
     const incident = Math.floor(i / perIncident);
     events.push(
@@ -52,7 +54,8 @@ export function plan(total: number, batchSize = 40, label = 'load'): Plan {
     const b = (d * 7919) % batches.length;
     const batch = batches[b] as number[];
     const original = batch[d % batch.length] as number;
-    if (d % 2 === 0) batch.push(original); // concurrent with the original
+    if (d % 2 === 0)
+      batch.push(original); // concurrent with the original
     else (batches[Math.min(batches.length - 1, b + 1 + (d % 5))] as number[]).push(original); // later
   }
   return { events, batches, duplicates, reordered };
@@ -76,7 +79,8 @@ export function wronglyStale(p: Plan, handled: Iterable<string>, stale: Iterable
   const newestHandled = new Map<string, number>();
   for (const id of handledSet) {
     const e = byId.get(id);
-    if (e) newestHandled.set(e.incident.incident_id, Math.max(newestHandled.get(e.incident.incident_id) ?? 0, e.event_time));
+    if (e)
+      newestHandled.set(e.incident.incident_id, Math.max(newestHandled.get(e.incident.incident_id) ?? 0, e.event_time));
   }
   return [...new Set(stale)].filter((id) => {
     const e = byId.get(id);

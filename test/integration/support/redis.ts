@@ -99,12 +99,15 @@ function send(port: number, command: string[], wait = true): Promise<string> {
     const socket = createConnection({ port, host: '127.0.0.1' });
     let reply = '';
     socket.on('connect', () => {
-      socket.write(`*${command.length}\r\n${command.map((part) => `$${Buffer.byteLength(part)}\r\n${part}\r\n`).join('')}`, () => {
-        if (wait) return;
-        // Leave the connection to the server: closing it at once could race the command's arrival.
-        setTimeout(() => socket.destroy(), 100).unref();
-        resolve('');
-      });
+      socket.write(
+        `*${command.length}\r\n${command.map((part) => `$${Buffer.byteLength(part)}\r\n${part}\r\n`).join('')}`,
+        () => {
+          if (wait) return;
+          // Leave the connection to the server: closing it at once could race the command's arrival.
+          setTimeout(() => socket.destroy(), 100).unref();
+          resolve('');
+        },
+      );
     });
     socket.on('data', (chunk: Buffer) => {
       reply += chunk.toString();
@@ -123,7 +126,10 @@ async function waitForPong(port: number, timeoutMs = 15_000): Promise<void> {
   for (;;) {
     const reply = await send(port, ['PING']).catch(() => '');
     if (reply === '+PONG') return;
-    if (Date.now() > deadline) throw new Error(`redis-server did not answer PING on ${port} within ${timeoutMs} ms (last: ${reply || 'no connection'})`);
+    if (Date.now() > deadline)
+      throw new Error(
+        `redis-server did not answer PING on ${port} within ${timeoutMs} ms (last: ${reply || 'no connection'})`,
+      );
     await new Promise((resolve) => setTimeout(resolve, 25));
   }
 }

@@ -107,7 +107,9 @@ export async function count(cluster: Cluster, p: Plan): Promise<Counts> {
   const twiceIds = [...after.successes].filter(([, n]) => n > 1).map(([id]) => id);
   const killedFirst = new Set<string>();
   for (const id of twiceIds) if (cluster.killed.has(await firstSuccessPid(cluster.ledger, id))) killedFirst.add(id);
-  const twice = await Promise.all(twiceIds.filter((id) => !killedFirst.has(id)).map((id) => describeTwice(cluster.ledger, id)));
+  const twice = await Promise.all(
+    twiceIds.filter((id) => !killedFirst.has(id)).map((id) => describeTwice(cluster.ledger, id)),
+  );
   const twiceAfterKill = await Promise.all([...killedFirst].map((id) => describeTwice(cluster.ledger, id)));
   return {
     deliveries: summary.deliveries,
@@ -139,12 +141,18 @@ export const describeCounts = (c: Counts): string =>
   `${c.gaveUp} given up by the sender (replayed), ${c.lostAfterReplay} lost after replay, ${c.deadlineHits} deadline hits, ` +
   `${c.lateAnswers} late answers, slowest answer ${c.maxAnswerMs} ms, ${c.failedJobs} failed jobs` +
   (c.twice.length ? `; handled twice: ${c.twice.join('; ')}` : '') +
-  (c.twiceAfterKill.length ? `; handled again after the worker of their first success was killed: ${c.twiceAfterKill.join('; ')}` : '') +
+  (c.twiceAfterKill.length
+    ? `; handled again after the worker of their first success was killed: ${c.twiceAfterKill.join('; ')}`
+    : '') +
   (c.explained.length ? `; lost or wrongly stale: ${c.explained.join(' | ')}` : '') +
   (c.lateEnds.length ? `; deadline hits ended at ${c.lateEnds.join(', ')} ms` : '');
 
 /** Sets `labels[name]` on an event's incident (the handlers read chaos_fail and chaos_hold_ms there). */
-export function labelEvent(event: { incident: { labels?: Record<string, string> } }, name: string, value: number): void {
+export function labelEvent(
+  event: { incident: { labels?: Record<string, string> } },
+  name: string,
+  value: number,
+): void {
   event.incident.labels = { ...event.incident.labels, [name]: String(value) };
 }
 
@@ -171,14 +179,30 @@ export function expectNothingLost(c: Counts): void {
 /** Everything known about one event, to find out how it was lost. */
 async function explain(cluster: Cluster, p: Plan, id: string): Promise<string> {
   const event = p.events.find((e) => e.event_id === id);
-  const ledger = await Promise.all(['attempts', 'successes', 'stale', 'duplicate', 'failures'].map(async (k) => `${k}=${await cluster.ledger.hget(k, id)}`));
+  const ledger = await Promise.all(
+    ['attempts', 'successes', 'stale', 'duplicate', 'failures'].map(
+      async (k) => `${k}=${await cluster.ledger.hget(k, id)}`,
+    ),
+  );
   const job = cluster.queue ? await cluster.queue.getJob(jobIdFor(id)) : undefined;
-  const jobState = job ? `job ${await job.getState()} attemptsMade=${job.attemptsMade} stalled=${job.stalledCounter} failedReason=${job.failedReason} processedOn=${job.processedOn} finishedOn=${job.finishedOn}` : 'no job';
+  const jobState = job
+    ? `job ${await job.getState()} attemptsMade=${job.attemptsMade} stalled=${job.stalledCounter} failedReason=${job.failedReason} processedOn=${job.processedOn} finishedOn=${job.finishedOn}`
+    : 'no job';
   const client = new Redis(cluster.redis.port, '127.0.0.1');
   const stored = await client.get(`${cluster.config.keyPrefix}event:${id}`);
   await client.quit();
-  const sent = cluster.sender.deliveries.filter((d) => d.eventId === id).map((d) => d.attempts.map((a) => `${a.outcome.kind}${a.outcome.kind === 'answer' ? a.outcome.status : ''}@${Math.round(a.latencyMs)}ms`).join('+'));
+  const sent = cluster.sender.deliveries
+    .filter((d) => d.eventId === id)
+    .map((d) =>
+      d.attempts
+        .map(
+          (a) => `${a.outcome.kind}${a.outcome.kind === 'answer' ? a.outcome.status : ''}@${Math.round(a.latencyMs)}ms`,
+        )
+        .join('+'),
+    );
   const incident = event?.incident.incident_id;
-  const siblings = p.events.filter((e) => e.incident.incident_id === incident).map((e) => `${e.event_id.slice(0, 8)}@${e.event_time % 100000}`);
+  const siblings = p.events
+    .filter((e) => e.incident.incident_id === incident)
+    .map((e) => `${e.event_id.slice(0, 8)}@${e.event_time % 100000}`);
   return `${id} (time ${event ? event.event_time % 100000 : '?'}, incident ${incident} with ${siblings.join(' ')}): ${ledger.join(' ')}; ${jobState}; store=${stored}; sent ${sent.join(', ')}`;
 }

@@ -38,10 +38,18 @@ export interface DeliveryRecord {
 }
 
 const retryable = (outcome: AttemptOutcome): boolean =>
-  outcome.kind === 'eof' || (outcome.kind === 'deadline' && !outcome.awaitingHeaders) || (outcome.kind === 'error' && /ETIMEDOUT/.test(outcome.message));
+  outcome.kind === 'eof' ||
+  (outcome.kind === 'deadline' && !outcome.awaitingHeaders) ||
+  (outcome.kind === 'error' && /ETIMEDOUT/.test(outcome.message));
 
 /** Posts one attempt to `url` with the sender's deadline. */
-export function post(url: string, body: string, eventId: string, attempt: number, watchLate: Set<Promise<void>>): Promise<AttemptRecord> {
+export function post(
+  url: string,
+  body: string,
+  eventId: string,
+  attempt: number,
+  watchLate: Set<Promise<void>>,
+): Promise<AttemptRecord> {
   const started = performance.now();
   return new Promise((resolve) => {
     let gotHeaders = false;
@@ -53,46 +61,67 @@ export function post(url: string, body: string, eventId: string, attempt: number
       resolve(record);
     };
     let lateWatch: (() => void) | undefined;
-    const req = request(url, { method: 'POST', headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) }, agent: false }, (res) => {
-      gotHeaders = true;
-      if (record) {
-        // The deadline passed already: note when the late answer came, then drop it.
-        record.lateAnswerMs = performance.now() - started;
+    const req = request(
+      url,
+      {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) },
+        agent: false,
+      },
+      (res) => {
+        gotHeaders = true;
+        if (record) {
+          // The deadline passed already: note when the late answer came, then drop it.
+          record.lateAnswerMs = performance.now() - started;
+          res.resume();
+          req.destroy();
+          lateWatch?.();
+          return;
+        }
         res.resume();
-        req.destroy();
-        lateWatch?.();
-        return;
-      }
-      res.resume();
-      res.on('end', () => done({ kind: 'answer', status: res.statusCode ?? 0 }));
-      res.on('aborted', () => done({ kind: 'eof', message: 'closed mid-response' }));
-      res.on('error', () => done({ kind: 'eof', message: 'closed mid-response' }));
-    });
+        res.on('end', () => done({ kind: 'answer', status: res.statusCode ?? 0 }));
+        res.on('aborted', () => done({ kind: 'eof', message: 'closed mid-response' }));
+        res.on('error', () => done({ kind: 'eof', message: 'closed mid-response' }));
+      },
+    );
     // On the timer, let the I/O that already arrived go first (setImmediate runs after the poll
     // phase): on a starved event loop a close that came in time must not count as a deadline hit.
-    const timer = setTimeout(() => setImmediate(() => {
-      if (record) return;
-      done({ kind: 'deadline', awaitingHeaders: !gotHeaders });
-      // Keep listening a little to see whether an answer still leaves the receiver late.
-      const late = new Promise<void>((settle) => {
-        lateWatch = settle;
-        setTimeout(() => {
-          if (record && record.lateAnswerMs === undefined && record.lateCloseMs === undefined) record.lateCloseMs = -1;
-          req.destroy();
-          settle();
-        }, 3_000).unref();
-      });
-      watchLate.add(late);
-    }), SENDER_DEADLINE_MS);
+    const timer = setTimeout(
+      () =>
+        setImmediate(() => {
+          if (record) return;
+          done({ kind: 'deadline', awaitingHeaders: !gotHeaders });
+          // Keep listening a little to see whether an answer still leaves the receiver late.
+          const late = new Promise<void>((settle) => {
+            lateWatch = settle;
+            setTimeout(() => {
+              if (record && record.lateAnswerMs === undefined && record.lateCloseMs === undefined)
+                record.lateCloseMs = -1;
+              req.destroy();
+              settle();
+            }, 3_000).unref();
+          });
+          watchLate.add(late);
+        }),
+      SENDER_DEADLINE_MS,
+    );
     req.on('close', () => {
-      if (record?.outcome.kind === 'deadline' && record.lateAnswerMs === undefined && record.lateCloseMs === undefined) {
+      if (
+        record?.outcome.kind === 'deadline' &&
+        record.lateAnswerMs === undefined &&
+        record.lateCloseMs === undefined
+      ) {
         record.lateCloseMs = performance.now() - started;
         lateWatch?.();
       }
     });
     req.on('error', (error: NodeJS.ErrnoException) => {
       const eof = error.code === 'ECONNRESET' || error.code === 'EPIPE' || error.message === 'socket hang up';
-      done(eof ? { kind: 'eof', message: error.message } : { kind: 'error', message: `${error.code ?? ''} ${error.message}` });
+      done(
+        eof
+          ? { kind: 'eof', message: error.message }
+          : { kind: 'error', message: `${error.code ?? ''} ${error.message}` },
+      );
     });
     req.end(body);
   });
@@ -137,7 +166,9 @@ export class Sender {
       deadlineHits: attempts.filter((a) => a.outcome.kind === 'deadline').length,
       lateAnswers: attempts.filter((a) => a.lateAnswerMs !== undefined).length,
       /** For deadline hits: when the connection ended after all (ms), or -1 if not within 3 s more. */
-      lateEnds: attempts.filter((a) => a.outcome.kind === 'deadline').map((a) => Math.round(a.lateAnswerMs ?? a.lateCloseMs ?? -1)),
+      lateEnds: attempts
+        .filter((a) => a.outcome.kind === 'deadline')
+        .map((a) => Math.round(a.lateAnswerMs ?? a.lateCloseMs ?? -1)),
       maxAnswerMs: Math.round(Math.max(0, ...answered.map((a) => a.latencyMs))),
     };
   }
