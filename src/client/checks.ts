@@ -36,6 +36,13 @@ export function checkEnum(value: unknown, field: string, allowed: readonly strin
   }
 }
 
+/** A page cursor (`search_after_ctx`): absent, or the non-empty string a previous page gave. */
+export function checkCursor(value: unknown): void {
+  if (value !== undefined && (typeof value !== 'string' || value === '')) {
+    throw new RequestValidationError('search_after_ctx', 'expected the non-empty cursor string of a previous page');
+  }
+}
+
 /** A plain object of params (not null, not an array). */
 export function checkParams(params: unknown, expected: string): asserts params is Record<string, unknown> {
   if (typeof params !== 'object' || params === null || Array.isArray(params)) {

@@ -4,7 +4,16 @@
 import { RequestValidationError } from '../core/errors.js';
 import { HEX24 } from '../schemas/shape.js';
 import type { ListIncidentsParams, ListIncidentsRequest } from '../schemas/list.js';
-import { checkArray, checkInteger, checkParams, checkType, definedFields, describe, isNumericId } from './checks.js';
+import {
+  checkArray,
+  checkCursor,
+  checkInteger,
+  checkParams,
+  checkType,
+  definedFields,
+  describe,
+  isNumericId,
+} from './checks.js';
 import { MAX_PAGE_DEPTH } from './pagination.js';
 
 const DEFAULT_LIMIT = 20;
@@ -55,12 +64,7 @@ export function toWireRequest(params: ListIncidentsParams): ListIncidentsRequest
       `p × limit must not exceed ${MAX_PAGE_DEPTH} (got ${page} × ${effectiveLimit}); page by cursor to go further`,
     );
   }
-  if (
-    wire.search_after_ctx !== undefined &&
-    (typeof wire.search_after_ctx !== 'string' || wire.search_after_ctx === '')
-  ) {
-    throw new RequestValidationError('search_after_ctx', 'expected the non-empty cursor string of a previous page');
-  }
+  checkCursor(wire.search_after_ctx);
   return wire as unknown as ListIncidentsRequest;
 }
 

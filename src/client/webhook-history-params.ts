@@ -9,6 +9,7 @@ import type {
 } from '../schemas/webhook-history.js';
 import {
   checkArray,
+  checkCursor,
   checkEnum,
   checkInteger,
   checkParams,
@@ -63,12 +64,7 @@ export function toListRequest(params: ListWebhookHistoryParams): ListWebhookHist
     throw new RequestValidationError('ref_id', `must be at most ${MAX_REF_ID} characters`);
   }
   checkArray(wire.event_types, 'event_types', (v) => typeof v === 'string' && v !== '', 'a non-empty string');
-  if (
-    wire.search_after_ctx !== undefined &&
-    (typeof wire.search_after_ctx !== 'string' || wire.search_after_ctx === '')
-  ) {
-    throw new RequestValidationError('search_after_ctx', 'expected the non-empty cursor string of a previous page');
-  }
+  checkCursor(wire.search_after_ctx);
   return wire as unknown as ListWebhookHistoryRequest;
 }
 
