@@ -1,6 +1,7 @@
 // Entry `flashduty-sdk`: the client, its errors, and the API's types and schemas.
 export { Flashduty, DEFAULT_BASE_URL } from './client/client.js';
-export type { ClientOptions, RequestOptions } from './client/client.js';
+export type { AfterResponseHook, BeforeRequestHook, ClientOptions, Hooks, RequestOptions } from './client/client.js';
+export type { APIPromise, ResponseInfo, WithResponse } from './core/api-promise.js';
 export type { MutationResult } from './client/agents.js';
 export { IncidentPage, IncidentPagePromise } from './client/pagination.js';
 export { ListPage, ListPagePromise } from './client/paging.js';

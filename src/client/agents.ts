@@ -1,6 +1,7 @@
 // The two AI SRE mutations. Both are retried only where the first attempt provably had no effect
 // (see retry.ts): enabling twice would answer InvalidParameter, deleting twice ResourceNotFound.
 
+import type { APIPromise } from '../core/api-promise.js';
 import { RequestValidationError } from '../core/errors.js';
 import type { Flashduty, RequestOptions } from './client.js';
 
@@ -9,24 +10,24 @@ export interface MutationResult {
   requestId: string;
 }
 
-export async function enableA2AAgent(
+const toResult = ({ requestId }: { requestId: string }): MutationResult => ({ requestId });
+
+export function enableA2AAgent(
   client: Flashduty,
   agentId: string,
   options?: RequestOptions,
-): Promise<MutationResult> {
-  const agent_id = checkId(agentId, 'agentId');
-  const { requestId } = await client._post('safari/a2a-agent/enable', { agent_id }, 'mutation', options);
-  return { requestId };
+): APIPromise<MutationResult> {
+  return client._call(
+    () => client._post('safari/a2a-agent/enable', { agent_id: checkId(agentId, 'agentId') }, 'mutation', options),
+    toResult,
+  );
 }
 
-export async function deleteSkill(
-  client: Flashduty,
-  skillId: string,
-  options?: RequestOptions,
-): Promise<MutationResult> {
-  const skill_id = checkId(skillId, 'skillId');
-  const { requestId } = await client._post('safari/skill/delete', { skill_id }, 'mutation', options);
-  return { requestId };
+export function deleteSkill(client: Flashduty, skillId: string, options?: RequestOptions): APIPromise<MutationResult> {
+  return client._call(
+    () => client._post('safari/skill/delete', { skill_id: checkId(skillId, 'skillId') }, 'mutation', options),
+    toResult,
+  );
 }
 
 function checkId(value: unknown, name: string): string {

@@ -33,8 +33,17 @@ export interface ClientOptions {
   headers?: Record<string, string>;
   /** A fetch implementation to use instead of the global one. */
   fetch?: typeof fetch;
-  /** Where log lines go; default `console`. Lines never contain the app_key. */
+  /**
+   * Where log lines go; default stderr (`console.error`, and `console.warn` for warnings), never
+   * mixed into what a program prints on stdout. Lines never contain the app_key.
+   */
   logger?: Logger;
+  /**
+   * ky's hooks, passed to ky as they are: `beforeRequest` runs before every attempt (and may
+   * return a Request to send instead, or a Response to use), `afterResponse` after every answer
+   * (and may return another Response). Mind that `request.url` carries the app key.
+   */
+  hooks?: Hooks;
   /** Default `process.env.FLASHDUTY_LOG`, else `'warn'`. */
   logLevel?: LogLevel;
   /**
@@ -45,6 +54,27 @@ export interface ClientOptions {
   validate?: ValidateMode | true;
   /** Constructing a client in a browser page throws without this: the key is the account's identity. */
   dangerouslyAllowBrowser?: boolean;
+}
+
+/** A `beforeRequest` hook (ky's): may return a Request to send instead, or a Response to use without sending. */
+export type BeforeRequestHook = (
+  request: Request,
+  options: object,
+  state: { retryCount: number },
+) => Request | Response | void | Promise<Request | Response | void>;
+/** An `afterResponse` hook (ky's): may return another Response. */
+export type AfterResponseHook = (
+  request: Request,
+  options: object,
+  response: Response,
+  state: { retryCount: number },
+) => Response | void | Promise<Response | void>;
+/** The ky hooks a client passes on. */
+export interface Hooks {
+  /** Run before every attempt, in order. */
+  beforeRequest?: BeforeRequestHook[];
+  /** Run after every answer, in order. */
+  afterResponse?: AfterResponseHook[];
 }
 
 /** Options every method takes as its last argument. */
@@ -101,4 +131,16 @@ export function checkValidate(value: ClientOptions['validate']): ValidateMode {
   if (value === undefined || value === true) return 'envelope';
   if (value === 'envelope' || value === 'deep' || value === false) return value;
   throw new ConfigError(`validate: expected 'envelope', 'deep' or false, got ${JSON.stringify(value)}`);
+}
+
+export function checkHooks(hooks: Hooks): Hooks {
+  const lists: unknown[] = [hooks.beforeRequest, hooks.afterResponse];
+  if (
+    !lists.every(
+      (list) => list === undefined || (Array.isArray(list) && list.every((hook) => typeof hook === 'function')),
+    )
+  ) {
+    throw new ConfigError('hooks: beforeRequest and afterResponse must be arrays of functions');
+  }
+  return hooks;
 }

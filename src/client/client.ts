@@ -2,6 +2,7 @@
 // goes through (limiter → ky → envelope → retry policy). Nothing else in the SDK touches the network.
 
 import ky, { type KyInstance } from 'ky';
+import { type APIPromise, apiPromise, rememberResponse } from '../core/api-promise.js';
 import {
   APIConnectionError,
   APIConnectionTimeoutError,
@@ -25,6 +26,7 @@ import { RateLimiter } from './rate-limiter.js';
 import type * as Transport from './transport.js';
 import {
   checkBaseUrl,
+  checkHooks,
   checkTimeout,
   checkValidate,
   checkWhole,
@@ -52,7 +54,7 @@ import type { ListIncidentsParams } from '../schemas/list.js';
 import { loadDeep } from '../schemas/load-deep.js';
 
 export { DEFAULT_BASE_URL } from './client-options.js';
-export type { ClientOptions, RequestOptions } from './client-options.js';
+export type { AfterResponseHook, BeforeRequestHook, ClientOptions, Hooks, RequestOptions } from './client-options.js';
 
 /** @internal What the request loop hands back to an operation. */
 export interface ApiResponse {
@@ -61,6 +63,8 @@ export interface ApiResponse {
   status: number;
   /** The request URL, with the app_key redacted. */
   url: string;
+  /** The answer's headers as received (scrubbed only when shown through `withResponse()`). */
+  headers: Headers;
 }
 
 /**
@@ -126,12 +130,13 @@ export class Flashduty {
     };
     const level = options.logLevel ?? readEnv('FLASHDUTY_LOG') ?? 'warn';
     if (!isLogLevel(level)) throw new ConfigError(`logLevel: unknown level ${JSON.stringify(level)}`);
-    this.#log = createLog(options.logger ?? console, level, this.#scrub);
+    this.#log = createLog(options.logger, level, this.#scrub);
     this.#http = ky.create({
       retry: 0,
       timeout: false,
       throwHttpErrors: false,
       ...(options.fetch ? { fetch: options.fetch } : {}),
+      ...(options.hooks ? { hooks: checkHooks(options.hooks) } : {}),
     });
     this.webhookHistory = new WebhookHistory(this);
     this.incidents = new Incidents(this);
@@ -149,12 +154,12 @@ export class Flashduty {
   }
 
   /** Enables a disabled A2A agent (`POST /safari/a2a-agent/enable`). Already enabled → `InvalidParameterError`. */
-  enableA2AAgent(agentId: string, options?: RequestOptions): Promise<MutationResult> {
+  enableA2AAgent(agentId: string, options?: RequestOptions): APIPromise<MutationResult> {
     return enableA2AAgent(this, agentId, options);
   }
 
   /** Permanently deletes a skill (`POST /safari/skill/delete`). Unknown → `ResourceNotFoundError`. */
-  deleteSkill(skillId: string, options?: RequestOptions): Promise<MutationResult> {
+  deleteSkill(skillId: string, options?: RequestOptions): APIPromise<MutationResult> {
     return deleteSkill(this, skillId, options);
   }
 
@@ -174,8 +179,23 @@ export class Flashduty {
     path: P,
     body: OperationBody<P>,
     options?: RequestOptions,
-  ): Promise<OperationData<P>> {
+  ): APIPromise<OperationData<P>> {
     return request(this, path, body, options);
+  }
+
+  /** @internal A call's promise: `run` sends it, `map` makes the result; `withResponse()` works on it. */
+  _call<T>(run: () => Promise<ApiResponse>, map: (response: ApiResponse) => T): APIPromise<T> {
+    // run() inside then(): a check that throws before sending rejects the promise instead.
+    const result = Promise.resolve().then(run);
+    return apiPromise(
+      result.then((answer) => ({ data: map(answer), answer })),
+      this.#scrub,
+    );
+  }
+
+  /** @internal Remembers the answer `target` (a page) was built from, for `PagePromise.withResponse()`. */
+  _remember<T extends object>(target: T, answer: ApiResponse): T {
+    return rememberResponse(target, answer, this.#scrub);
   }
 
   /** @internal The request loop for POST operations. */
@@ -280,7 +300,13 @@ export class Flashduty {
         'debug',
         `${method} ${url} → ${response.status} in ${Date.now() - started} ms (request ${result.requestId})`,
       );
-      return { data: result.data, requestId: result.requestId, status: response.status, url };
+      return {
+        data: result.data,
+        requestId: result.requestId,
+        status: response.status,
+        url,
+        headers: response.headers,
+      };
     } catch (error) {
       const failure = await this.#classify(error, url, timeout, attempt.timedOut(), options.signal);
       this.#log('debug', `${method} ${url} → ${failure.name} in ${Date.now() - started} ms`);

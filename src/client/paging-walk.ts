@@ -75,7 +75,10 @@ export async function fetchPage<Item, Request extends PagedRequest, Page extends
     );
   }
   const Factory = (factory ?? ListPage) as PageFactory<Item, Request, Page>;
-  return new Factory(client, operation, request, options, data as { items: Item[] }, response.requestId, context);
+  return client._remember(
+    new Factory(client, operation, request, options, data as { items: Item[] }, response.requestId, context),
+    response,
+  );
 }
 
 /** @internal */

@@ -3,6 +3,7 @@
 // from the table `npm run generate` derives from the OpenAPI (see scripts/generate.ts for the rule);
 // the table is loaded on first use, so a client that never calls request() does not carry it.
 
+import type { APIPromise } from '../core/api-promise.js';
 import { RequestValidationError } from '../core/errors.js';
 import type { paths } from '../generated/openapi.js';
 import { lazy } from '../internal/lazy.js';
@@ -42,31 +43,41 @@ export type OperationData<P extends OperationPath> =
 /** The operations table, imported on the first call. */
 const loadOperations = lazy(() => import('../generated/operations.js'));
 
-export async function request<P extends OperationPath>(
+/**
+ * The call of `client.request(path, body)`; `prepare` (a resource method's check of its params)
+ * runs first. Everything that throws rejects the returned promise.
+ */
+export function request<P extends OperationPath>(
   client: Flashduty,
   path: P,
   body: OperationBody<P>,
   options?: RequestOptions,
-): Promise<OperationData<P>> {
-  if (typeof path !== 'string' || !path.startsWith('/') || /[?#\s]/.test(path)) {
-    throw new RequestValidationError(
-      'path',
-      `expected an operation path of the OpenAPI such as '/incident/ack', got ${JSON.stringify(path)}`,
-    );
-  }
-  if (typeof body !== 'object' || body === null) {
-    throw new RequestValidationError(
-      'body',
-      'expected an object or array (the operation’s request body or query parameters)',
-    );
-  }
-  const { GET_PATHS, IDEMPOTENCY_KEY_PATHS, READ_PATHS } = await loadOperations();
-  // A path this OpenAPI does not know yet is a POST mutation: the policy that can never double a write.
-  const method = GET_PATHS.has(path) ? 'GET' : 'POST';
-  const kind = READ_PATHS.has(path) ? 'read' : 'mutation';
-  const wire = Array.isArray(body) ? body : withIdempotencyKey(body, IDEMPOTENCY_KEY_PATHS.has(path));
-  const response = await client._request(method, path.slice(1), wire, kind, options);
-  return response.data as OperationData<P>;
+  prepare?: () => Promise<void>,
+): APIPromise<OperationData<P>> {
+  return client._call(
+    async () => {
+      await prepare?.();
+      if (typeof path !== 'string' || !path.startsWith('/') || /[?#\s]/.test(path)) {
+        throw new RequestValidationError(
+          'path',
+          `expected an operation path of the OpenAPI such as '/incident/ack', got ${JSON.stringify(path)}`,
+        );
+      }
+      if (typeof body !== 'object' || body === null) {
+        throw new RequestValidationError(
+          'body',
+          'expected an object or array (the operation’s request body or query parameters)',
+        );
+      }
+      const { GET_PATHS, IDEMPOTENCY_KEY_PATHS, READ_PATHS } = await loadOperations();
+      // A path this OpenAPI does not know yet is a POST mutation: the policy that can never double a write.
+      const method = GET_PATHS.has(path) ? 'GET' : 'POST';
+      const kind = READ_PATHS.has(path) ? 'read' : 'mutation';
+      const wire = Array.isArray(body) ? body : withIdempotencyKey(body, IDEMPOTENCY_KEY_PATHS.has(path));
+      return client._request(method, path.slice(1), wire, kind, options);
+    },
+    (response) => response.data as OperationData<P>,
+  );
 }
 
 /**

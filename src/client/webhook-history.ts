@@ -11,6 +11,7 @@ import type {
   WebhookHistoryDetail,
   WebhookHistoryItem,
 } from '../schemas/webhook-history.js';
+import type { APIPromise } from '../core/api-promise.js';
 import type { Flashduty, RequestOptions } from './client.js';
 import { ListPage, ListPagePromise, type ListOperation, snapshot } from './paging.js';
 
@@ -67,17 +68,25 @@ export class WebhookHistory {
    * One delivery with its request and response (`POST /webhook/history/detail`): `request_body` is
    * the delivered JSON text, `request_headers` a JSON text of its headers.
    */
-  async detail(params: GetWebhookHistoryDetailRequest, options: RequestOptions = {}): Promise<WebhookHistoryDetail> {
-    const wire = (await loadParams()).toDetailRequest(params);
-    const response = await this.#client._post('webhook/history/detail', wire, 'read', options);
-    const { data } = response;
-    if (this.#client.validate !== false && (typeof data !== 'object' || data === null || Array.isArray(data))) {
-      throw new ResponseValidationError('Invalid webhookHistory.detail answer at data: expected an object', 'data', {
-        status: response.status,
-        requestId: response.requestId,
-        url: response.url,
-      });
-    }
-    return data as WebhookHistoryDetail;
+  detail(params: GetWebhookHistoryDetailRequest, options: RequestOptions = {}): APIPromise<WebhookHistoryDetail> {
+    const client = this.#client;
+    return client._call(
+      async () => client._post('webhook/history/detail', (await loadParams()).toDetailRequest(params), 'read', options),
+      (response) => {
+        const { data } = response;
+        if (client.validate !== false && (typeof data !== 'object' || data === null || Array.isArray(data))) {
+          throw new ResponseValidationError(
+            'Invalid webhookHistory.detail answer at data: expected an object',
+            'data',
+            {
+              status: response.status,
+              requestId: response.requestId,
+              url: response.url,
+            },
+          );
+        }
+        return data as WebhookHistoryDetail;
+      },
+    );
   }
 }

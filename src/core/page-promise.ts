@@ -2,6 +2,7 @@
 // until it is awaited or iterated, so a caller who only iterates never pays for an extra request,
 // and parameters that are only valid for iteration (a range over 31 days) do not fail up front.
 
+import { responseOf, type WithResponse } from './api-promise.js';
 import { RequestValidationError } from './errors.js';
 
 /** How iteration moves from page to page. */
@@ -60,6 +61,11 @@ export class PagePromise<Page extends { items: Item[] }, Item> implements Promis
   /** Like `Promise.prototype.finally`, for the first page. */
   finally(onFinally?: (() => void) | null): Promise<Page> {
     return this.#firstPage().finally(onFinally);
+  }
+
+  /** The first page together with the HTTP answer it came from: `{ data, response }`. */
+  withResponse(): Promise<WithResponse<Page>> {
+    return this.#firstPage().then((page) => ({ data: page, response: responseOf(page) }));
   }
 
   /** Every page. */

@@ -25,11 +25,17 @@ export function isLogLevel(value: unknown): value is LogLevel {
 
 export type LogFn = (level: Exclude<LogLevel, 'off'>, message: string) => void;
 
-/** The SDK only ever logs strings it built, and scrubs each one. */
-export function createLog(logger: Logger, level: LogLevel, scrub: Redactor): LogFn {
+/**
+ * The SDK only ever logs strings it built, and scrubs each one. Without a logger, lines go to
+ * stderr (`console.error`, `console.warn` for warnings): never into what a program prints on stdout.
+ */
+export function createLog(logger: Logger | undefined, level: LogLevel, scrub: Redactor): LogFn {
   const threshold = RANK[level];
   return (at, message) => {
     if (RANK[at] < threshold) return;
-    logger[at](`[flashduty] ${scrub(message)}`);
+    const line = `[flashduty] ${scrub(message)}`;
+    if (logger) logger[at](line);
+    else if (at === 'warn') console.warn(line);
+    else console.error(line);
   };
 }

@@ -2,6 +2,7 @@
 // alert list pages by cursor or page number over windows of at most 31 days (iteration splits a
 // longer range); the channel list by page number; an alert's events come in one page.
 
+import type { APIPromise } from '../../core/api-promise.js';
 import type { Flashduty, RequestOptions } from '../client.js';
 import type { ListPagePromise, PagedRequest } from '../paging.js';
 import type { OperationBody, OperationData } from '../request.js';
@@ -54,7 +55,7 @@ export class Alerts {
   }
 
   /** Get alert detail (`POST /alert/info`): its incident and event count included. */
-  info(params: OperationBody<'/alert/info'>, options?: RequestOptions): Promise<OperationData<'/alert/info'>> {
+  info(params: OperationBody<'/alert/info'>, options?: RequestOptions): APIPromise<OperationData<'/alert/info'>> {
     return send(this.#client, '/alert/info', params, options);
   }
 
@@ -85,7 +86,7 @@ export class Channels {
   }
 
   /** Get channel detail (`POST /channel/info`). */
-  info(params: OperationBody<'/channel/info'>, options?: RequestOptions): Promise<OperationData<'/channel/info'>> {
+  info(params: OperationBody<'/channel/info'>, options?: RequestOptions): APIPromise<OperationData<'/channel/info'>> {
     return send(this.#client, '/channel/info', params, options);
   }
 }

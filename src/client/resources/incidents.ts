@@ -2,6 +2,7 @@
 // write is a mutation (never sent twice unless the first attempt provably did not reach the server);
 // info, listByIds and feed are reads.
 
+import type { APIPromise } from '../../core/api-promise.js';
 import type { Flashduty, RequestOptions } from '../client.js';
 import type { ListPagePromise, PagedRequest } from '../paging.js';
 import type { OperationBody, OperationData } from '../request.js';
@@ -27,7 +28,7 @@ export class Incidents {
   }
 
   /** Get incident detail (`POST /incident/info`): timeline, alerts, responders and custom fields. */
-  info(params: OperationBody<'/incident/info'>, options?: RequestOptions): Promise<OperationData<'/incident/info'>> {
+  info(params: OperationBody<'/incident/info'>, options?: RequestOptions): APIPromise<OperationData<'/incident/info'>> {
     return send(this.#client, '/incident/info', params, options);
   }
 
@@ -35,7 +36,7 @@ export class Incidents {
   listByIds(
     params: OperationBody<'/incident/list-by-ids'>,
     options?: RequestOptions,
-  ): Promise<OperationData<'/incident/list-by-ids'>> {
+  ): APIPromise<OperationData<'/incident/list-by-ids'>> {
     return send(this.#client, '/incident/list-by-ids', params, options);
   }
 
@@ -43,17 +44,20 @@ export class Incidents {
   create(
     params: OperationBody<'/incident/create'>,
     options?: RequestOptions,
-  ): Promise<OperationData<'/incident/create'>> {
+  ): APIPromise<OperationData<'/incident/create'>> {
     return send(this.#client, '/incident/create', params, options);
   }
 
   /** Acknowledge incident (`POST /incident/ack`): you are actively working on it. */
-  ack(params: OperationBody<'/incident/ack'>, options?: RequestOptions): Promise<OperationData<'/incident/ack'>> {
+  ack(params: OperationBody<'/incident/ack'>, options?: RequestOptions): APIPromise<OperationData<'/incident/ack'>> {
     return send(this.#client, '/incident/ack', params, options);
   }
 
   /** Unacknowledge incident (`POST /incident/unack`): remove the acknowledge status. */
-  unack(params: OperationBody<'/incident/unack'>, options?: RequestOptions): Promise<OperationData<'/incident/unack'>> {
+  unack(
+    params: OperationBody<'/incident/unack'>,
+    options?: RequestOptions,
+  ): APIPromise<OperationData<'/incident/unack'>> {
     return send(this.#client, '/incident/unack', params, options);
   }
 
@@ -61,7 +65,7 @@ export class Incidents {
   resolve(
     params: OperationBody<'/incident/resolve'>,
     options?: RequestOptions,
-  ): Promise<OperationData<'/incident/resolve'>> {
+  ): APIPromise<OperationData<'/incident/resolve'>> {
     return send(this.#client, '/incident/resolve', params, options);
   }
 
@@ -69,7 +73,7 @@ export class Incidents {
   reopen(
     params: OperationBody<'/incident/reopen'>,
     options?: RequestOptions,
-  ): Promise<OperationData<'/incident/reopen'>> {
+  ): APIPromise<OperationData<'/incident/reopen'>> {
     return send(this.#client, '/incident/reopen', params, options);
   }
 
@@ -77,12 +81,12 @@ export class Incidents {
   snooze(
     params: OperationBody<'/incident/snooze'>,
     options?: RequestOptions,
-  ): Promise<OperationData<'/incident/snooze'>> {
+  ): APIPromise<OperationData<'/incident/snooze'>> {
     return send(this.#client, '/incident/snooze', params, options);
   }
 
   /** Wake incident (`POST /incident/wake`): cancel the snooze and resume notifications. */
-  wake(params: OperationBody<'/incident/wake'>, options?: RequestOptions): Promise<OperationData<'/incident/wake'>> {
+  wake(params: OperationBody<'/incident/wake'>, options?: RequestOptions): APIPromise<OperationData<'/incident/wake'>> {
     return send(this.#client, '/incident/wake', params, options);
   }
 
@@ -90,7 +94,7 @@ export class Incidents {
   assign(
     params: OperationBody<'/incident/assign'>,
     options?: RequestOptions,
-  ): Promise<OperationData<'/incident/assign'>> {
+  ): APIPromise<OperationData<'/incident/assign'>> {
     return send(this.#client, '/incident/assign', params, options);
   }
 
@@ -98,7 +102,7 @@ export class Incidents {
   addResponder(
     params: OperationBody<'/incident/responder/add'>,
     options?: RequestOptions,
-  ): Promise<OperationData<'/incident/responder/add'>> {
+  ): APIPromise<OperationData<'/incident/responder/add'>> {
     return send(this.#client, '/incident/responder/add', params, options);
   }
 
@@ -106,17 +110,23 @@ export class Incidents {
   comment(
     params: OperationBody<'/incident/comment'>,
     options?: RequestOptions,
-  ): Promise<OperationData<'/incident/comment'>> {
+  ): APIPromise<OperationData<'/incident/comment'>> {
     return send(this.#client, '/incident/comment', params, options);
   }
 
   /** Update incident fields (`POST /incident/reset`): title, description, impact, root cause, resolution, severity. */
-  reset(params: OperationBody<'/incident/reset'>, options?: RequestOptions): Promise<OperationData<'/incident/reset'>> {
+  reset(
+    params: OperationBody<'/incident/reset'>,
+    options?: RequestOptions,
+  ): APIPromise<OperationData<'/incident/reset'>> {
     return send(this.#client, '/incident/reset', params, options);
   }
 
   /** Merge incidents (`POST /incident/merge`): sources into a target incident. */
-  merge(params: OperationBody<'/incident/merge'>, options?: RequestOptions): Promise<OperationData<'/incident/merge'>> {
+  merge(
+    params: OperationBody<'/incident/merge'>,
+    options?: RequestOptions,
+  ): APIPromise<OperationData<'/incident/merge'>> {
     return send(this.#client, '/incident/merge', params, options);
   }
 
@@ -124,7 +134,7 @@ export class Incidents {
   remove(
     params: OperationBody<'/incident/remove'>,
     options?: RequestOptions,
-  ): Promise<OperationData<'/incident/remove'>> {
+  ): APIPromise<OperationData<'/incident/remove'>> {
     return send(this.#client, '/incident/remove', params, options);
   }
 

@@ -2,6 +2,7 @@
 // anything is sent (the schemas and the checker load on first use, so they cost a client nothing up
 // front), then one call through client.request, or one list operation through the paging engine.
 
+import type { APIPromise } from '../../core/api-promise.js';
 import { RequestValidationError } from '../../core/errors.js';
 import { lazy } from '../../internal/lazy.js';
 import type { Flashduty, RequestOptions } from '../client.js';
@@ -25,14 +26,13 @@ export async function checkParams(path: OperationPath, params: unknown): Promise
 }
 
 /** One operation: check the params, then call it; resolves to the response's `data`. */
-export async function send<P extends OperationPath>(
+export function send<P extends OperationPath>(
   client: Flashduty,
   path: P,
   params: OperationBody<P>,
   options?: RequestOptions,
-): Promise<OperationData<P>> {
-  await checkParams(path, params);
-  return request(client, path, params, options);
+): APIPromise<OperationData<P>> {
+  return request(client, path, params, options, () => checkParams(path, params));
 }
 
 /** The item type of a list operation's `data.items`. */

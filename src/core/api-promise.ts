@@ -1,0 +1,73 @@
+// withResponse(): a call's promise resolves to its result like any promise, and `withResponse()`
+// also gives the HTTP answer the result came from, as openai-node's APIPromise does. The answer's
+// description (headers scrubbed of the app key) is built only when asked for, so a call that never
+// asks pays one `then` for it. Pages remember their answer in a WeakMap instead of carrying a field.
+
+import { type Redactor, scrubHeaders } from '../internal/redact.js';
+import { FlashdutyError } from './errors.js';
+
+/** The HTTP answer a result came from. */
+export interface ResponseInfo {
+  /** The HTTP status. */
+  status: number;
+  /** The response headers (a copy, scrubbed of the app key). */
+  headers: Headers;
+  /** The request id the server gave the call. */
+  requestId: string;
+  /** The request URL, with `app_key=***`. */
+  url: string;
+}
+
+/** What `withResponse()` resolves to. */
+export interface WithResponse<T> {
+  /** What the promise itself resolves to. */
+  data: T;
+  /** The HTTP answer of the (last) attempt. */
+  response: ResponseInfo;
+}
+
+/** A call's promise: a `Promise` of its result, with {@link APIPromise.withResponse}. */
+export interface APIPromise<T> extends Promise<T> {
+  /** The result together with the HTTP answer it came from: `{ data, response }`. */
+  withResponse(): Promise<WithResponse<T>>;
+}
+
+/** @internal An answer as the request loop keeps it: headers as received, scrubbed when shown. */
+export interface Answer {
+  status: number;
+  requestId: string;
+  url: string;
+  headers: Headers;
+}
+
+const answers = new WeakMap<object, () => ResponseInfo>();
+const ignore = (): void => {};
+
+/** @internal What `withResponse()` shows of an answer: its headers scrubbed of the key. */
+function describe({ status, requestId, url, headers }: Answer, scrub: Redactor): ResponseInfo {
+  return { status, headers: scrubHeaders(headers, scrub), requestId, url };
+}
+
+/** @internal A call's promise from its result and the answer it came from. */
+export function apiPromise<T>(result: Promise<{ data: T; answer: Answer }>, scrub: Redactor): APIPromise<T> {
+  const promise = result.then(({ data }) => data) as APIPromise<T>;
+  promise.withResponse = () => {
+    // The caller observes the outcome through this promise: the plain one's rejection is handled too.
+    promise.catch(ignore);
+    return result.then(({ data, answer }) => ({ data, response: describe(answer, scrub) }));
+  };
+  return promise;
+}
+
+/** @internal Remembers the answer an object (a page) was built from. */
+export function rememberResponse<T extends object>(target: T, answer: Answer, scrub: Redactor): T {
+  answers.set(target, () => describe(answer, scrub));
+  return target;
+}
+
+/** @internal The answer an object was built from; a FlashdutyError if it was not built from one. */
+export function responseOf(target: object): ResponseInfo {
+  const shown = answers.get(target);
+  if (!shown) throw new FlashdutyError('withResponse(): not built from an HTTP answer');
+  return shown();
+}
