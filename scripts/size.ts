@@ -22,9 +22,9 @@ interface Case {
 }
 
 const CASES: Case[] = [
-  // 16 kB with the resource methods; 14.5 kB since the paging walks and the params' checks load on the
-  // first page. The issue's target is 12 kB: ky alone is 5 kB of it.
-  { name: 'client: import { Flashduty }', code: "export { Flashduty } from 'flashduty-sdk';", budget: 14.5 * 1024 },
+  // 16 kB with the resource methods, 14.5 kB once the paging walks and the params' checks loaded on the
+  // first page; 12 kB (the issue's aim) since the request loop (ky, the wire rules) loads with the first call.
+  { name: 'client: import { Flashduty }', code: "export { Flashduty } from 'flashduty-sdk';", budget: 12 * 1024 },
   { name: 'whole entry: import * from flashduty-sdk', code: "export * from 'flashduty-sdk';" },
   // 12 kB until wave 2; the entry now also holds the queue handoff, replay, every kind and custom bodies with their lint.
   {

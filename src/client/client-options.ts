@@ -144,3 +144,19 @@ export function checkHooks(hooks: Hooks): Hooks {
   }
   return hooks;
 }
+
+/** The limiter's options, checked at construction (the limiter itself loads with the first call). */
+export function checkRateLimit(value: ClientOptions['rateLimit']): RateLimitOptions | false {
+  if (value === false) return false;
+  if (value === undefined) return {};
+  if (typeof value !== 'object' || value === null) {
+    throw new ConfigError(`rateLimit: expected an object or false, got ${JSON.stringify(value)}`);
+  }
+  for (const name of ['perSecond', 'perMinute'] as const) {
+    const limit = value[name];
+    if (limit !== undefined && (!Number.isInteger(limit) || limit < 1)) {
+      throw new ConfigError(`rateLimit.${name}: expected a positive whole number of calls, got ${limit}`);
+    }
+  }
+  return value;
+}

@@ -6,7 +6,7 @@
 // Times are read from the monotonic clock: a wall-clock step back (NTP, a VM resumed) would
 // otherwise hold every slot until the wall clock caught up, past any call's timeout.
 
-import { APIUserAbortError, ConfigError } from '../core/errors.js';
+import { APIUserAbortError } from '../core/errors.js';
 
 /** Limits of the client-side limiter. */
 export interface RateLimitOptions {
@@ -43,12 +43,8 @@ export class RateLimiter {
       [options.perSecond ?? 50, 1_000],
       [options.perMinute ?? 1_000, 60_000],
     ];
-    this.#windows = spec.map(([limit, lengthMs]) => {
-      if (!Number.isInteger(limit) || limit < 1) {
-        throw new ConfigError(`rateLimit: expected a positive whole number of calls, got ${limit}`);
-      }
-      return { limit, lengthMs, used: 0, releases: [], head: 0 };
-    });
+    // The limits were checked with the client's options (checkRateLimit in client-options.ts).
+    this.#windows = spec.map(([limit, lengthMs]) => ({ limit, lengthMs, used: 0, releases: [], head: 0 }));
   }
 
   /** Waits for a slot in every window; the returned function gives the slots back when the call ends. */

@@ -48,6 +48,9 @@ describe('construction', () => {
     [{ validate: 'full' }, /validate/],
     [{ logLevel: 'loud' }, /logLevel/],
     [{ rateLimit: { perSecond: 0 } }, /rateLimit/],
+    [{ rateLimit: { perMinute: 2.5 } }, /rateLimit\.perMinute/],
+    [{ rateLimit: 'fast' }, /rateLimit/],
+    [{ hooks: { beforeRequest: ['not a function'] } }, /hooks/],
   ])('refuses bad options %j', (options, message) => {
     expect(() => new Flashduty({ appKey: 'k-1234', ...(options as object) })).toThrow(message);
   });

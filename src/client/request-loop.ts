@@ -1,0 +1,238 @@
+// The request loop every operation goes through: limiter → ky → redirects and bounded bodies →
+// envelope → retry policy. It is loaded with a client's first call (see `Flashduty._request`), so
+// that `import { Flashduty }` does not carry ky and the wire rules up front; nothing else in the SDK
+// touches the network. Rules owned here: an attempt holds its limiter slot until the server has
+// answered; retries follow retry.ts per kind of operation (reads, mutations); foreign errors are
+// kept only as causes scrubbed of the app key.
+
+import ky, { type KyInstance } from 'ky';
+import {
+  APIConnectionError,
+  APIConnectionTimeoutError,
+  APIError,
+  APIUserAbortError,
+  FlashdutyError,
+  ResponseValidationError,
+} from '../core/errors.js';
+import { interpret, type ValidateMode } from '../core/envelope.js';
+import { attemptSignal, sleep } from '../internal/abort.js';
+import type { LogFn } from '../internal/logger.js';
+import { type Redactor, scrubHeaders } from '../internal/redact.js';
+import { parseRetryAfter } from '../internal/retry-after.js';
+import { loadDeep } from '../schemas/load-deep.js';
+import type { ApiResponse } from './client.js';
+import { checkTimeout, checkWhole, type Hooks, type RequestOptions } from './client-options.js';
+import { RateLimiter, type RateLimitOptions } from './rate-limiter.js';
+import {
+  backoffDelay,
+  isRetryable,
+  isUnsentFailure,
+  MAX_RETRY_AFTER_MS,
+  type RetryKind,
+  UnsentRequestError,
+} from './retry.js';
+import type * as Transport from './transport.js';
+
+/** @internal What a client hands its request loop: its options, checked at construction. */
+export interface LoopSettings {
+  baseUrl: string;
+  timeout: number;
+  maxRetries: number;
+  validate: ValidateMode;
+  maxResponseBytes: number;
+  /** `?app_key=…`, built once: ky's searchParams option would build the Request twice per call. */
+  query: string;
+  headers: Record<string, string>;
+  scrub: Redactor;
+  log: LogFn;
+  fetch: typeof fetch | undefined;
+  hooks: Hooks | undefined;
+  rateLimit: RateLimitOptions | false;
+}
+
+/** @internal The request loop of one client. */
+export class RequestLoop {
+  readonly #settings: LoopSettings;
+  readonly #http: KyInstance;
+  readonly #limiter: RateLimiter | undefined;
+
+  constructor(settings: LoopSettings) {
+    this.#settings = settings;
+    this.#limiter = settings.rateLimit === false ? undefined : new RateLimiter(settings.rateLimit);
+    this.#http = ky.create({
+      retry: 0,
+      timeout: false,
+      throwHttpErrors: false,
+      ...(settings.fetch ? { fetch: settings.fetch } : {}),
+      ...(settings.hooks ? { hooks: settings.hooks } : {}),
+    });
+  }
+
+  /** One call: attempts until one succeeds, the error is final, or the retries are spent. */
+  async send(
+    method: 'GET' | 'POST',
+    path: string,
+    body: unknown,
+    kind: RetryKind,
+    options: RequestOptions = {},
+  ): Promise<ApiResponse> {
+    const maxRetries =
+      options.maxRetries === undefined ? this.#settings.maxRetries : checkWhole(options.maxRetries, 'maxRetries');
+    const timeout = options.timeout === undefined ? this.#settings.timeout : checkTimeout(options.timeout, 'timeout');
+    const query = method === 'GET' ? queryOf(body) : '';
+    const url = `${this.#settings.baseUrl}/${path}?app_key=***${query}`;
+    const call: Call = {
+      method,
+      target: `${this.#settings.baseUrl}/${path}${this.#settings.query}${query}`,
+      body: method === 'GET' ? undefined : body,
+      url,
+    };
+    for (let retry = 0; ; retry++) {
+      try {
+        return await this.#attempt(call, timeout, kind, options);
+      } catch (error) {
+        const failure = error instanceof FlashdutyError ? error : new APIConnectionError(undefined, { url });
+        if (retry >= maxRetries || !isRetryable(failure, kind)) throw failure;
+        const wait = this.#retryDelay(failure, retry);
+        if (wait === undefined) throw failure;
+        this.#settings.log(
+          'warn',
+          `${path}: ${failure.name} (${describe(failure)}); retry ${retry + 1}/${maxRetries} in ${wait} ms`,
+        );
+        await sleep(wait, options.signal, () => new APIUserAbortError({ url }));
+      }
+    }
+  }
+
+  async #attempt(
+    { method, target, body, url }: Call,
+    timeout: number,
+    kind: RetryKind,
+    options: RequestOptions,
+  ): Promise<ApiResponse> {
+    const release = this.#limiter ? await this.#limiter.acquire(options.signal) : undefined;
+    const attempt = attemptSignal(timeout, options.signal);
+    const started = Date.now();
+    try {
+      const send = (to: string) =>
+        attempt.guard(
+          this.#http(to, {
+            method,
+            ...(body === undefined ? {} : { json: body }),
+            headers: options.headers ? { ...this.#settings.headers, ...options.headers } : this.#settings.headers,
+            signal: attempt.signal,
+            redirect: 'manual',
+          }),
+        );
+      let response = await send(target);
+      const { follow, readText } = (transport ??= await import('./transport.js'));
+      const show = (headers: Headers) => scrubHeaders(headers, this.#settings.scrub);
+      const hop: Transport.Hop = {
+        at: target,
+        base: this.#settings.baseUrl,
+        method,
+        mutation: kind === 'mutation',
+        query: this.#settings.query,
+        url,
+        show,
+      };
+      response = await follow(response, hop, send, this.#settings.log);
+      // The server had the request before it answered: its window counts from here at the latest.
+      release?.();
+      const text = await attempt.guard(
+        readText(response, this.#settings.maxResponseBytes, { status: response.status, url }, attempt.signal),
+      );
+      const result = interpret(
+        { status: response.status, headers: response.headers, text, url },
+        this.#settings.validate,
+        this.#settings.scrub,
+      );
+      if (this.#settings.validate === 'deep') {
+        const problem = (await loadDeep()).checkEnvelopeDeep(result.body);
+        if (problem) {
+          const message = `Invalid response envelope: ${problem.path || 'body'}: ${problem.why}`;
+          throw new ResponseValidationError(message, problem.path, {
+            status: response.status,
+            requestId: result.requestId,
+            url,
+          });
+        }
+      }
+      this.#settings.log(
+        'debug',
+        `${method} ${url} → ${response.status} in ${Date.now() - started} ms (request ${result.requestId})`,
+      );
+      return {
+        data: result.data,
+        requestId: result.requestId,
+        status: response.status,
+        url,
+        headers: response.headers,
+      };
+    } catch (error) {
+      const failure = await this.#classify(error, url, timeout, attempt.timedOut(), options.signal);
+      this.#settings.log('debug', `${method} ${url} → ${failure.name} in ${Date.now() - started} ms`);
+      throw failure;
+    } finally {
+      attempt.dispose();
+      release?.();
+    }
+  }
+
+  /** Names what went wrong in an attempt; foreign errors are kept only as scrubbed causes. */
+  async #classify(
+    error: unknown,
+    url: string,
+    timeout: number,
+    timedOut: boolean,
+    signal?: AbortSignal,
+  ): Promise<FlashdutyError> {
+    if (error instanceof FlashdutyError) return error;
+    const { sanitizeCause, connectionMessage } = (transport ??= await import('./transport.js'));
+    const cause = sanitizeCause(error, this.#settings.scrub);
+    if (signal?.aborted) return new APIUserAbortError({ url, cause });
+    if (timedOut) return new APIConnectionTimeoutError(timeout, { url, cause });
+    const message = connectionMessage(this.#settings.baseUrl, cause);
+    if (isUnsentFailure(error)) return new UnsentRequestError(message, { url, cause });
+    return new APIConnectionError(message, { url, cause });
+  }
+
+  /** The wait before the next attempt; `undefined` when the server asked for more than we honour. */
+  #retryDelay(error: FlashdutyError, retry: number): number | undefined {
+    if (error instanceof APIError) {
+      const asked = parseRetryAfter(error.headers);
+      if (asked !== undefined) return asked > MAX_RETRY_AFTER_MS ? undefined : asked;
+    }
+    return backoffDelay(retry);
+  }
+}
+
+/** The wire rules (redirects, bounded bodies), loaded with the first call: off the up-front path. */
+let transport: typeof Transport | undefined;
+
+/** One call as every attempt sends it. */
+interface Call {
+  method: 'GET' | 'POST';
+  /** The URL, app_key included: never logged or shown. */
+  target: string;
+  /** The JSON body (POST only). */
+  body: unknown;
+  /** The URL as errors and logs show it, app_key redacted. */
+  url: string;
+}
+
+/** `&name=value` for each defined query parameter of a GET operation (arrays joined by commas). */
+function queryOf(params: unknown): string {
+  if (params === undefined || params === null) return '';
+  let query = '';
+  for (const [name, value] of Object.entries(params)) {
+    if (value === undefined || value === null) continue;
+    const text = Array.isArray(value) ? value.join(',') : String(value);
+    query += `&${encodeURIComponent(name)}=${encodeURIComponent(text)}`;
+  }
+  return query;
+}
+
+function describe(error: FlashdutyError): string {
+  return error instanceof APIError ? `HTTP ${error.status}${error.code ? ` ${error.code}` : ''}` : error.message;
+}
