@@ -40,12 +40,28 @@ export type OperationData<P extends OperationPath> =
       : unknown
     : unknown;
 
-/** The operations table, imported on the first call. */
+/** The operations table, the request schemas and their checker, each imported on first use. */
 const loadOperations = lazy(() => import('../generated/operations.js'));
+const loadSchemas = lazy(() => import('../generated/request-schemas.js'));
+const loadChecker = lazy(() => import('../internal/schema.js'));
 
 /**
- * The call of `client.request(path, body)`; `prepare` (a resource method's check of its params)
- * runs first. Everything that throws rejects the returned promise.
+ * Throws RequestValidationError naming the first field of `body` that breaks its operation's request
+ * schema: required fields, types, id patterns, ranges, lengths. Enum membership only with `enums`:
+ * `client.request` leaves it to the server, so that a value the service adds after this copy of
+ * the OpenAPI can still be sent. A path the OpenAPI does not list is not checked.
+ */
+export async function checkBody(path: string, body: unknown, enums: boolean, name = 'body'): Promise<void> {
+  const [{ REQUEST_SCHEMAS, SCHEMA_DEFS }, { checkSchema }] = await Promise.all([loadSchemas(), loadChecker()]);
+  const schema = REQUEST_SCHEMAS[path];
+  const problem = schema ? checkSchema(body, schema, SCHEMA_DEFS, { enums }) : undefined;
+  if (problem) throw new RequestValidationError(problem.path || name, problem.why);
+}
+
+/**
+ * The call of `client.request(path, body)`: the body is checked against the OpenAPI (enums aside)
+ * unless `prepare` (a resource method's own, stricter check of its params) is given; nothing is
+ * sent when a check fails. Everything that throws rejects the returned promise.
  */
 export function request<P extends OperationPath>(
   client: Flashduty,
@@ -69,6 +85,7 @@ export function request<P extends OperationPath>(
           'expected an object or array (the operation’s request body or query parameters)',
         );
       }
+      if (!prepare) await checkBody(path, body, false);
       const { GET_PATHS, IDEMPOTENCY_KEY_PATHS, READ_PATHS } = await loadOperations();
       // A path this OpenAPI does not know yet is a POST mutation: the policy that can never double a write.
       const method = GET_PATHS.has(path) ? 'GET' : 'POST';

@@ -2,7 +2,8 @@
 // properties, items, enum/const, pattern, numeric and length bounds, $ref, allOf/anyOf/oneOf. It
 // answers the first problem with the field's path (`incident_ids[2]`), the way the server names it.
 // Unknown properties pass (the server may accept fields this copy of the OpenAPI does not list), and
-// so does any `format`: both are the server's to judge.
+// so does any `format`: both are the server's to judge. Enum membership can be left out too
+// (`{ enums: false }`), for callers that must be able to send a value the service added later.
 
 /** A JSON Schema reduced to the keywords this checker reads. */
 export interface Schema {
@@ -52,27 +53,34 @@ function fits(value: unknown, type: string): boolean {
 
 const join = (path: string, key: string) => (path ? `${path}.${key}` : key);
 
+/** Which rules a check applies beyond shape (types, required fields, patterns, bounds). */
+export interface CheckRules {
+  /** Whether a value must be one of its `enum` (default true). */
+  enums?: boolean;
+}
+
 /** The first problem of `value` against `schema`, or `undefined` when it fits. */
 export function checkSchema(
   value: unknown,
   schema: Schema,
   defs: Record<string, Schema>,
+  rules: CheckRules = {},
   path = '',
   depth = 0,
 ): SchemaProblem | undefined {
   if (depth > 64) return undefined; // a recursive schema over a deep value: the server judges the rest
   if (schema.$ref !== undefined) {
     const target = defs[schema.$ref];
-    return target ? checkSchema(value, target, defs, path, depth + 1) : undefined;
+    return target ? checkSchema(value, target, defs, rules, path, depth + 1) : undefined;
   }
   if (value === null && schema.nullable) return undefined;
   for (const part of schema.allOf ?? []) {
-    const problem = checkSchema(value, part, defs, path, depth + 1);
+    const problem = checkSchema(value, part, defs, rules, path, depth + 1);
     if (problem) return problem;
   }
   const alternatives = schema.anyOf ?? schema.oneOf;
   if (alternatives && alternatives.length > 0) {
-    const problems = alternatives.map((part) => checkSchema(value, part, defs, path, depth + 1));
+    const problems = alternatives.map((part) => checkSchema(value, part, defs, rules, path, depth + 1));
     if (problems.every(Boolean)) return problems[0];
   }
   if (schema.type !== undefined) {
@@ -82,7 +90,7 @@ export function checkSchema(
   }
   if (schema.const !== undefined && value !== schema.const)
     return { path, why: `expected ${JSON.stringify(schema.const)}` };
-  if (schema.enum && !schema.enum.includes(value)) {
+  if (schema.enum && rules.enums !== false && !schema.enum.includes(value)) {
     return {
       path,
       why: `expected one of ${schema.enum.map((v) => JSON.stringify(v)).join(', ')}, got ${JSON.stringify(value)}`,
@@ -97,7 +105,7 @@ export function checkSchema(
       return { path, why: `expected at most ${schema.maxItems} items` };
     if (schema.items) {
       for (let i = 0; i < value.length; i++) {
-        const problem = checkSchema(value[i], schema.items, defs, `${path}[${i}]`, depth + 1);
+        const problem = checkSchema(value[i], schema.items, defs, rules, `${path}[${i}]`, depth + 1);
         if (problem) return problem;
       }
     }
@@ -110,7 +118,7 @@ export function checkSchema(
     }
     for (const [name, sub] of Object.entries(schema.properties ?? {})) {
       if (record[name] === undefined) continue;
-      const problem = checkSchema(record[name], sub, defs, join(path, name), depth + 1);
+      const problem = checkSchema(record[name], sub, defs, rules, join(path, name), depth + 1);
       if (problem) return problem;
     }
   }

@@ -2,7 +2,7 @@
 // checked against the request schema, answers fit the response schema.
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { InvalidParameterError, type OperationPath } from '../../src/index.js';
+import { type OperationPath, RequestValidationError } from '../../src/index.js';
 import { REQUEST_SCHEMAS, SCHEMA_DEFS } from '../../src/generated/request-schemas.js';
 import { checkSchema } from '../../src/internal/schema.js';
 import { RESPONSES, RESPONSE_DEFS } from '../../src/testing/generated/responses.js';
@@ -32,11 +32,28 @@ describe('the mock answers every operation', () => {
   });
 
   it('refuses a body that breaks the request schema, naming the field', async () => {
+    // Sent with plain fetch: the client checks the same schemas and would refuse these itself.
+    const send = async (path: string, init: RequestInit) => {
+      const response = await fetch(
+        `${h.server.url}${path}${path.includes('?') ? '&' : '?'}app_key=${h.service.appKey}`,
+        init,
+      );
+      return (await response.json()) as { error?: { code: string; message: string } };
+    };
     const required = SCHEMA_DEFS[REQUEST_SCHEMAS['/channel/create']!.$ref!]!.required!;
-    const error = await rejection(client.request('/channel/create', {} as never));
-    expect(error).toBeInstanceOf(InvalidParameterError);
-    expect((error as Error).message).toContain(required[0]);
-    const get = await rejection(client.request('/status-page/change/list', {}));
-    expect((get as Error).message).toContain('page_id');
+    const post = await send('/channel/create', {
+      method: 'POST',
+      body: '{}',
+      headers: { 'content-type': 'application/json' },
+    });
+    expect(post.error?.code).toBe('InvalidParameter');
+    expect(post.error?.message).toContain(required[0]);
+    const get = await send('/status-page/change/list', { method: 'GET' });
+    expect(get.error?.code).toBe('InvalidParameter');
+    expect(get.error?.message).toContain('page_id');
+    // Through the client the same body is refused before sending, with the same field.
+    const local = await rejection(client.request('/channel/create', {} as never));
+    expect(local).toBeInstanceOf(RequestValidationError);
+    expect((local as RequestValidationError).field).toBe(required[0]);
   });
 });

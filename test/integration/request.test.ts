@@ -1,7 +1,7 @@
 // client.request(path, body): any operation of the vendored OpenAPI through the one request loop,
 // against the mock over real HTTP; retry policy per operation from the generated table.
 import { describe, expect, it } from 'vitest';
-import { InternalError, RequestValidationError, ServiceUnavailableError } from '../../src/index.js';
+import { APIError, InternalError, RequestValidationError, ServiceUnavailableError } from '../../src/index.js';
 import { withIdempotencyKey } from '../../src/client/request.js';
 import { GET_PATHS, IDEMPOTENCY_KEY_PATHS, READ_PATHS } from '../../src/generated/operations.js';
 import { DAY, NOW, NOW_MS, rejection, startMock } from '../helpers.js';
@@ -46,7 +46,12 @@ describe('client.request', () => {
       body: '{"request_id":"r","data":{"items":[]}}',
       path: '/status-page/change/list',
     });
-    const data = await client.request('/status-page/change/list', { page_id: 42, start_at_seconds: 7 });
+    const data = await client.request('/status-page/change/list', {
+      page_id: 42,
+      start_at_seconds: 7,
+      type: 'incident',
+      status: 'resolved',
+    });
     expect(data).toEqual({ items: [] });
     const call = h.calls.at(-1)!;
     expect(call.method).toBe('GET');
@@ -68,6 +73,50 @@ describe('client.request', () => {
       'body',
     );
     expect(h.calls.length).toBe(before);
+  });
+
+  it('checks the body against the OpenAPI before sending and names the field', async () => {
+    const before = h.calls.length;
+    const refused = async (promise: Promise<unknown>) => (await rejection(promise)) as RequestValidationError;
+    const missing = await refused(client.request('/incident/ack', {} as never));
+    expect(missing).toBeInstanceOf(RequestValidationError);
+    expect(missing.field).toBe('incident_ids');
+    const badId = await refused(client.request('/incident/ack', { incident_ids: ['0123456789abcdef01234567', 'abc'] }));
+    expect(badId.field).toBe('incident_ids[1]');
+    expect(badId.message).toMatch(/incident_ids\[1\]/);
+    const wrongType = await refused(client.request('/channel/info', { channel_id: '7' as never }));
+    expect([wrongType.field, wrongType.message]).toEqual(['channel_id', expect.stringMatching(/integer/)]);
+    const tooLong = await refused(client.request('/incident/snooze', { incident_ids: [], minutes: 1441 }));
+    expect(tooLong.field).toBe('minutes');
+    expect(h.calls.length).toBe(before); // nothing was sent
+    // The same checks through withResponse().
+    expect(await rejection(client.request('/incident/ack', {} as never).withResponse())).toBeInstanceOf(
+      RequestValidationError,
+    );
+    expect(h.calls.length).toBe(before);
+  });
+
+  it('leaves enum membership and paths it does not know to the server (forward compatible)', async () => {
+    const before = h.calls.length;
+    // A severity this copy of the OpenAPI does not list is sent; the mock, like the server of today, refuses it.
+    const error = await rejection(
+      client.request('/incident/reset', {
+        incident_id: '0123456789abcdef01234567',
+        incident_severity: 'Fatal' as never,
+      }),
+    );
+    expect(error).toBeInstanceOf(APIError);
+    expect(error).not.toBeInstanceOf(RequestValidationError);
+    expect(h.calls.length).toBe(before + 1);
+    // A resource method checks enums too: it is typed, and refuses before sending.
+    const local = await rejection(
+      client.incidents.reset({ incident_id: '0123456789abcdef01234567', incident_severity: 'Fatal' as never }),
+    );
+    expect((local as RequestValidationError).field).toBe('incident_severity');
+    expect(h.calls.length).toBe(before + 1);
+    // An operation the service added after this OpenAPI: sent as it is (as a mutation), whatever the body.
+    await rejection(client.request('/incident/brand-new' as never, { anything: 1 } as never));
+    expect(h.calls.length).toBe(before + 2);
   });
 
   it('classifies every operation by the documented rule', () => {

@@ -4,25 +4,17 @@
 
 import type { APIPromise } from '../../core/api-promise.js';
 import { RequestValidationError } from '../../core/errors.js';
-import { lazy } from '../../internal/lazy.js';
 import type { Flashduty, RequestOptions } from '../client.js';
 import type { ListShape } from '../list-shape.js';
 import { ListPage, type ListOperation, ListPagePromise, type PagedRequest, snapshot } from '../paging.js';
-import { type OperationBody, type OperationData, type OperationPath, request } from '../request.js';
-
-/** The OpenAPI's request schemas and their checker, imported on the first call. */
-const loadSchemas = lazy(() => import('../../generated/request-schemas.js'));
-const loadChecker = lazy(() => import('../../internal/schema.js'));
+import { checkBody, type OperationBody, type OperationData, type OperationPath, request } from '../request.js';
 
 /** Throws RequestValidationError naming the first field of `params` that breaks the operation's request schema. */
 export async function checkParams(path: OperationPath, params: unknown): Promise<void> {
   if (typeof params !== 'object' || params === null || Array.isArray(params)) {
     throw new RequestValidationError('params', 'expected an object (the operation’s request body)');
   }
-  const [{ REQUEST_SCHEMAS, SCHEMA_DEFS }, { checkSchema }] = await Promise.all([loadSchemas(), loadChecker()]);
-  const schema = REQUEST_SCHEMAS[path];
-  const problem = schema ? checkSchema(params, schema, SCHEMA_DEFS) : undefined;
-  if (problem) throw new RequestValidationError(problem.path || 'params', problem.why);
+  await checkBody(path, params, true, 'params');
 }
 
 /** One operation: check the params, then call it; resolves to the response's `data`. */
