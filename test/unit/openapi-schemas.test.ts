@@ -32,6 +32,20 @@ describe('request schemas', () => {
     ]);
   });
 
+  it('leave enum membership out on request, and only that', () => {
+    const reset = REQUEST_SCHEMAS['/incident/reset']!;
+    const id = '0123456789abcdef01234567';
+    const fatal = { incident_id: id, incident_severity: 'Fatal' };
+    expect(checkSchema(fatal, reset, SCHEMA_DEFS)?.path).toBe('incident_severity');
+    expect(checkSchema(fatal, reset, SCHEMA_DEFS, { enums: false })).toBeUndefined();
+    // Every other rule still holds without enums: type, pattern, length.
+    expect(checkSchema({ incident_id: id, incident_severity: 3 }, reset, SCHEMA_DEFS, { enums: false })?.why).toMatch(
+      /string/,
+    );
+    expect(checkSchema({ incident_id: 'x' }, reset, SCHEMA_DEFS, { enums: false })?.path).toBe('incident_id');
+    expect(checkSchema({ incident_id: id, title: 'ab' }, reset, SCHEMA_DEFS, { enums: false })?.path).toBe('title');
+  });
+
   it('name the field at fault', () => {
     const ack = REQUEST_SCHEMAS['/incident/ack']!;
     expect(checkSchema({}, ack, SCHEMA_DEFS)).toEqual({ path: 'incident_ids', why: 'is required' });
