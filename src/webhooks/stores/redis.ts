@@ -3,21 +3,10 @@
 // watermark are atomic across processes.
 
 import { positiveWhole } from '../../internal/options.js';
-import { ConfigError } from '../../core/errors.js';
+import { type RedisClientLike, type RedisRun, redisRunner } from '../../internal/redis.js';
 import { type Claim, claimToken, type StateStore } from './store.js';
 
-/** The parts of an ioredis client used here. */
-export interface IORedisLike {
-  /** ioredis's generic command method. */
-  call(command: string, ...args: Array<string | number>): Promise<unknown>;
-}
-/** The parts of a node-redis (v4+) client used here. */
-export interface NodeRedisLike {
-  /** node-redis's generic command method. */
-  sendCommand(args: string[]): Promise<unknown>;
-}
-/** An ioredis or a node-redis client. */
-export type RedisClientLike = IORedisLike | NodeRedisLike;
+export type { IORedisLike, NodeRedisLike, RedisClientLike } from '../../internal/redis.js';
 
 /** Options of {@link RedisStateStore}. */
 export interface RedisStateStoreOptions {
@@ -63,19 +52,10 @@ return 1`;
 export class RedisStateStore implements StateStore {
   readonly keyPrefix: string;
   readonly ttlMs: number;
-  readonly #run: (args: string[]) => Promise<unknown>;
+  readonly #run: RedisRun;
 
   constructor(options: RedisStateStoreOptions) {
-    const client = options?.client as Partial<IORedisLike & NodeRedisLike> | undefined;
-    if (typeof client?.call === 'function') {
-      const ioredis = client as IORedisLike;
-      this.#run = ([command, ...args]) => ioredis.call(command as string, ...args);
-    } else if (typeof client?.sendCommand === 'function') {
-      const nodeRedis = client as NodeRedisLike;
-      this.#run = (args) => nodeRedis.sendCommand(args);
-    } else {
-      throw new ConfigError('RedisStateStore: `client` must be an ioredis or node-redis client');
-    }
+    this.#run = redisRunner(options?.client, 'RedisStateStore: `client`');
     this.keyPrefix = options.keyPrefix ?? 'flashduty:webhooks:';
     this.ttlMs = positiveWhole(options.ttlMs ?? 86_400_000, 'ttlMs');
   }

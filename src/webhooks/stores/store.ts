@@ -34,12 +34,5 @@ export interface StateStore {
   advance(scope: string, eventTime: number): boolean | Promise<boolean>;
 }
 
-// A random prefix per process and a counter: unique across replicas without work per claim.
-const processNonce = Math.random().toString(36).slice(2, 10) + Date.now().toString(36);
-let counter = 0;
-
 /** A token unique enough to tell claims apart across processes. */
-export function claimToken(): string {
-  counter = (counter + 1) % Number.MAX_SAFE_INTEGER;
-  return `${processNonce}.${counter.toString(36)}`;
-}
+export { uniqueToken as claimToken } from '../../internal/token.js';

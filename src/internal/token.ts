@@ -1,0 +1,11 @@
+// Tokens unique across processes (claims of the webhook stores, slots of the shared rate limiter):
+// a random prefix per process and a counter, so that making one costs no randomness.
+
+const processNonce = Math.random().toString(36).slice(2, 10) + Date.now().toString(36);
+let counter = 0;
+
+/** A token unique enough to tell holders apart across processes. */
+export function uniqueToken(): string {
+  counter = (counter + 1) % Number.MAX_SAFE_INTEGER;
+  return `${processNonce}.${counter.toString(36)}`;
+}
