@@ -16,6 +16,7 @@ export type { ItemOf } from './client/resources/shared.js';
 export type { WebhookHistoryPage, WebhookHistoryPagePromise } from './client/webhook-history.js';
 export type * from './schemas/webhook-history.js';
 export type { RateLimitOptions } from './client/rate-limiter.js';
+export type { IORedisLike, NodeRedisLike, RedisClientLike } from './internal/redis.js';
 export type { RetryKind } from './client/retry.js';
 export type { OperationBody, OperationData, OperationOf, OperationPath } from './client/request.js';
 export type { components, operations, paths, WithRequired } from './generated/openapi.js';

@@ -127,6 +127,19 @@ export function checkWhole(value: number, name: string, least = 0): number {
   return value;
 }
 
+/** The Redis side of `rateLimit`, checked at construction though the shared limiter loads with the first call. */
+function checkShared({ redis, keyPrefix, redisTimeoutMs }: RateLimitOptions): void {
+  // The shapes redisRunner (internal/redis.ts, loaded with the limiter) adapts.
+  const client = redis as { call?: unknown; sendCommand?: unknown } | null;
+  if (typeof client?.call !== 'function' && typeof client?.sendCommand !== 'function') {
+    throw new ConfigError('rateLimit.redis must be an ioredis or node-redis client');
+  }
+  if (keyPrefix !== undefined && (typeof keyPrefix !== 'string' || keyPrefix === '')) {
+    throw new ConfigError(`rateLimit.keyPrefix: expected a non-empty string, got ${JSON.stringify(keyPrefix)}`);
+  }
+  if (redisTimeoutMs !== undefined) checkTimeout(redisTimeoutMs, 'rateLimit.redisTimeoutMs');
+}
+
 export function checkValidate(value: ClientOptions['validate']): ValidateMode {
   if (value === undefined || value === true) return 'envelope';
   if (value === 'envelope' || value === 'deep' || value === false) return value;
@@ -158,5 +171,6 @@ export function checkRateLimit(value: ClientOptions['rateLimit']): RateLimitOpti
       throw new ConfigError(`rateLimit.${name}: expected a positive whole number of calls, got ${limit}`);
     }
   }
+  if (value.redis !== undefined) checkShared(value);
   return value;
 }

@@ -7,13 +7,34 @@
 // otherwise hold every slot until the wall clock caught up, past any call's timeout.
 
 import { APIUserAbortError } from '../core/errors.js';
+import type { RedisClientLike } from '../internal/redis.js';
 
-/** Limits of the client-side limiter. */
+/** Limits of the client-side limiter, and where its windows are kept. */
 export interface RateLimitOptions {
   /** Calls per rolling second; default 50. */
   perSecond?: number;
   /** Calls per rolling minute; default 1000. */
   perMinute?: number;
+  /**
+   * An ioredis or node-redis client (connected): the windows are then kept in Redis and shared by
+   * every client, in any process, that uses the same Redis and `keyPrefix`, so that a fleet on one
+   * account stays within the account's limit. While Redis fails, each client limits itself alone.
+   * Without it (the default), each client limits itself alone.
+   */
+  redis?: RedisClientLike;
+  /** Prefix of the shared limiter's Redis keys: one prefix per account. Default `flashduty:ratelimit:`. */
+  keyPrefix?: string;
+  /** How long a Redis command of the shared limiter may take before the call is limited in process instead; default 500 ms. */
+  redisTimeoutMs?: number;
+}
+
+/** @internal What the request loop needs of a limiter. */
+export interface Limiter {
+  /**
+   * Waits for a slot; the returned function gives it back when the call ends. `leaseMs` (the call's
+   * timeout) bounds how long a slot of a call that never reports back is held.
+   */
+  acquire(signal?: AbortSignal, leaseMs?: number): Promise<() => void>;
 }
 
 interface Window {
@@ -32,7 +53,7 @@ interface Waiter {
   onAbort: () => void;
 }
 
-export class RateLimiter {
+export class RateLimiter implements Limiter {
   readonly #windows: Window[];
   readonly #waiters: Waiter[] = [];
   #timer: ReturnType<typeof setTimeout> | undefined;

@@ -22,7 +22,8 @@ import { parseRetryAfter } from '../internal/retry-after.js';
 import { loadDeep } from '../schemas/load-deep.js';
 import type { ApiResponse } from './client.js';
 import { checkTimeout, checkWhole, type Hooks, type RequestOptions } from './client-options.js';
-import { RateLimiter, type RateLimitOptions } from './rate-limiter.js';
+import { createLimiter } from './limiters.js';
+import type { Limiter, RateLimitOptions } from './rate-limiter.js';
 import {
   backoffDelay,
   isRetryable,
@@ -54,11 +55,11 @@ export interface LoopSettings {
 export class RequestLoop {
   readonly #settings: LoopSettings;
   readonly #http: KyInstance;
-  readonly #limiter: RateLimiter | undefined;
+  readonly #limiter: Limiter | undefined;
 
   constructor(settings: LoopSettings) {
     this.#settings = settings;
-    this.#limiter = settings.rateLimit === false ? undefined : new RateLimiter(settings.rateLimit);
+    this.#limiter = createLimiter(settings.rateLimit, settings.log);
     this.#http = ky.create({
       retry: 0,
       timeout: false,
@@ -110,7 +111,7 @@ export class RequestLoop {
     kind: RetryKind,
     options: RequestOptions,
   ): Promise<ApiResponse> {
-    const release = this.#limiter ? await this.#limiter.acquire(options.signal) : undefined;
+    const release = this.#limiter ? await this.#limiter.acquire(options.signal, timeout) : undefined;
     const attempt = attemptSignal(timeout, options.signal);
     const started = Date.now();
     try {

@@ -23,6 +23,11 @@ describe('every option error is a ConfigError', () => {
     ['logLevel', () => new Flashduty({ ...key, logLevel: 'loud' as never })],
     ['rateLimit.perSecond', () => new Flashduty({ ...key, rateLimit: { perSecond: 0 } })],
     ['rateLimit.perMinute', () => new Flashduty({ ...key, rateLimit: { perMinute: 1.5 } })],
+    ['rateLimit.redis', () => new Flashduty({ ...key, rateLimit: { redis: {} as never } })],
+    [
+      'rateLimit.keyPrefix',
+      () => new Flashduty({ ...key, rateLimit: { redis: { call: async () => 0 }, keyPrefix: '' } }),
+    ],
     ['receiver ackTimeoutMs', () => new WebhookReceiver({ ackTimeoutMs: 0 })],
     ['receiver secret', () => new WebhookReceiver({ secret: { header: '', values: ['x'] } })],
     ['receiver queue', () => new WebhookReceiver({ queue: {} as never })],
