@@ -17,6 +17,8 @@
 // - An `event_time` more than `maxClockSkewMs` ahead of this clock moves no watermark.
 
 import { ConfigError, FlashdutyError } from '../core/errors.js';
+import { loadSpans, otelRegistry } from '../internal/otel.js';
+import type { Attributes } from '../internal/otel-spans.js';
 import { positiveWhole } from '../internal/options.js';
 import { type BodySource, headerOf, type HeadersLike, isJsonContentType } from './body.js';
 import { Deadline, DeadlineExceededError, isThenable } from './deadline.js';
@@ -24,6 +26,7 @@ import { Handlers } from './handlers.js';
 import { customBodyReader } from './custom-body.js';
 import { type DeliveryKeys, type PayloadReader, readDefaultPayload } from './kinds.js';
 import { jobIdFor, type WebhookJob, type WebhookQueue } from './queue.js';
+import { kindOf } from './payload.js';
 import { checkSecretOptions, type SecretOptions, secretMatches } from './secret.js';
 import { MemoryStateStore } from './stores/memory.js';
 import type { Claim, StateStore } from './stores/store.js';
@@ -182,15 +185,23 @@ export class ReceiverCore {
 
   /** @internal The pipeline, for adapters that hand over the body as a stream or a parsed value. Never throws. */
   async receiveFrom(headers: HeadersLike | undefined, source: BodySource): Promise<ReceiveResult> {
+    // OpenTelemetry: a span per delivery, the handlers' spans its children (src/internal/otel.ts).
+    const otel = otelRegistry();
+    const span = otel && (await loadSpans()).startSpan(otel, 'flashduty.webhook.receive');
     const deadline = new Deadline(this.#ackTimeoutMs);
+    let result: ReceiveResult;
     try {
-      return await this.#pipeline(headers, source, deadline);
+      result = await (span
+        ? span.run(() => this.#pipeline(headers, source, deadline))
+        : this.#pipeline(headers, source, deadline));
     } catch (error) {
       this.#handlers.emit('error', error);
-      return unrecorded(error);
+      result = unrecorded(error);
     } finally {
       deadline.dispose();
     }
+    span?.end(deliveryAttributes(result), result.reason);
+    return result;
   }
 
   /**
@@ -200,48 +211,69 @@ export class ReceiverCore {
    */
   processor(): (job: WebhookJob) => Promise<void> {
     return async (job) => {
-      const read = this.#read(job.data);
-      if (!read.ok) {
-        const error = new FlashdutyError(
-          `job ${String(job.id)} is not a webhook delivery: ${describeProblem(read.problem)}`,
-        );
-        error.name = 'UnrecoverableError'; // BullMQ's marker for "do not retry"
+      const otel = otelRegistry();
+      const span = otel && (await loadSpans()).startSpan(otel, 'flashduty.webhook.process');
+      if (!span) return void (await this.#runJob(job));
+      try {
+        span.end(deliveryAttributes(await span.run(() => this.#runJob(job))));
+      } catch (error) {
+        // The job's data is read again (pure, and only here) to name the event that failed.
+        const read = this.#read(job.data);
+        const name = (error as Error)?.name ?? 'Error';
+        const failure = { outcome: 'rejected' as const, event: read.ok ? read.event : undefined, errorType: name };
+        span.end(deliveryAttributes(failure), (error as Error)?.message ?? String(error));
         throw error;
       }
-      const { event, keys } = read;
-      const token = job.id ?? jobIdFor(keys.eventId);
-      if (this.#dedup) {
-        const claim = await this.#store.claim(keys.eventId, this.#leaseMs, token);
-        if (claim.status === 'done') return void this.#handlers.emit('duplicate', event);
-        if (claim.status === 'pending')
-          throw new FlashdutyError(`event ${keys.eventId} is held by another job; trying again later`);
+    };
+  }
+
+  /** One job of `processor()`: what became of it; throws what the processor rejects with. */
+  async #runJob(job: WebhookJob): Promise<Handled> {
+    const read = this.#read(job.data);
+    if (!read.ok) {
+      const error = new FlashdutyError(
+        `job ${String(job.id)} is not a webhook delivery: ${describeProblem(read.problem)}`,
+      );
+      error.name = 'UnrecoverableError'; // BullMQ's marker for "do not retry"
+      throw error;
+    }
+    const { event, keys } = read;
+    const token = job.id ?? jobIdFor(keys.eventId);
+    if (this.#dedup) {
+      const claim = await this.#store.claim(keys.eventId, this.#leaseMs, token);
+      if (claim.status === 'done') {
+        this.#handlers.emit('duplicate', event);
+        return { outcome: 'duplicate', event };
       }
-      if (!(await this.#isFresh(keys))) {
-        // Told before the claim is completed: a worker that dies in between tells it again on the
-        // re-run, rather than leave a stale event that nobody heard of.
-        this.#handlers.emit('stale', event);
-        if (this.#dedup)
-          await persist(
-            () => this.#store.complete(keys.eventId, token),
-            (error) => this.#handlers.emit('error', error, event),
-          );
-        return;
-      }
-      const outcome = await this.#process(event, keys, undefined);
-      if (!outcome.ok) {
-        // A release that fails is harmless here: the job's next attempt holds the same token.
-        if (this.#dedup) await this.#settleClaim('release', keys.eventId, token, event);
-        throw outcome.error;
-      }
-      // The handlers succeeded: until the store says so, a re-run of this job (its worker died, or
-      // BullMQ could not record the completion either) would run them again. Keep trying while
-      // Redis restarts rather than give up on the first error.
+      if (claim.status === 'pending')
+        throw new FlashdutyError(`event ${keys.eventId} is held by another job; trying again later`);
+    }
+    if (!(await this.#isFresh(keys))) {
+      // Told before the claim is completed: a worker that dies in between tells it again on the
+      // re-run, rather than leave a stale event that nobody heard of.
+      this.#handlers.emit('stale', event);
       if (this.#dedup)
         await persist(
           () => this.#store.complete(keys.eventId, token),
           (error) => this.#handlers.emit('error', error, event),
         );
-    };
+      return { outcome: 'stale', event };
+    }
+    const outcome = await this.#process(event, keys, undefined);
+    if (!outcome.ok) {
+      // A release that fails is harmless here: the job's next attempt holds the same token.
+      if (this.#dedup) await this.#settleClaim('release', keys.eventId, token, event);
+      throw outcome.error;
+    }
+    // The handlers succeeded: until the store says so, a re-run of this job (its worker died, or
+    // BullMQ could not record the completion either) would run them again. Keep trying while
+    // Redis restarts rather than give up on the first error.
+    if (this.#dedup)
+      await persist(
+        () => this.#store.complete(keys.eventId, token),
+        (error) => this.#handlers.emit('error', error, event),
+      );
+    return { outcome: 'accepted', event };
   }
 
   async #pipeline(headers: HeadersLike | undefined, source: BodySource, deadline: Deadline): Promise<ReceiveResult> {
@@ -442,6 +474,36 @@ export class ReceiverCore {
     this.#handlers.emit('invalid', { status, reason });
     return { status, outcome: 'rejected', reason };
   }
+}
+
+/** What became of a job of `processor()`, or of a delivery, as its span records it. */
+interface Handled {
+  outcome: ReceiveOutcome;
+  event?: WebhookEvent;
+  /** The answer's status (deliveries; jobs have none). */
+  status?: number;
+  /** A rejected job: the class of what the processor threw. */
+  errorType?: string;
+}
+
+/**
+ * A delivery span's attributes: the outcome, the event (once it parsed) and the answer; a rejected
+ * delivery's `error.type` is its status, as HTTP's semantic conventions name a failed answer.
+ */
+function deliveryAttributes({ outcome, event, status, errorType }: Handled): Attributes {
+  return {
+    'flashduty.webhook.outcome': outcome,
+    'flashduty.webhook.event_type': event?.event_type,
+    'flashduty.webhook.event_id': event?.event_id,
+    'flashduty.webhook.kind':
+      event === undefined
+        ? undefined
+        : event instanceof CustomBodyEvent
+          ? 'custom_body'
+          : kindOf(event as object as Record<string, unknown>),
+    'http.response.status_code': status,
+    'error.type': outcome === 'rejected' ? (errorType ?? String(status)) : undefined,
+  };
 }
 
 /** The answer once the handlers ran (or still run at the deadline). */

@@ -68,7 +68,7 @@ const ALERT_TYPES: ReadonlySet<unknown> = new Set(ALERT_EVENT_TYPES);
 const INCIDENT_TYPES: ReadonlySet<unknown> = new Set(WEBHOOK_EVENT_TYPES);
 
 /** The kind a body claims by its type, or for an unknown type by what it carries. */
-function kindOf(body: Record<string, unknown>): PayloadKind {
+export function kindOf(body: Record<string, unknown>): PayloadKind {
   const type = body.event_type;
   if (ALERT_TYPES.has(type)) return 'alert';
   if (INCIDENT_TYPES.has(type) || isObject(body.incident)) return 'incident';

@@ -1,0 +1,140 @@
+// The spans, loaded only once an app registered a tracer provider (see otel.ts). The API's objects
+// are used through the few members named below, each checked, and every call into them is guarded:
+// a registry of an unexpected shape, or a tracer that throws, costs the trace, never the user's call.
+// Rules owned here: a span is a child of the active one, and the active one while its work runs;
+// nothing here throws into the caller.
+
+import type { OtelRegistry } from './otel.js';
+import { VERSION } from '../version.js';
+
+interface Span {
+  setAttribute(key: string, value: string | number): unknown;
+  setStatus(status: { code: number; message?: string }): unknown;
+  end(): unknown;
+}
+interface Tracer {
+  startSpan(name: string, options: { kind: number; attributes?: Attributes }, context?: Context): Span;
+}
+interface Context {
+  getValue(key: symbol): unknown;
+  setValue(key: symbol, value: unknown): Context;
+  deleteValue(key: symbol): Context;
+}
+interface ContextManager {
+  active(): Context;
+  with<R>(context: Context, fn: () => R): R;
+}
+
+/** Span attributes: what the SDK records. */
+export type Attributes = Record<string, string | number | undefined>;
+
+/** `trace.setSpan(ctx, span)` is `ctx.setValue(this key, span)`: the API creates its keys with `Symbol.for`. */
+const SPAN_KEY = Symbol.for('OpenTelemetry Context Key SPAN');
+/** SpanKind and SpanStatusCode of the API. */
+const INTERNAL = 0;
+const ERROR = 2;
+
+/** A span in progress. */
+export interface Traced {
+  /** Runs `fn` with the span as the active one, so that spans started inside are its children. */
+  run<R>(fn: () => R): R;
+  /** Ends the span with these attributes; a failure (its message as the status) marks it as an error. */
+  end(attributes: Attributes, failure?: string): void;
+}
+
+/** The context used when the app registered no context manager (the API's ROOT_CONTEXT behaves so). */
+class BareContext implements Context {
+  constructor(readonly values = new Map<symbol, unknown>()) {}
+  getValue(key: symbol): unknown {
+    return this.values.get(key);
+  }
+  setValue(key: symbol, value: unknown): Context {
+    return new BareContext(new Map(this.values).set(key, value));
+  }
+  deleteValue(key: symbol): Context {
+    const values = new Map(this.values);
+    values.delete(key);
+    return new BareContext(values);
+  }
+}
+
+const has = <K extends string>(value: unknown, ...names: K[]): value is Record<K, (...args: never[]) => unknown> =>
+  typeof value === 'object' &&
+  value !== null &&
+  names.every((name) => typeof (value as Record<K, unknown>)[name] === 'function');
+
+/** The tracer of the last provider seen: a provider registered anew gets a new one. */
+let cached: { provider: unknown; tracer: Tracer } | undefined;
+
+function tracerOf(provider: unknown): Tracer | undefined {
+  if (cached && cached.provider === provider) return cached.tracer;
+  if (!has(provider, 'getTracer')) return undefined;
+  const tracer = (provider as { getTracer(name: string, version: string): unknown }).getTracer(
+    'flashduty-sdk',
+    VERSION,
+  );
+  if (!has(tracer, 'startSpan')) return undefined;
+  cached = { provider, tracer: tracer as Tracer };
+  return tracer as Tracer;
+}
+
+function start(
+  api: OtelRegistry,
+  name: string,
+  kind: number,
+  attributes: Attributes,
+): (Traced & { context: Context }) | undefined {
+  try {
+    const tracer = tracerOf(api.trace);
+    if (!tracer) return undefined;
+    const manager = has(api.context, 'active', 'with') ? (api.context as ContextManager) : undefined;
+    const parent = manager?.active();
+    const span = tracer.startSpan(name, { kind, attributes }, parent);
+    if (!has(span, 'setAttribute', 'setStatus', 'end')) return undefined;
+    const context = (has(parent, 'setValue') ? parent : new BareContext()).setValue(SPAN_KEY, span);
+    return {
+      context,
+      run(fn) {
+        if (!manager) return fn();
+        let called = false;
+        try {
+          return manager.with(context, () => {
+            called = true;
+            return fn();
+          });
+        } catch (error) {
+          if (called) throw error; // fn's own
+          return fn(); // the context manager's: run without it
+        }
+      },
+      end(values, failure) {
+        guard(() => {
+          for (const [key, value] of Object.entries(defined(values))) span.setAttribute(key, value);
+          if (failure !== undefined) span.setStatus({ code: ERROR, message: failure });
+          span.end();
+        });
+      },
+    };
+  } catch {
+    return undefined;
+  }
+}
+
+/** Starts an internal span (a webhook delivery), a child of the active span. */
+export function startSpan(api: OtelRegistry, name: string): Traced | undefined {
+  return start(api, name, INTERNAL, {});
+}
+
+function guard(fn: () => unknown): void {
+  try {
+    fn();
+  } catch {
+    // A tracer that throws costs the trace only.
+  }
+}
+
+function defined(attributes: Attributes): Record<string, string | number> {
+  const out: Record<string, string | number> = {};
+  for (const [key, value] of Object.entries(attributes)) if (value !== undefined) out[key] = value;
+  return out;
+}
