@@ -1,8 +1,18 @@
 // The package as users install it: `npm pack`, installed into fresh projects (one with msw, one
 // without), then loaded with import and require (Node 20 and 24) and type-checked with
-// moduleResolution node16 and bundler, `skipLibCheck` off. Also what the tarball holds.
+// moduleResolution node16 and bundler, `skipLibCheck` off. Also what the tarball holds: the build,
+// the docs and the copy-paste examples (whose dependency-free recipes must type-check as shipped).
 import { execFile } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -16,6 +26,18 @@ const project = path.join(scratch, 'with-msw');
 /** A project without msw: the package's types must still compile and the mock still serve HTTP. */
 const plain = path.join(scratch, 'without-msw');
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+
+/** The examples of the repository (their source files), as paths from the package root. */
+const examples = readdirSync(path.join(root, 'examples'), { recursive: true, encoding: 'utf8' })
+  .filter((file) => file.endsWith('.ts') && !file.split(path.sep).includes('node_modules'))
+  .map((file) => `examples/${file.split(path.sep).join('/')}`)
+  .sort();
+/** Shipped examples that import nothing but the SDK and Node: a project without extras compiles them. */
+const standaloneExamples = examples.filter((file) =>
+  [...readFileSync(path.join(root, file), 'utf8').matchAll(/from '([^']+)'/g)].every(([, from]) =>
+    /^(node:|flashduty-sdk)/.test(from as string),
+  ),
+);
 
 const tsc = (dir: string, config: string) =>
   run(process.execPath, [path.join(dir, 'node_modules/typescript/bin/tsc'), '-p', config], { cwd: dir });
@@ -68,10 +90,14 @@ beforeAll(async () => {
     // bundler would read the same .d.ts again.
     consumer(
       plain,
-      [tarball, ...typescript],
+      [tarball, ...typescript, 'tsx@4.23.15'],
       ['no-msw.mjs', 'consumer.ts', 'consumer-cjs.cts', 'consumer-testing.cts'],
       {
         node16: { resolution: 'node16', files: ['consumer.ts', 'consumer-cjs.cts', 'consumer-testing.cts'] },
+        examples: {
+          resolution: 'node16',
+          files: standaloneExamples.map((file) => `node_modules/flashduty-sdk/${file}`),
+        },
       },
     ),
   ]);
@@ -118,6 +144,35 @@ describe('the packed package in a project without msw', () => {
     },
   );
 
+  it(
+    'type-checks the shipped examples that need nothing but the SDK, as a user opens them',
+    { timeout: 150_000 },
+    async () => {
+      expect(standaloneExamples.length).toBeGreaterThan(6);
+      await expect(tsc(plain, 'tsconfig.examples.json')).resolves.toBeDefined();
+    },
+  );
+
+  // No app key: the demo runs against the mock service, as it does for a user trying the package.
+  const { FLASHDUTY_APP_KEY: _key, FLASHDUTY_BASE_URL: _url, ...withoutService } = process.env;
+  it(
+    'runs the shipped demo as the README says (tsx on node_modules/flashduty-sdk/examples)',
+    { timeout: 60_000 },
+    async () => {
+      const { stdout } = await run(
+        process.execPath,
+        ['--import', 'tsx', 'node_modules/flashduty-sdk/examples/demo.ts'],
+        {
+          cwd: plain,
+          env: withoutService,
+          timeout: 55_000,
+        },
+      );
+      expect(stdout).toContain('running against the mock service');
+      expect(stdout).toMatch(/received i_rslv/);
+    },
+  );
+
   it('imports the testing entry and serves the mock over HTTP', { timeout: 60_000 }, async () => {
     const { stdout } = await run(process.execPath, ['no-msw.mjs'], { cwd: plain, timeout: 50_000 });
     expect(stdout).toMatch(/^no-msw ok: \d+ incidents$/m);
@@ -132,13 +187,17 @@ describe('the tarball', () => {
     files = (JSON.parse(stdout) as Array<{ files: Array<{ path: string }> }>)[0]?.files.map((f) => f.path) ?? [];
   }, 60_000);
 
-  it('holds README, CHANGELOG, LICENSE and the build, nothing else', () => {
-    expect(files.filter((f) => !f.startsWith('dist/')).sort()).toEqual([
+  it('holds README, CHANGELOG, LICENSE, the examples and the build, nothing else', () => {
+    expect(files.filter((f) => !f.startsWith('dist/') && !f.startsWith('examples/')).sort()).toEqual([
       'CHANGELOG.md',
       'LICENSE',
       'README.md',
       'package.json',
     ]);
+    // Every recipe of examples/ as source, and only that: no dependencies, lock files, builds or env
+    // files that a local run of an example (Next.js, wrangler) leaves beside it.
+    expect(examples.length).toBeGreaterThan(12);
+    expect(files.filter((f) => f.startsWith('examples/')).sort()).toEqual(examples);
     // Code and types only: no source maps (see tsup.config.ts), no leftovers of other builds.
     expect(files.filter((f) => !/^dist\/.+\.(js|cjs|d\.ts|d\.cts)$/.test(f) && f.startsWith('dist/'))).toEqual([]);
   });
