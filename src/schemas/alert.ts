@@ -1,136 +1,79 @@
+// Alerts and their raw events as the API returns them: the generated OpenAPI types, narrowed where
+// ours say more (open enums, `images` that may be `null`), each with a zod/mini schema that
+// `Agrees` keeps in step with its type (see incident.ts).
 import * as z from 'zod/mini';
-import type { Progress, Severity } from './common.js';
+import type { components } from '../generated/openapi.js';
+import type { Agrees, Progress, Severity } from './common.js';
 import { bool, hexId, int, labels, loose, opt, openEnum, str } from './common.js';
 
-/** An image attached to an alert or event. */
-export interface AlertImage {
-  /** Image URL, or an internal reference starting with `img_`. */
-  src: string;
-  /** Link target when clicked. */
-  href?: string;
-  /** Alternative text. */
-  alt?: string;
-}
+/**
+ * An image attached to an alert or event.
+ *
+ * @interface
+ */
+export type AlertImage = components['schemas']['AlertImage'];
 
 /** Brief reference to the incident an alert was merged into. */
-export interface IncidentShort {
-  /** Incident id (hex ObjectID). */
-  incident_id?: string;
-  title?: string;
+export interface IncidentShort extends Omit<components['schemas']['IncidentShort'], 'progress'> {
+  /** Incident progress. */
   progress?: Progress;
 }
 
 /** A raw event of an alert. Every field is optional. Times are Unix seconds. */
-export interface AlertEventItem {
-  /** Event id, 24 hex characters. */
-  event_id?: string;
-  /** Parent alert id. */
-  alert_id?: string;
-  account_id?: number;
-  /** Channel the event was routed to. */
-  channel_id?: number;
-  /** Integration that produced it. */
-  integration_id?: number;
-  /** Integration type or plugin key. */
-  integration_type?: string;
-  /** @deprecated Alias of `integration_id`. */
-  data_source_id?: number;
-  title?: string;
-  /** Template deriving the title from labels. */
-  title_rule?: string;
-  description?: string;
-  /** Deduplication key. */
-  alert_key?: string;
+export interface AlertEventItem extends Omit<
+  components['schemas']['AlertEventItem'],
+  'event_severity' | 'event_status' | 'images'
+> {
+  /** Severity of this event. */
   event_severity?: Severity;
+  /** Status of this event. */
   event_status?: Severity;
-  /** Event time in seconds. */
-  event_time?: number;
-  labels?: Record<string, string>;
+  /** Images attached to the event; may be `null`. */
   images?: AlertImage[] | null;
-  created_at?: number;
-  updated_at?: number;
-  /** Soft-delete time; 0 if not deleted. */
-  deleted_at?: number;
 }
 
 /** An alert merged into an incident. Times are Unix seconds. */
-export interface AlertInfo {
-  /** Alert id, 24 hex characters. */
-  alert_id: string;
-  /** Integration that produced the alert. */
-  integration_id: number;
-  /** @deprecated Alias of `integration_id`. */
-  data_source_id: number;
-  channel_id: number;
-  account_id: number;
-  description: string;
-  title: string;
-  /** Title generation rule. */
-  title_rule: string;
-  /** Deduplication key used to merge events. */
-  alert_key: string;
+export interface AlertInfo extends Omit<
+  components['schemas']['AlertInfo'],
+  'alert_severity' | 'alert_status' | 'incident' | 'events' | 'images'
+> {
   /** Current severity. */
   alert_severity: Severity;
   /** Current status. */
   alert_status: Severity;
-  /** First trigger. */
-  start_time: number;
-  /** Latest event. */
-  last_time: number;
-  /** Recovery; 0 while active. */
-  end_time: number;
-  labels: Record<string, string>;
-  /** Ever silenced. */
-  ever_muted: boolean;
-  /** Soft-delete time; 0 if not deleted. */
-  deleted_at?: number;
-  created_at: number;
-  updated_at: number;
-  integration_name: string;
-  integration_type: string;
-  integration_ref_id: string;
-  channel_name: string;
-  channel_status: string;
-  /** Primary responder name. */
-  responder_name: string;
-  /** Primary responder email. */
-  responder_email: string;
   /** Incident the alert was merged into. */
   incident?: IncidentShort;
   /** Raw events, returned when explicitly requested. */
   events?: AlertEventItem[];
-  /** Raw events merged into the alert. */
-  event_cnt: number;
+  /** Attached images; may be `null`. */
   images: AlertImage[] | null;
-  /** @deprecated Alias of `integration_name`. */
-  data_source_name: string;
-  /** @deprecated Alias of `integration_type`. */
-  data_source_type?: string;
-  /** @deprecated Alias of `integration_ref_id`. */
-  data_source_ref_id: string;
 }
 
 /** zod/mini schema of {@link AlertImage}. */
-export const AlertImageSchema: z.ZodMiniType<AlertImage> = /* @__PURE__ */ (() =>
-  loose({
+export const AlertImageSchema: z.ZodMiniType<AlertImage> = /* @__PURE__ */ (() => {
+  const schema = loose({
     src: str,
     href: opt(str),
     alt: opt(str),
-  }))();
+  });
+  return schema satisfies Agrees<typeof schema, AlertImage>;
+})();
 
 /** zod/mini schema of {@link IncidentShort}. */
-export const IncidentShortSchema: z.ZodMiniType<IncidentShort> = /* @__PURE__ */ (() =>
-  loose({
+export const IncidentShortSchema: z.ZodMiniType<IncidentShort> = /* @__PURE__ */ (() => {
+  const schema = loose({
     incident_id: opt(str),
     title: opt(str),
     progress: opt(openEnum),
-  }))();
+  });
+  return schema satisfies Agrees<typeof schema, IncidentShort>;
+})();
 
 const alertImages = /* @__PURE__ */ (() => z.nullable(z.array(AlertImageSchema)))();
 
 /** zod/mini schema of {@link AlertEventItem}. */
-export const AlertEventItemSchema: z.ZodMiniType<AlertEventItem> = /* @__PURE__ */ (() =>
-  loose({
+export const AlertEventItemSchema: z.ZodMiniType<AlertEventItem> = /* @__PURE__ */ (() => {
+  const schema = loose({
     event_id: opt(hexId),
     alert_id: opt(hexId),
     account_id: opt(int),
@@ -150,11 +93,13 @@ export const AlertEventItemSchema: z.ZodMiniType<AlertEventItem> = /* @__PURE__ 
     created_at: opt(int),
     updated_at: opt(int),
     deleted_at: opt(int),
-  }))();
+  });
+  return schema satisfies Agrees<typeof schema, AlertEventItem>;
+})();
 
 /** zod/mini schema of {@link AlertInfo}. */
-export const AlertInfoSchema: z.ZodMiniType<AlertInfo> = /* @__PURE__ */ (() =>
-  loose({
+export const AlertInfoSchema: z.ZodMiniType<AlertInfo> = /* @__PURE__ */ (() => {
+  const schema = loose({
     alert_id: hexId,
     integration_id: int,
     data_source_id: int,
@@ -188,4 +133,6 @@ export const AlertInfoSchema: z.ZodMiniType<AlertInfo> = /* @__PURE__ */ (() =>
     data_source_name: str,
     data_source_type: opt(str),
     data_source_ref_id: str,
-  }))();
+  });
+  return schema satisfies Agrees<typeof schema, AlertInfo>;
+})();
