@@ -17,6 +17,8 @@ import {
 import { interpret, type ValidateMode } from '../core/envelope.js';
 import { attemptSignal, sleep } from '../internal/abort.js';
 import type { LogFn } from '../internal/logger.js';
+import { loadSpans, otelRegistry } from '../internal/otel.js';
+import type { ClientSpan } from '../internal/otel-spans.js';
 import { type Redactor, scrubHeaders } from '../internal/redact.js';
 import { parseRetryAfter } from '../internal/retry-after.js';
 import { loadDeep } from '../schemas/load-deep.js';
@@ -88,25 +90,33 @@ export class RequestLoop {
       body: method === 'GET' ? undefined : body,
       url,
     };
+    // OpenTelemetry: one span per call, its retries as events (src/internal/otel.ts).
+    const otel = otelRegistry();
+    const span = otel && (await loadSpans()).startClientSpan(otel, { method, path, baseUrl: this.#settings.baseUrl });
+    if (span) call.trace = span.headers;
     for (let retry = 0; ; retry++) {
       try {
-        return await this.#attempt(call, timeout, kind, options);
+        const response = await (span
+          ? span.run(() => this.#attempt(call, timeout, kind, options))
+          : this.#attempt(call, timeout, kind, options));
+        span?.end(response, retry);
+        return response;
       } catch (error) {
         const failure = error instanceof FlashdutyError ? error : new APIConnectionError(undefined, { url });
-        if (retry >= maxRetries || !isRetryable(failure, kind)) throw failure;
-        const wait = this.#retryDelay(failure, retry);
-        if (wait === undefined) throw failure;
+        const wait = retry >= maxRetries || !isRetryable(failure, kind) ? undefined : this.#retryDelay(failure, retry);
+        if (wait === undefined) throw failed(span, failure, retry);
         this.#settings.log(
           'warn',
           `${path}: ${failure.name} (${describe(failure)}); retry ${retry + 1}/${maxRetries} in ${wait} ms`,
         );
-        await sleep(wait, options.signal, () => new APIUserAbortError({ url }));
+        span?.retry(failure, retry);
+        await sleep(wait, options.signal, () => failed(span, new APIUserAbortError({ url }), retry));
       }
     }
   }
 
   async #attempt(
-    { method, target, body, url }: Call,
+    { method, target, body, url, trace }: Call,
     timeout: number,
     kind: RetryKind,
     options: RequestOptions,
@@ -120,7 +130,10 @@ export class RequestLoop {
           this.#http(to, {
             method,
             ...(body === undefined ? {} : { json: body }),
-            headers: options.headers ? { ...this.#settings.headers, ...options.headers } : this.#settings.headers,
+            headers:
+              options.headers || trace
+                ? { ...this.#settings.headers, ...trace, ...options.headers }
+                : this.#settings.headers,
             signal: attempt.signal,
             redirect: 'manual',
           }),
@@ -220,6 +233,14 @@ interface Call {
   body: unknown;
   /** The URL as errors and logs show it, app_key redacted. */
   url: string;
+  /** The trace context's headers (`traceparent`), when the call is traced. */
+  trace?: Record<string, string>;
+}
+
+/** Ends a traced call with its failure (an ERROR span); hands the failure back to throw. */
+function failed(span: ClientSpan | undefined, failure: FlashdutyError, resends: number): FlashdutyError {
+  span?.end(failure, resends);
+  return failure;
 }
 
 /** `&name=value` for each defined query parameter of a GET operation (arrays joined by commas). */

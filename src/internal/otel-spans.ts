@@ -2,13 +2,15 @@
 // are used through the few members named below, each checked, and every call into them is guarded:
 // a registry of an unexpected shape, or a tracer that throws, costs the trace, never the user's call.
 // Rules owned here: a span is a child of the active one, and the active one while its work runs;
-// nothing here throws into the caller.
+// client spans follow OpenTelemetry's HTTP semantic conventions and record a URL without its query
+// string (the app key rides in it); nothing here throws into the caller.
 
 import type { OtelRegistry } from './otel.js';
 import { VERSION } from '../version.js';
 
 interface Span {
   setAttribute(key: string, value: string | number): unknown;
+  addEvent(name: string, attributes?: Attributes): unknown;
   setStatus(status: { code: number; message?: string }): unknown;
   end(): unknown;
 }
@@ -24,6 +26,9 @@ interface ContextManager {
   active(): Context;
   with<R>(context: Context, fn: () => R): R;
 }
+interface Propagator {
+  inject(context: Context, carrier: Record<string, string>, setter: typeof SETTER): unknown;
+}
 
 /** Span attributes: what the SDK records. */
 export type Attributes = Record<string, string | number | undefined>;
@@ -31,15 +36,36 @@ export type Attributes = Record<string, string | number | undefined>;
 /** `trace.setSpan(ctx, span)` is `ctx.setValue(this key, span)`: the API creates its keys with `Symbol.for`. */
 const SPAN_KEY = Symbol.for('OpenTelemetry Context Key SPAN');
 /** SpanKind and SpanStatusCode of the API. */
+const CLIENT = 2;
 const INTERNAL = 0;
 const ERROR = 2;
+const SETTER = {
+  set(carrier: Record<string, string>, key: string, value: string) {
+    carrier[key] = value;
+  },
+};
 
 /** A span in progress. */
 export interface Traced {
   /** Runs `fn` with the span as the active one, so that spans started inside are its children. */
   run<R>(fn: () => R): R;
+  addEvent(name: string, attributes: Attributes): void;
   /** Ends the span with these attributes; a failure (its message as the status) marks it as an error. */
   end(attributes: Attributes, failure?: string): void;
+}
+
+/** How an attempt of a call ended: the client's answer, or a `FlashdutyError`. */
+type AttemptOutcome = { status?: unknown } | (Error & { status?: unknown });
+
+/** The span of a client call. */
+export interface ClientSpan {
+  /** The headers that carry the span's context (`traceparent`) to the server. */
+  headers: Record<string, string>;
+  run: Traced['run'];
+  /** Records a failed attempt that will be retried, as a `retry` event. */
+  retry(outcome: AttemptOutcome, resends: number): void;
+  /** Ends the span with the call's outcome: its final status, or its error (an ERROR span). */
+  end(outcome: AttemptOutcome, resends: number): void;
 }
 
 /** The context used when the app registered no context manager (the API's ROOT_CONTEXT behaves so). */
@@ -90,7 +116,7 @@ function start(
     const manager = has(api.context, 'active', 'with') ? (api.context as ContextManager) : undefined;
     const parent = manager?.active();
     const span = tracer.startSpan(name, { kind, attributes }, parent);
-    if (!has(span, 'setAttribute', 'setStatus', 'end')) return undefined;
+    if (!has(span, 'setAttribute', 'addEvent', 'setStatus', 'end')) return undefined;
     const context = (has(parent, 'setValue') ? parent : new BareContext()).setValue(SPAN_KEY, span);
     return {
       context,
@@ -107,6 +133,9 @@ function start(
           return fn(); // the context manager's: run without it
         }
       },
+      addEvent(event, values) {
+        guard(() => span.addEvent(event, defined(values)));
+      },
       end(values, failure) {
         guard(() => {
           for (const [key, value] of Object.entries(defined(values))) span.setAttribute(key, value);
@@ -118,6 +147,55 @@ function start(
   } catch {
     return undefined;
   }
+}
+
+/**
+ * Starts the span of one API call (`POST /incident/list`), a child of the active span, and puts its
+ * context in `headers` through the registered propagator. `undefined` when no span could start.
+ */
+export function startClientSpan(
+  api: OtelRegistry,
+  call: { method: string; path: string; baseUrl: string },
+): ClientSpan | undefined {
+  let url: URL;
+  try {
+    url = new URL(call.baseUrl);
+  } catch {
+    return undefined;
+  }
+  const template = `/${call.path}`;
+  const traced = start(api, `${call.method} ${template}`, CLIENT, {
+    'http.request.method': call.method,
+    'server.address': url.hostname,
+    'server.port': Number(url.port) || (url.protocol === 'http:' ? 80 : 443),
+    // Base URL and path only: the query holds the app key (and, for GET, the parameters).
+    'url.full': `${url.origin}${url.pathname.replace(/\/$/, '')}${template}`,
+    'url.template': template,
+  });
+  if (!traced) return undefined;
+  const headers: Record<string, string> = {};
+  const propagator = api.propagation;
+  if (has(propagator, 'inject')) guard(() => (propagator as Propagator).inject(traced.context, headers, SETTER));
+  return {
+    headers,
+    run: (fn) => traced.run(fn),
+    retry: (outcome, resends) => traced.addEvent('retry', callAttributes(outcome, resends)),
+    end: (outcome, resends) =>
+      traced.end(callAttributes(outcome, resends), outcome instanceof Error ? outcome.message : undefined),
+  };
+}
+
+/**
+ * A call's attributes after an attempt: the status of the answer (an error's, when it had one), the
+ * retries before it (`http.request.resend_count`, as the conventions name it) and an error's class.
+ * A span per call, not per attempt: a user sees the operation they called; its retries are events.
+ */
+function callAttributes(outcome: AttemptOutcome, resends: number): Attributes {
+  return {
+    'http.response.status_code': typeof outcome.status === 'number' ? outcome.status : undefined,
+    'http.request.resend_count': resends || undefined,
+    'error.type': outcome instanceof Error ? outcome.name : undefined,
+  };
 }
 
 /** Starts an internal span (a webhook delivery), a child of the active span. */

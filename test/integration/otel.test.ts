@@ -1,7 +1,8 @@
 // OpenTelemetry through the real API and SDK: a provider registered with `@opentelemetry/api`
-// (BasicTracerProvider, InMemorySpanExporter, the W3C propagator). A span per webhook delivery
-// with its outcome; nothing at all when no provider is registered, and nothing thrown by a broken
-// registry.
+// (BasicTracerProvider, InMemorySpanExporter, the W3C propagator) and calls against the mock on
+// loopback. A span per call (HTTP semantic conventions, never the query, so never the app key),
+// `traceparent` on the wire, retries and failures; a span per webhook delivery with its outcome;
+// nothing at all when no provider is registered, and nothing thrown by a broken registry.
 import { AsyncLocalStorage } from 'node:async_hooks';
 import {
   context,
@@ -9,6 +10,7 @@ import {
   type ContextManager,
   propagation,
   ROOT_CONTEXT,
+  SpanKind,
   SpanStatusCode,
   trace,
 } from '@opentelemetry/api';
@@ -21,10 +23,13 @@ import {
   SimpleSpanProcessor,
 } from '@opentelemetry/sdk-trace-base';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { APIUserAbortError, ResourceNotFoundError } from '../../src/index.js';
 import { buildDelivery, buildWebhookEvent } from '../../src/testing/index.js';
 import { WebhookReceiver } from '../../src/webhooks/index.js';
-import { NOW, rejection } from '../helpers.js';
+import { closedPort, DAY, NOW, rejection, startMock } from '../helpers.js';
 
+const h = await startMock({ incidents: 5, skills: [{ skill_id: 'skill_a' }] });
+const window = { start_time: NOW - 7 * DAY, end_time: NOW };
 const exporter = new InMemorySpanExporter();
 const provider = new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] });
 
@@ -68,7 +73,10 @@ function unregister(): void {
   context.disable();
 }
 afterAll(unregister);
-afterEach(() => exporter.reset());
+afterEach(() => {
+  h.service.faults.clear();
+  exporter.reset();
+});
 
 /** The one finished span of this name. */
 function only(name: string): ReadableSpan {
@@ -77,13 +85,144 @@ function only(name: string): ReadableSpan {
   return spans[0] as ReadableSpan;
 }
 
+/** The `traceparent` of the wire calls made after `before`. */
+const traceparents = (before: number) => h.calls.slice(before).map((call) => call.headers.get('traceparent'));
+
 describe('with no tracer provider registered', () => {
-  it('records nothing; deliveries work', async () => {
+  it('records nothing and sends no traceparent; calls and deliveries work', async () => {
     unregister();
+    const before = h.calls.length;
+    await h.client().listIncidents(window);
     const receiver = new WebhookReceiver();
     const result = await receiver.receive(buildDelivery(buildWebhookEvent('i_new')).receiveInput());
     expect(result.outcome).toBe('accepted');
+    expect(traceparents(before)).toEqual([null]);
     expect(exporter.getFinishedSpans()).toEqual([]);
+  });
+});
+
+describe('client spans', () => {
+  beforeAll(register);
+
+  it('a CLIENT span per call, named by method and path, with the HTTP attributes and no query', async () => {
+    const before = h.calls.length;
+    await h.client().listIncidents(window);
+    const span = only('POST /incident/list');
+    const { port, hostname } = new URL(h.server.url);
+    expect(span.kind).toBe(SpanKind.CLIENT);
+    expect(span.attributes).toEqual({
+      'http.request.method': 'POST',
+      'server.address': hostname,
+      'server.port': Number(port),
+      'url.full': `${h.server.url}/incident/list`,
+      'url.template': '/incident/list',
+      'http.response.status_code': 200,
+    });
+    expect(span.status.code).toBe(SpanStatusCode.UNSET);
+    expect(span.instrumentationScope.name).toBe('flashduty-sdk');
+    // The server had the span's context.
+    const { traceId, spanId } = span.spanContext();
+    expect(traceparents(before)).toEqual([`00-${traceId}-${spanId}-01`]);
+  });
+
+  it('is a child of the active span', async () => {
+    const tracer = trace.getTracer('app');
+    await tracer.startActiveSpan('handle request', async (parent) => {
+      await h.client().listIncidents(window);
+      parent.end();
+    });
+    const parent = only('handle request');
+    const child = only('POST /incident/list');
+    expect(child.parentSpanContext?.spanId).toBe(parent.spanContext().spanId);
+    expect(child.spanContext().traceId).toBe(parent.spanContext().traceId);
+  });
+
+  it('spans started while the call runs (fetch instrumentation, hooks) are its children', async () => {
+    const tracer = trace.getTracer('app');
+    const fetchSpy: typeof fetch = (input, init) => {
+      tracer.startSpan('inner fetch').end();
+      return fetch(input, init);
+    };
+    await h.client({ fetch: fetchSpy }).listIncidents(window);
+    expect(only('inner fetch').parentSpanContext?.spanId).toBe(only('POST /incident/list').spanContext().spanId);
+  });
+
+  it('never records the app key, nor the query of a GET operation', async () => {
+    const before = h.calls.length;
+    await h.client().request('/status-page/subscriber/list', { page_id: 1, p: 1, limit: 5 });
+    await h.client().listIncidents(window);
+    expect(h.calls[before]?.method).toBe('GET');
+    expect(h.calls[before]?.url).toContain(`app_key=${h.service.appKey}&page_id=1`);
+    const spans = exporter.getFinishedSpans();
+    expect(spans.map((span) => span.name)).toEqual(['GET /status-page/subscriber/list', 'POST /incident/list']);
+    const recorded = JSON.stringify(spans.map((s) => [s.name, s.attributes, s.events, s.status]));
+    expect(recorded).not.toContain(h.service.appKey);
+    expect(recorded).not.toContain('app_key');
+    expect(recorded).not.toContain('?');
+  });
+
+  it('one span for a call that was retried: resend count, a retry event per failed attempt, one traceparent', async () => {
+    h.service.faults.add({ status: 503, times: 2, headers: { 'Retry-After': '0' } });
+    const before = h.calls.length;
+    await h.client().listIncidents(window);
+    const span = only('POST /incident/list');
+    expect(span.attributes['http.response.status_code']).toBe(200);
+    expect(span.attributes['http.request.resend_count']).toBe(2);
+    expect(span.status.code).toBe(SpanStatusCode.UNSET);
+    expect(span.events.map((e) => [e.name, e.attributes])).toEqual([
+      ['retry', { 'http.response.status_code': 503, 'error.type': 'ServiceUnavailableError' }],
+      [
+        'retry',
+        { 'http.response.status_code': 503, 'error.type': 'ServiceUnavailableError', 'http.request.resend_count': 1 },
+      ],
+    ]);
+    const { traceId, spanId } = span.spanContext();
+    expect(traceparents(before)).toEqual(Array(3).fill(`00-${traceId}-${spanId}-01`));
+  });
+
+  it('a failed call: an ERROR span with the error class as error.type', async () => {
+    const error = await rejection(h.client().deleteSkill('skill_missing'));
+    expect(error).toBeInstanceOf(ResourceNotFoundError);
+    const span = only('POST /safari/skill/delete');
+    expect(span.status).toEqual({ code: SpanStatusCode.ERROR, message: (error as Error).message });
+    expect(span.attributes['error.type']).toBe('ResourceNotFoundError');
+    expect(span.attributes['http.response.status_code']).toBe((error as ResourceNotFoundError).status);
+  });
+
+  it('retries spent: the last error, with the resends', async () => {
+    h.service.faults.add({ status: 503, times: 3, headers: { 'Retry-After': '0' } });
+    await rejection(h.client({ maxRetries: 1 }).listIncidents(window));
+    const span = only('POST /incident/list');
+    expect(span.attributes).toMatchObject({
+      'error.type': 'ServiceUnavailableError',
+      'http.response.status_code': 503,
+      'http.request.resend_count': 1,
+    });
+    expect(span.status.code).toBe(SpanStatusCode.ERROR);
+  });
+
+  it('a connection error: no status code, the error class', async () => {
+    const port = await closedPort();
+    const client = h.client({ baseUrl: `http://127.0.0.1:${port}`, maxRetries: 0 });
+    await rejection(client.listIncidents(window));
+    const span = only('POST /incident/list');
+    expect(span.attributes['error.type']).toBe('APIConnectionError');
+    expect(span.attributes['http.response.status_code']).toBeUndefined();
+    expect(span.attributes['server.port']).toBe(port);
+    expect(span.status.code).toBe(SpanStatusCode.ERROR);
+  });
+
+  it('a call aborted while it waits to retry ends its span', async () => {
+    h.service.faults.add({ status: 503, times: 1, headers: { 'Retry-After': '30' } });
+    const controller = new AbortController();
+    // The client logs the retry just before it starts to wait: abort then.
+    const quiet = () => {};
+    const logger = { debug: quiet, info: quiet, error: quiet, warn: () => controller.abort() };
+    const call = h.client({ logLevel: 'warn', logger }).listIncidents(window, { signal: controller.signal });
+    expect(await rejection(call)).toBeInstanceOf(APIUserAbortError);
+    const span = only('POST /incident/list');
+    expect(span.attributes['error.type']).toBe('APIUserAbortError');
+    expect(span.status.code).toBe(SpanStatusCode.ERROR);
   });
 });
 
@@ -266,11 +405,12 @@ describe('a registry the SDK cannot use', () => {
       },
     ],
     ['another shape altogether', 42],
-  ])('%s: deliveries work as without one', async (_, registry) => {
+  ])('%s: calls and deliveries work as without one', async (_, registry) => {
     unregister();
     const saved = slot[KEY];
     slot[KEY] = registry;
     try {
+      await h.client().listIncidents(window);
       const result = await new WebhookReceiver().receive(buildDelivery(buildWebhookEvent('i_new')).receiveInput());
       expect(result.outcome).toBe('accepted');
     } finally {
