@@ -334,6 +334,9 @@ describe('webhook delivery spans', () => {
 
 describe('a registry the SDK cannot use', () => {
   const KEY = Symbol.for('opentelemetry.js.api.1');
+  const broken = (): never => {
+    throw new Error('broken');
+  };
   const slot = globalThis as unknown as Record<symbol, unknown>;
 
   it.each([
@@ -343,9 +346,7 @@ describe('a registry the SDK cannot use', () => {
       {
         version: '1.9.1',
         trace: {
-          getTracer: () => {
-            throw new Error('broken');
-          },
+          getTracer: broken,
         },
       },
     ],
@@ -356,25 +357,15 @@ describe('a registry the SDK cannot use', () => {
         trace: {
           getTracer: () => ({
             startSpan: () => ({
-              setAttribute: () => {
-                throw new Error('broken');
-              },
-              addEvent: () => {
-                throw new Error('broken');
-              },
-              setStatus: () => {
-                throw new Error('broken');
-              },
-              end: () => {
-                throw new Error('broken');
-              },
+              setAttribute: broken,
+              addEvent: broken,
+              setStatus: broken,
+              end: broken,
             }),
           }),
         },
         propagation: {
-          inject: () => {
-            throw new Error('broken');
-          },
+          inject: broken,
         },
       },
     ],
@@ -385,9 +376,7 @@ describe('a registry the SDK cannot use', () => {
         trace: provider,
         context: {
           active: () => ROOT_CONTEXT,
-          with: () => {
-            throw new Error('broken');
-          },
+          with: broken,
         },
       },
     ],
@@ -398,9 +387,7 @@ describe('a registry the SDK cannot use', () => {
         trace: provider,
         context: {
           active: () => undefined,
-          with: () => {
-            throw new Error('broken');
-          },
+          with: broken,
         },
       },
     ],
