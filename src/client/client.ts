@@ -191,16 +191,10 @@ export class Flashduty {
    * @internal The request loop. Operations call this with their wire body (for GET, the query
    * parameters) and retry kind. The loop (ky and the wire rules) loads with the first call.
    */
-  _request(
-    method: 'GET' | 'POST',
-    path: string,
-    body: unknown,
-    kind: RetryKind,
-    options: RequestOptions = {},
-  ): Promise<ApiResponse> {
+  _request(...call: Parameters<RequestLoop['send']>): Promise<ApiResponse> {
     const loop = this.#loop; // not awaited once loaded: a call pays no extra turn for the lazy load
-    if (loop) return loop.send(method, path, body, kind, options);
-    return this.#loading().then((loaded) => loaded.send(method, path, body, kind, options));
+    if (loop) return loop.send(...call);
+    return this.#loading().then((loaded) => loaded.send(...call));
   }
 
   /** The request loop, built once however many calls wait for it. */
