@@ -61,7 +61,10 @@ export function apiPromise<T>(result: Promise<{ data: T; answer: Answer }>, scru
 
 /** @internal Remembers the answer an object (a page) was built from. */
 export function rememberResponse<T extends object>(target: T, answer: Answer, scrub: Redactor): T {
-  answers.set(target, () => describe(answer, scrub));
+  // Only what withResponse() shows: an answer also holds the parsed page, and a large object graph
+  // reachable from a WeakMap's value costs the garbage collector (listIncidents ran 10% slower).
+  const { status, requestId, url, headers } = answer;
+  answers.set(target, () => describe({ status, requestId, url, headers }, scrub));
   return target;
 }
 
