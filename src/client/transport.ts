@@ -102,9 +102,14 @@ export async function readText(
   const tooLarge = () => new ResponseTooLargeError(limit, context);
   const declared = Number(response.headers.get('content-length') ?? Number.NaN);
   // A declared length is the encoded size: conclusive only when nothing decompresses it.
-  if (!response.headers.has('content-encoding') && declared > limit) {
-    void response.body?.cancel().catch(() => {});
-    throw tooLarge();
+  if (!response.headers.has('content-encoding')) {
+    if (declared > limit) {
+      void response.body?.cancel().catch(() => {});
+      throw tooLarge();
+    }
+    // A declared length within the limit and nothing to decompress: the HTTP parser reads no more
+    // than that, so the body is read whole at once (counting it chunk by chunk cost ~10% of a call).
+    if (declared >= 0) return response.text();
   }
   if (!response.body) return '';
   const reader = response.body.getReader();
