@@ -8,7 +8,7 @@ import type { ValidateMode } from '../core/envelope.js';
 import { isBrowser, readEnv } from '../internal/env.js';
 import { lazy } from '../internal/lazy.js';
 import { createLog, isLogLevel } from '../internal/logger.js';
-import { createRedactor, type Redactor } from '../internal/redact.js';
+import { createRedactor } from '../internal/redact.js';
 import { VERSION } from '../version.js';
 import { deleteSkill, enableA2AAgent, type MutationResult } from './agents.js';
 import { listIncidents } from './incidents.js';
@@ -77,7 +77,6 @@ export class Flashduty {
   /** Channels: list, info. */
   readonly channels: Channels;
   readonly #settings: LoopSettings;
-  readonly #scrub: Redactor;
   #loop: RequestLoop | undefined;
   #loopPromise: Promise<RequestLoop> | undefined;
 
@@ -95,7 +94,7 @@ export class Flashduty {
       );
     }
     const key = appKey.trim();
-    this.#scrub = createRedactor(key);
+    const scrub = createRedactor(key);
     this.baseUrl = checkBaseUrl(options.baseUrl ?? readEnv('FLASHDUTY_BASE_URL') ?? DEFAULT_BASE_URL);
     this.timeout = checkTimeout(options.timeout ?? DEFAULT_TIMEOUT_MS, 'timeout');
     this.maxRetries = checkWhole(options.maxRetries ?? DEFAULT_MAX_RETRIES, 'maxRetries');
@@ -116,8 +115,8 @@ export class Flashduty {
         ...(options.acceptLanguage ? { 'Accept-Language': options.acceptLanguage } : {}),
         ...options.headers,
       },
-      scrub: this.#scrub,
-      log: createLog(options.logger, level, this.#scrub),
+      scrub,
+      log: createLog(options.logger, level, scrub),
       fetch: options.fetch,
       hooks: options.hooks ? checkHooks(options.hooks) : undefined,
       rateLimit: checkRateLimit(options.rateLimit),
@@ -173,13 +172,13 @@ export class Flashduty {
     const result = Promise.resolve().then(run);
     return apiPromise(
       result.then((answer) => ({ data: map(answer), answer })),
-      this.#scrub,
+      this.#settings.scrub,
     );
   }
 
   /** @internal Remembers the answer `target` (a page) was built from, for `PagePromise.withResponse()`. */
   _remember<T extends object>(target: T, answer: ApiResponse): T {
-    return rememberResponse(target, answer, this.#scrub);
+    return rememberResponse(target, answer, this.#settings.scrub);
   }
 
   /** @internal The request loop for POST operations. */
