@@ -53,7 +53,10 @@ export function checkParams(params: unknown, expected: string): asserts params i
 /** The params' defined keys, as a fresh wire body: unknown keys go through for filters this SDK does not know yet. */
 export function definedFields(params: object): Record<string, unknown> {
   const wire: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(params)) if (value !== undefined) wire[key] = value;
+  for (const key in params) {
+    const value = (params as Record<string, unknown>)[key];
+    if (Object.hasOwn(params, key) && value !== undefined) wire[key] = value;
+  }
   return wire;
 }
 

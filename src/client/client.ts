@@ -2,7 +2,7 @@
 // methods. Every call goes through one request loop (request-loop.ts: limiter → ky → envelope →
 // retry policy), which loads with the first call so that ky is not on the up-front path.
 
-import { type APIPromise, apiPromise, rememberResponse } from '../core/api-promise.js';
+import { type APIPromise, apiPromise, describe, type ResponseInfo } from '../core/api-promise.js';
 import { ConfigError } from '../core/errors.js';
 import type { ValidateMode } from '../core/envelope.js';
 import { isBrowser, readEnv } from '../internal/env.js';
@@ -176,9 +176,9 @@ export class Flashduty {
     );
   }
 
-  /** @internal Remembers the answer `target` (a page) was built from, for `PagePromise.withResponse()`. */
-  _remember<T extends object>(target: T, answer: ApiResponse): T {
-    return rememberResponse(target, answer, this.#settings.scrub);
+  /** @internal What `withResponse()` shows of an answer (a page's): its headers scrubbed of the key. */
+  _describe(answer: ApiResponse): ResponseInfo {
+    return describe(answer, this.#settings.scrub);
   }
 
   /** @internal The request loop for POST operations. */

@@ -27,7 +27,7 @@ export async function firstPage<Item, Request extends PagedRequest, Page extends
   checkWindowLength(operation, wire);
   await operation.prepare?.(wire);
   const context: PageContext = {
-    fingerprint: fingerprint(wire),
+    fingerprint: memo(() => fingerprint(wire)),
     window: 0,
     windows: undefined,
     by: operation.cursor ? 'cursor' : 'number',
@@ -61,8 +61,10 @@ export async function fetchPage<Item, Request extends PagedRequest, Page extends
   let problem: ShapeProblem | undefined = Array.isArray(items)
     ? undefined
     : { path: 'data.items', why: 'expected an array' };
-  if (!problem && client.validate !== false)
-    problem = operation.check ? await operation.check(data, client) : checkListShape(data, operation.shape);
+  if (!problem && client.validate !== false) {
+    const checked = operation.check ? operation.check(data, client) : checkListShape(data, operation.shape);
+    problem = checked instanceof Promise ? await checked : checked;
+  }
   if (problem) {
     throw new ResponseValidationError(
       `Invalid ${operation.name} page at ${problem.path}: ${problem.why}`,
@@ -75,10 +77,7 @@ export async function fetchPage<Item, Request extends PagedRequest, Page extends
     );
   }
   const Factory = (factory ?? ListPage) as PageFactory<Item, Request, Page>;
-  return client._remember(
-    new Factory(client, operation, request, options, data as { items: Item[] }, response.requestId, context),
-    response,
-  );
+  return new Factory(client, operation, request, options, data as { items: Item[] }, response, context);
 }
 
 /** @internal */
@@ -106,8 +105,8 @@ export async function* walk<Item, Request extends PagedRequest, Page extends Lis
     throw new RequestValidationError('by', `${operation.name} pages by cursor only`);
   await operation.prepare?.(wire);
   let pagesLeft = checkLimit(maxPages, 'maxPages');
-  const print = fingerprint(wire);
-  const token = resumeFrom === undefined ? undefined : decodeToken(resumeFrom, operation, print);
+  const print = memo(() => fingerprint(wire));
+  const token = resumeFrom === undefined ? undefined : decodeToken(resumeFrom, operation, print());
   if (token?.end) return;
   const windows = operation.window
     ? splitWindows(wire.start_time ?? 0, wire.end_time ?? 0, wire.asc === true, operation.window.max)
@@ -206,6 +205,16 @@ export function splitWindows(start: number, end: number, ascending: boolean, max
     for (let to = end; to > start; to -= max) windows.push([Math.max(to - max, start), to]);
   }
   return windows.length > 0 ? windows : [[start, end]];
+}
+
+/** `compute`'s result, computed on the first call only. */
+function memo<T>(compute: () => T): () => T {
+  let done = false;
+  let value: T;
+  return () => {
+    if (!done) [value, done] = [compute(), true];
+    return value;
+  };
 }
 
 /** The params without their paging fields, hashed (FNV-1a over canonical JSON): what a token belongs to. */

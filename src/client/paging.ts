@@ -10,10 +10,11 @@
 // themselves (paging-walk.ts) and the params' conversion load on the first page, so an app that never
 // lists does not carry them.
 
+import { RESPONSE, type ResponseInfo } from '../core/api-promise.js';
 import { PagePromise, type PagingMode } from '../core/page-promise.js';
 import { lazy } from '../internal/lazy.js';
 import type { ShapeProblem } from '../schemas/shape.js';
-import type { Flashduty, RequestOptions } from './client.js';
+import type { ApiResponse, Flashduty, RequestOptions } from './client.js';
 import type { ListShape } from './list-shape.js';
 
 /** A list operation, as the engine needs to know it. */
@@ -59,7 +60,8 @@ export interface PagedRequest {
 
 /** Where a page stands in its walk. @internal */
 export interface PageContext {
-  fingerprint: string;
+  /** The params' fingerprint, computed when a first token asks for it (most pages are never asked). */
+  fingerprint(): string;
   window: number;
   windows: Array<[number, number]> | undefined;
   by: PagingMode;
@@ -97,16 +99,13 @@ export class ListPage<Item, Request extends PagedRequest = PagedRequest> {
   readonly requestId: string;
   /** The wire request that produced this page, window included. */
   readonly request: Readonly<Request>;
-  /**
-   * An opaque string to continue right after this page later, even in another process:
-   * `.items({ resumeFrom })` or `.pages({ resumeFrom })` on the same params.
-   */
-  readonly resumeToken: string;
   readonly #client: Flashduty;
   readonly #operation: ListOperation<Item>;
   readonly #options: RequestOptions;
   readonly #context: PageContext;
   readonly #data: PageData<Item>;
+  readonly #answer: ApiResponse;
+  #resumeToken: string | undefined;
 
   /** @internal Pages come from the list methods. */
   constructor(
@@ -115,10 +114,11 @@ export class ListPage<Item, Request extends PagedRequest = PagedRequest> {
     request: Request,
     options: RequestOptions,
     data: PageData<Item>,
-    requestId: string,
+    answer: ApiResponse,
     context: PageContext,
   ) {
     this.#data = data;
+    this.#answer = answer;
     this.items = data.items;
     this.total = typeof data.total === 'number' ? data.total : undefined;
     this.searchAfterCtx =
@@ -126,13 +126,33 @@ export class ListPage<Item, Request extends PagedRequest = PagedRequest> {
     // Without has_next_page (webhook history), a cursor is the promise of more.
     const more = typeof data.has_next_page === 'boolean' ? data.has_next_page : this.searchAfterCtx !== undefined;
     this.hasNextPage = more && data.items.length > 0;
-    this.requestId = requestId;
+    this.requestId = answer.requestId;
     this.request = Object.freeze({ ...request });
     this.#client = client;
     this.#operation = operation;
     this.#options = options;
     this.#context = context;
-    this.resumeToken = encodeToken(this.#next(), operation, context);
+  }
+
+  /**
+   * An opaque string to continue right after this page later, even in another process:
+   * `.items({ resumeFrom })` or `.pages({ resumeFrom })` on the same params.
+   */
+  get resumeToken(): string {
+    // Built when asked for: encoding it on every page cost a list call ~1%, and most pages are never resumed from.
+    this.#resumeToken ??= encodeToken(this.#next(), this.#operation, this.#context);
+    return this.#resumeToken;
+  }
+
+  /** @internal The HTTP answer the page came from, for `withResponse()`. */
+  [RESPONSE](): ResponseInfo {
+    return this.#client._describe(this.#answer);
+  }
+
+  /** The page as JSON: its fields, the resume token included. */
+  toJSON(): Record<string, unknown> {
+    const { items, total, hasNextPage, searchAfterCtx, requestId, request, resumeToken } = this;
+    return { items, total, hasNextPage, searchAfterCtx, requestId, request, resumeToken };
   }
 
   /** The next page of this request (by cursor where the operation has one), or `null` when there is none. */
@@ -163,7 +183,7 @@ export class ListPage<Item, Request extends PagedRequest = PagedRequest> {
       this.request,
       this.#options,
       this.#data,
-      this.requestId,
+      this.#answer,
       this.#context,
     );
     Object.defineProperty(copy, 'items', { value: items, enumerable: true });
@@ -258,6 +278,6 @@ function encodeToken(
   operation: ListOperation<never>,
   context: PageContext,
 ): string {
-  const token: Token = { v: 1, op: operation.name, f: context.fingerprint, ...next };
+  const token: Token = { v: 1, op: operation.name, f: context.fingerprint(), ...next };
   return btoa(encodeURIComponent(JSON.stringify(token))).replace(/=+$/, '');
 }

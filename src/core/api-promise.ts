@@ -1,7 +1,8 @@
 // withResponse(): a call's promise resolves to its result like any promise, and `withResponse()`
 // also gives the HTTP answer the result came from, as openai-node's APIPromise does. The answer's
 // description (headers scrubbed of the app key) is built only when asked for, so a call that never
-// asks pays one `then` for it. Pages remember their answer in a WeakMap instead of carrying a field.
+// asks pays one `then` for it. A page keeps its answer in a private field and shows it through the
+// RESPONSE method, which its class has on its prototype: nothing per page beyond the field.
 
 import { type Redactor, scrubHeaders } from '../internal/redact.js';
 import { FlashdutyError } from './errors.js';
@@ -40,11 +41,13 @@ export interface Answer {
   headers: Headers;
 }
 
-const answers = new WeakMap<object, () => ResponseInfo>();
+/** @internal The method by which an object built from an HTTP answer (a page) shows it. */
+export const RESPONSE: unique symbol = Symbol('flashduty.response');
+
 const ignore = (): void => {};
 
 /** @internal What `withResponse()` shows of an answer: its headers scrubbed of the key. */
-function describe({ status, requestId, url, headers }: Answer, scrub: Redactor): ResponseInfo {
+export function describe({ status, requestId, url, headers }: Answer, scrub: Redactor): ResponseInfo {
   return { status, headers: scrubHeaders(headers, scrub), requestId, url };
 }
 
@@ -59,18 +62,9 @@ export function apiPromise<T>(result: Promise<{ data: T; answer: Answer }>, scru
   return promise;
 }
 
-/** @internal Remembers the answer an object (a page) was built from. */
-export function rememberResponse<T extends object>(target: T, answer: Answer, scrub: Redactor): T {
-  // Only what withResponse() shows: an answer also holds the parsed page, and a large object graph
-  // reachable from a WeakMap's value costs the garbage collector (listIncidents ran 10% slower).
-  const { status, requestId, url, headers } = answer;
-  answers.set(target, () => describe({ status, requestId, url, headers }, scrub));
-  return target;
-}
-
 /** @internal The answer an object was built from; a FlashdutyError if it was not built from one. */
 export function responseOf(target: object): ResponseInfo {
-  const shown = answers.get(target);
-  if (!shown) throw new FlashdutyError('withResponse(): not built from an HTTP answer');
-  return shown();
+  const show = (target as { [RESPONSE]?: unknown })[RESPONSE];
+  if (typeof show !== 'function') throw new FlashdutyError('withResponse(): not built from an HTTP answer');
+  return (show as () => ResponseInfo).call(target);
 }
