@@ -117,6 +117,7 @@ export class Flashduty {
       },
       scrub,
       log: createLog(options.logger, level, scrub),
+      debug: level === 'debug',
       fetch: options.fetch,
       hooks: options.hooks ? checkHooks(options.hooks) : undefined,
       rateLimit: checkRateLimit(options.rateLimit),

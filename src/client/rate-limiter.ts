@@ -35,6 +35,8 @@ export interface Limiter {
    * timeout) bounds how long a slot of a call that never reports back is held.
    */
   acquire(signal?: AbortSignal, leaseMs?: number): Promise<() => void>;
+  /** A slot at once where one is free and no one waits for one, else `undefined` (then `acquire`). */
+  tryAcquire?(signal?: AbortSignal): (() => void) | undefined;
 }
 
 interface Window {
@@ -71,8 +73,8 @@ export class RateLimiter implements Limiter {
   /** Waits for a slot in every window; the returned function gives the slots back when the call ends. */
   acquire(signal?: AbortSignal): Promise<() => void> {
     if (signal?.aborted) return Promise.reject(new APIUserAbortError());
-    this.#expire(performance.now());
-    if (this.#waiters.length === 0 && this.#hasRoom()) return Promise.resolve(this.#take());
+    const free = this.tryAcquire();
+    if (free) return Promise.resolve(free);
     return new Promise((resolve, reject) => {
       const waiter: Waiter = {
         resolve,
@@ -88,6 +90,13 @@ export class RateLimiter implements Limiter {
       this.#waiters.push(waiter);
       this.#schedule();
     });
+  }
+
+  /** A slot at once where one is free and no one waits for one; `undefined` otherwise (and once aborted). */
+  tryAcquire(signal?: AbortSignal): (() => void) | undefined {
+    if (signal?.aborted) return undefined;
+    this.#expire(performance.now());
+    return this.#waiters.length === 0 && this.#hasRoom() ? this.#take() : undefined;
   }
 
   /** Calls waiting for a slot. */

@@ -5,7 +5,7 @@
 // answered; retries follow retry.ts per kind of operation (reads, mutations); foreign errors are
 // kept only as causes scrubbed of the app key.
 
-import ky, { type KyInstance } from 'ky';
+import ky, { type KyInstance, TimeoutError } from 'ky';
 import {
   APIConnectionError,
   APIConnectionTimeoutError,
@@ -15,7 +15,7 @@ import {
   ResponseValidationError,
 } from '../core/errors.js';
 import { interpret, type ValidateMode } from '../core/envelope.js';
-import { attemptSignal, sleep } from '../internal/abort.js';
+import { sleep, startAttempt } from '../internal/abort.js';
 import type { LogFn } from '../internal/logger.js';
 import { loadSpans, otelRegistry } from '../internal/otel.js';
 import type { ClientSpan } from '../internal/otel-spans.js';
@@ -48,6 +48,8 @@ export interface LoopSettings {
   headers: Record<string, string>;
   scrub: Redactor;
   log: LogFn;
+  /** Whether debug lines are logged: a call builds its debug line only then. */
+  debug: boolean;
   fetch: typeof fetch | undefined;
   hooks: Hooks | undefined;
   rateLimit: RateLimitOptions | false;
@@ -121,10 +123,15 @@ export class RequestLoop {
     kind: RetryKind,
     options: RequestOptions,
   ): Promise<ApiResponse> {
-    const release = this.#limiter ? await this.#limiter.acquire(options.signal, timeout) : undefined;
-    const attempt = attemptSignal(timeout, options.signal);
+    // A free slot is taken at once: waiting on a promise only when there is none costs a call a turn less.
+    const release = this.#limiter
+      ? (this.#limiter.tryAcquire?.(options.signal) ?? (await this.#limiter.acquire(options.signal, timeout)))
+      : undefined;
+    const attempt = startAttempt(timeout, options.signal);
     const started = Date.now();
     try {
+      // ky's timeout bounds the request up to its headers (each redirect hop gets what is left),
+      // the attempt's guard the body; the caller's signal goes to ky only when there is one.
       const send = (to: string) =>
         attempt.guard(
           this.#http(to, {
@@ -134,28 +141,28 @@ export class RequestLoop {
               options.headers || trace
                 ? { ...this.#settings.headers, ...trace, ...options.headers }
                 : this.#settings.headers,
-            signal: attempt.signal,
+            timeout: attempt.remaining(),
+            ...(options.signal ? { signal: options.signal } : {}),
             redirect: 'manual',
           }),
         );
       let response = await send(target);
-      const { follow, readText } = (transport ??= await import('./transport.js'));
-      const show = (headers: Headers) => scrubHeaders(headers, this.#settings.scrub);
-      const hop: Transport.Hop = {
-        at: target,
-        base: this.#settings.baseUrl,
-        method,
-        mutation: kind === 'mutation',
-        query: this.#settings.query,
-        url,
-        show,
-      };
-      response = await follow(response, hop, send, this.#settings.log);
+      const { follow, isRedirect, readText } = (transport ??= await import('./transport.js'));
+      if (isRedirect(response)) {
+        const hop: Transport.Hop = {
+          at: target,
+          base: this.#settings.baseUrl,
+          method,
+          mutation: kind === 'mutation',
+          query: this.#settings.query,
+          url,
+          show: (headers) => scrubHeaders(headers, this.#settings.scrub),
+        };
+        response = await follow(response, hop, send, this.#settings.log);
+      }
       // The server had the request before it answered: its window counts from here at the latest.
       release?.();
-      const text = await attempt.guard(
-        readText(response, this.#settings.maxResponseBytes, { status: response.status, url }, attempt.signal),
-      );
+      const text = await readText(response, this.#settings.maxResponseBytes, { status: response.status, url }, attempt);
       const result = interpret(
         { status: response.status, headers: response.headers, text, url },
         this.#settings.validate,
@@ -172,10 +179,12 @@ export class RequestLoop {
           });
         }
       }
-      this.#settings.log(
-        'debug',
-        `${method} ${url} → ${response.status} in ${Date.now() - started} ms (request ${result.requestId})`,
-      );
+      if (this.#settings.debug) {
+        this.#settings.log(
+          'debug',
+          `${method} ${url} → ${response.status} in ${Date.now() - started} ms (request ${result.requestId})`,
+        );
+      }
       return {
         data: result.data,
         requestId: result.requestId,
@@ -184,11 +193,11 @@ export class RequestLoop {
         headers: response.headers,
       };
     } catch (error) {
-      const failure = await this.#classify(error, url, timeout, attempt.timedOut(), options.signal);
+      const timedOut = attempt.timedOut() || error instanceof TimeoutError;
+      const failure = await this.#classify(error, url, timeout, timedOut, options.signal);
       this.#settings.log('debug', `${method} ${url} → ${failure.name} in ${Date.now() - started} ms`);
       throw failure;
     } finally {
-      attempt.dispose();
       release?.();
     }
   }

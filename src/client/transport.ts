@@ -2,11 +2,13 @@
 // code stays small). Redirects: a mutation follows none (a 307 loop must not send it again, a 302
 // must not turn it into a GET); a read follows at most MAX_HOPS within the base URL's origin, and
 // only those that keep its method and body. Bodies: counted while they stream in, decompressed, and
-// given up as soon as they pass the limit, so a huge or endless answer never sits in memory.
+// given up as soon as they pass the limit, so a huge or endless answer never sits in memory; a body
+// that outlasts the attempt's time is cancelled.
 // Connection errors name the host and the reason.
 
 import { APIError, ResponseTooLargeError } from '../core/errors.js';
 import type { SanitizedCause } from '../internal/cause.js';
+import type { Attempt } from '../internal/abort.js';
 import type { LogFn } from '../internal/logger.js';
 
 export { sanitizeCause } from '../internal/cause.js';
@@ -17,7 +19,7 @@ const KEEPING = new Set([307, 308]);
 const MAX_HOPS = 5;
 
 /** A redirect answer: its status, or an opaque one a browser reports as status 0. */
-function isRedirect(response: Response): boolean {
+export function isRedirect(response: Response): boolean {
   return REDIRECTS.has(response.status) || response.type === 'opaqueredirect';
 }
 
@@ -91,47 +93,49 @@ export interface BodyContext {
 
 /**
  * The body as text, at most `limit` bytes after decompression, counted chunk by chunk as they
- * arrive. Over the limit, the stream is cancelled and a ResponseTooLargeError thrown.
+ * arrive and decoded once at the end (decoding chunk by chunk cost a call ~10%). Over the limit, the
+ * stream is cancelled and a ResponseTooLargeError thrown. The read is guarded by the attempt: out of
+ * time or aborted, it is cancelled, which closes the connection.
  */
-export async function readText(
-  response: Response,
-  limit: number,
-  context: BodyContext,
-  signal: AbortSignal,
-): Promise<string> {
+export function readText(response: Response, limit: number, context: BodyContext, attempt: Attempt): Promise<string> {
   const tooLarge = () => new ResponseTooLargeError(limit, context);
-  const declared = Number(response.headers.get('content-length') ?? Number.NaN);
   // A declared length is the encoded size: conclusive only when nothing decompresses it.
-  if (!response.headers.has('content-encoding')) {
-    if (declared > limit) {
-      void response.body?.cancel().catch(() => {});
-      throw tooLarge();
-    }
-    // A declared length within the limit and nothing to decompress: the HTTP parser reads no more
-    // than that, so the body is read whole at once (counting it chunk by chunk cost ~10% of a call).
-    if (declared >= 0) return response.text();
+  if (!response.headers.has('content-encoding') && Number(response.headers.get('content-length')) > limit) {
+    void response.body?.cancel().catch(() => {});
+    return Promise.reject(tooLarge());
   }
-  if (!response.body) return '';
+  // No stream to count (a fetch without response streams, a 204): the whole text, still on the clock.
+  if (!response.body) return attempt.guard(response.text(), { timed: true });
   const reader = response.body.getReader();
   const cancel = () => void reader.cancel().catch(() => {});
-  signal.addEventListener('abort', cancel, { once: true });
-  const decoder = new TextDecoder();
-  let size = 0;
-  let text = '';
-  try {
+  const read = async () => {
+    const chunks: Uint8Array[] = [];
+    let size = 0;
     for (;;) {
       const { done, value } = await reader.read();
-      if (done) return text + decoder.decode();
+      if (done) break;
       size += value.byteLength;
       if (size > limit) {
         cancel();
         throw tooLarge();
       }
-      text += decoder.decode(value, { stream: true });
+      chunks.push(value);
     }
-  } finally {
-    signal.removeEventListener('abort', cancel);
+    return decoder.decode(chunks.length === 1 ? chunks[0] : concat(chunks, size));
+  };
+  return attempt.guard(read(), { timed: true, cancel });
+}
+
+const decoder = new TextDecoder();
+
+function concat(chunks: Uint8Array[], size: number): Uint8Array {
+  const all = new Uint8Array(size);
+  let at = 0;
+  for (const chunk of chunks) {
+    all.set(chunk, at);
+    at += chunk.byteLength;
   }
+  return all;
 }
 
 /** "Connection to host failed: reason", the reason being the innermost cause's; never the URL's query. */

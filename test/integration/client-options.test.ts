@@ -121,25 +121,56 @@ describe('abort and timeout', () => {
     expect((error as Error).message).toBe('Request timed out after 80 ms.');
   });
 
-  it('the timeout covers a body that arrives too slowly', async () => {
-    // Headers come at once; the server then sits on the body.
-    const { createServer } = await import('node:http');
-    const server = createServer((_req, res) => {
-      res.writeHead(200, { 'Content-Type': 'application/json' });
-      res.write('{"request_id":"r","data":');
-      setTimeout(() => res.end('null}'), 1000).unref();
-    });
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    const { port } = server.address() as { port: number };
-    const client = new Flashduty({
-      appKey: 'k-1234',
-      baseUrl: `http://127.0.0.1:${port}`,
-      timeout: 150,
-      maxRetries: 0,
-      logLevel: 'off',
-    });
+  it('the timeout covers a body that arrives too slowly, and closes its connection', async () => {
+    const slow = await slowBodyServer();
+    const client = slow.client({ timeout: 150 });
+    const started = Date.now();
     expect(await rejection(client.enableA2AAgent('a2a_demo'))).toBeInstanceOf(APIConnectionTimeoutError);
-    server.closeAllConnections();
-    server.close();
+    // Cancelled, not left to finish: the socket closes long before the body would have ended (5 s).
+    await slow.closed;
+    expect(Date.now() - started).toBeLessThan(2500);
+    slow.stop();
+  });
+
+  it('an abort while the body streams in rejects at once and closes the connection', async () => {
+    const slow = await slowBodyServer();
+    const controller = new AbortController();
+    setTimeout(() => controller.abort(), 100);
+    const started = Date.now();
+    const error = await rejection(slow.client().enableA2AAgent('a2a_demo', { signal: controller.signal }));
+    expect(error).toBeInstanceOf(APIUserAbortError);
+    await slow.closed;
+    expect(Date.now() - started).toBeLessThan(2500);
+    slow.stop();
   });
 });
+
+/** A server that sends its headers and the start of a body at once, then sits on the rest for 5 s. */
+async function slowBodyServer() {
+  const { createServer } = await import('node:http');
+  let onClose: () => void = () => {};
+  const closed = new Promise<void>((resolve) => (onClose = resolve));
+  const server = createServer((_req, res) => {
+    res.socket?.once('close', onClose);
+    res.writeHead(200, { 'Content-Type': 'application/json' });
+    res.write('{"request_id":"r","data":');
+    setTimeout(() => res.end('null}'), 5000).unref();
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as { port: number };
+  return {
+    closed,
+    client: (options: { timeout?: number } = {}) =>
+      new Flashduty({
+        appKey: 'k-1234',
+        baseUrl: `http://127.0.0.1:${port}`,
+        maxRetries: 0,
+        logLevel: 'off',
+        ...options,
+      }),
+    stop() {
+      server.closeAllConnections();
+      server.close();
+    },
+  };
+}

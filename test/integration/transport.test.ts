@@ -169,6 +169,46 @@ describe('maxResponseBytes', () => {
     await expect(client({ maxResponseBytes: page.length }).listIncidents(window)).resolves.toMatchObject({ items: [] });
   });
 
+  it('reads a body of unknown length in many chunks whole, a character split across two chunks intact', async () => {
+    // '事' is three bytes in UTF-8: the body is written one byte at a time, so every character is split.
+    const body = JSON.stringify({
+      request_id: 'r-1',
+      data: { items: [{ title: '事件 ✓' }], total: 1, has_next_page: false },
+    });
+    service.set((_req, res) => {
+      res.writeHead(200, { 'Content-Type': 'application/json' }); // chunked: no length declared
+      const bytes = Buffer.from(body);
+      let at = 0;
+      const next = () => {
+        if (at >= bytes.length) return res.end();
+        res.write(bytes.subarray(at, ++at), () => setImmediate(next));
+      };
+      next();
+    });
+    const result = await client({ maxResponseBytes: Buffer.byteLength(body) }).listIncidents(window);
+    expect(result.items).toEqual([{ title: '事件 ✓' }]);
+    // One byte over the limit, and no length declared: stopped while it streams in.
+    expect(
+      await rejection(client({ maxResponseBytes: Buffer.byteLength(body) - 1 }).listIncidents(window)),
+    ).toBeInstanceOf(ResponseTooLargeError);
+  });
+
+  it('reads the body whole where fetch gives no response stream (body null)', async () => {
+    service.set((_req, res) => ok(res));
+    // Such fetches exist (React Native's, some polyfills): the body is only there through text().
+    const noStreams: typeof fetch = async (input, init) => {
+      const response = await fetch(input, init);
+      return new Proxy(response, {
+        get: (target, key) => {
+          if (key === 'body') return null;
+          const value: unknown = Reflect.get(target, key, target);
+          return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(target) : value;
+        },
+      });
+    };
+    await expect(client({ fetch: noStreams }).listIncidents(window)).resolves.toMatchObject({ items: [], total: 0 });
+  });
+
   it('is a ConfigError when not a whole number of bytes', () => {
     expect(() => client({ maxResponseBytes: 0 })).toThrow(/maxResponseBytes/);
   });
