@@ -236,6 +236,16 @@ describe('resuming and ending', () => {
     expect([...ids(first.items), ...rest]).toEqual(expected(last7.start_time, last7.end_time));
   });
 
+  it('a token read later, or from the page saved as JSON, is the same and resumes as well', async () => {
+    const params = { ...last7, limit: 10 };
+    const pages = await collect(client.listIncidents(params).pages({ maxPages: 2 }));
+    const saved = JSON.parse(JSON.stringify(pages[1])) as { resumeToken: string; requestId: string; items: unknown[] };
+    expect(saved).toMatchObject({ resumeToken: pages[1]!.resumeToken, requestId: pages[1]!.requestId });
+    expect(saved.items).toHaveLength(10);
+    const rest = ids(await collect(client.listIncidents(params).items({ resumeFrom: saved.resumeToken })));
+    expect([...ids(pages.flatMap((p) => p.items)), ...rest]).toEqual(expected(last7.start_time, last7.end_time));
+  });
+
   it('refuses a token of other params, another list or no token at all', async () => {
     const page = await client.listIncidents({ ...last7, limit: 10 });
     for (const [params, token] of [
