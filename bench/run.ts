@@ -16,7 +16,7 @@ import { checkIncidentListDeep } from '../src/schemas/deep.js';
 import { createMockService } from '../dist/testing/index.js';
 
 const CALLS_PER_BATCH = 200;
-const ROUNDS = 15;
+const ROUNDS = 21;
 
 // One page of 100 realistic incidents from the mock's generator, served as fixed bytes by a bare
 // node:http server, so the server costs the same for every contender.
@@ -85,19 +85,26 @@ async function batch(run: () => Promise<unknown>): Promise<number> {
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] as number;
 
 console.log(
-  `Page: ${items.length} incidents, ${(payloadBytes.length / 1024).toFixed(1)} kB of JSON; ${ROUNDS} rounds × ${CALLS_PER_BATCH} calls, interleaved\n`,
+  `Page: ${items.length} incidents, ${(payloadBytes.length / 1024).toFixed(1)} kB of JSON; ${ROUNDS} rounds × ${CALLS_PER_BATCH} calls, interleaved; ratios are medians of per-round ratios\n`,
 );
 for (const [, run] of contenders) await batch(run); // warm-up
 const samples = new Map<string, number[]>(contenders.map(([name]) => [name, []]));
 for (let round = 0; round < ROUNDS; round++) {
-  for (const [name, run] of contenders) samples.get(name)?.push(await batch(run));
+  // Every other round in reverse, so that no contender always runs right after the same one.
+  for (const [name, run] of round % 2 ? [...contenders].reverse() : contenders)
+    samples.get(name)?.push(await batch(run));
 }
-const baseline = median(samples.get('raw fetch + JSON.parse') ?? []);
-const kyMs = median(samples.get('ky alone') ?? []);
+// Ratios are the median of each round's ratio: contenders of one round ran within seconds of each
+// other, so a machine that slows down for a while slows both sides of a ratio alike.
+const perRound = (name: string, base: string) => {
+  const of = samples.get(name) ?? [];
+  const to = samples.get(base) ?? [];
+  return median(of.map((ms, round) => ms / (to[round] as number)));
+};
 for (const [name] of contenders) {
   const ms = median(samples.get(name) ?? []);
   console.log(
-    `${name.padEnd(42)} ${(ms * 1000).toFixed(0).padStart(6)} µs/call   ${(ms / baseline).toFixed(2)}× raw   ${(ms / kyMs).toFixed(2)}× ky`,
+    `${name.padEnd(42)} ${(ms * 1000).toFixed(0).padStart(6)} µs/call   ${perRound(name, 'raw fetch + JSON.parse').toFixed(2)}× raw   ${perRound(name, 'ky alone').toFixed(2)}× ky`,
   );
 }
 
