@@ -14,7 +14,7 @@ import {
   SpanStatusCode,
   trace,
 } from '@opentelemetry/api';
-// The propagator of the SDK's own `@opentelemetry/core` (a dependency of sdk-trace-base, same release).
+// The propagator of `@opentelemetry/core` (a devDependency, the release sdk-trace-base depends on).
 import { W3CTraceContextPropagator } from '@opentelemetry/core';
 import {
   BasicTracerProvider,
