@@ -175,7 +175,9 @@ export function startClientSpan(
   if (!traced) return undefined;
   const headers: Record<string, string> = {};
   const propagator = api.propagation;
-  if (has(propagator, 'inject')) guard(() => (propagator as Propagator).inject(traced.context, headers, SETTER));
+  if (has(propagator, 'inject') && !fetchPropagatesItself()) {
+    guard(() => (propagator as Propagator).inject(traced.context, headers, SETTER));
+  }
   return {
     headers,
     run: (fn) => traced.run(fn),
@@ -201,6 +203,25 @@ function callAttributes(outcome: AttemptOutcome, resends: number): Attributes {
 /** Starts an internal span (a webhook delivery), a child of the active span. */
 export function startSpan(api: OtelRegistry, name: string): Traced | undefined {
   return start(api, name, INTERNAL, {});
+}
+
+/**
+ * Whether something traces undici's requests (OpenTelemetry's undici instrumentation, which the Node
+ * auto-instrumentations include; Sentry and Datadog do the same). Such a tracer opens an HTTP span
+ * per fetch, a child of the call's span, and adds the trace context of that span to the request
+ * itself: a `traceparent` of the SDK's own would go out beside it, and two `traceparent` headers
+ * are an invalid trace context. It is seen through undici's diagnostics channel (Node only; where
+ * the channel cannot be read, the SDK propagates).
+ */
+function fetchPropagatesItself(): boolean {
+  try {
+    const node = (globalThis as { process?: { getBuiltinModule?: (id: string) => unknown } }).process;
+    const channels = node?.getBuiltinModule?.('node:diagnostics_channel') as
+      { hasSubscribers?: (name: string) => boolean } | undefined;
+    return channels?.hasSubscribers?.('undici:request:create') === true;
+  } catch {
+    return false;
+  }
 }
 
 function guard(fn: () => unknown): void {

@@ -16,6 +16,7 @@ import {
 } from '@opentelemetry/api';
 // The propagator of `@opentelemetry/core` (a devDependency, the release sdk-trace-base depends on).
 import { W3CTraceContextPropagator } from '@opentelemetry/core';
+import { UndiciInstrumentation } from '@opentelemetry/instrumentation-undici';
 import {
   BasicTracerProvider,
   InMemorySpanExporter,
@@ -23,10 +24,10 @@ import {
   SimpleSpanProcessor,
 } from '@opentelemetry/sdk-trace-base';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { APIUserAbortError, ResourceNotFoundError } from '../../src/index.js';
+import { APIUserAbortError, Flashduty, ResourceNotFoundError } from '../../src/index.js';
 import { buildDelivery, buildWebhookEvent } from '../../src/testing/index.js';
 import { WebhookReceiver } from '../../src/webhooks/index.js';
-import { closedPort, DAY, NOW, rejection, startMock } from '../helpers.js';
+import { closedPort, DAY, NOW, rejection, standIn, startMock } from '../helpers.js';
 
 const h = await startMock({ incidents: 5, skills: [{ skill_id: 'skill_a' }] });
 const window = { start_time: NOW - 7 * DAY, end_time: NOW };
@@ -145,6 +146,34 @@ describe('client spans', () => {
     };
     await h.client({ fetch: fetchSpy }).listIncidents(window);
     expect(only('inner fetch').parentSpanContext?.spanId).toBe(only('POST /incident/list').spanContext().spanId);
+  });
+
+  it("with OpenTelemetry's undici instrumentation, one traceparent on the wire: its HTTP span's, a child of the call's", async () => {
+    // The wire as the server reads it: the instrumentation adds its header below fetch, where a
+    // recording fetch would not see it.
+    const received: string[][] = [];
+    const server = await standIn((req, res) => {
+      const raw = req.rawHeaders;
+      received.push(raw.filter((_, i) => i % 2 === 1 && raw[i - 1]?.toLowerCase() === 'traceparent'));
+      req.resume().on('end', () => {
+        res.writeHead(200, { 'Content-Type': 'application/json' });
+        res.end(JSON.stringify({ request_id: 'r', data: { items: [], total: 0, has_next_page: false } }));
+      });
+    });
+    const undici = new UndiciInstrumentation();
+    undici.setTracerProvider(provider);
+    undici.enable();
+    try {
+      await new Flashduty({ appKey: 'k-1234', baseUrl: server.url, logLevel: 'off' }).listIncidents(window);
+    } finally {
+      undici.disable();
+    }
+    const call = only('POST /incident/list');
+    const http = exporter.getFinishedSpans().find((span) => span.instrumentationScope.name.includes('undici'));
+    expect(http?.parentSpanContext?.spanId).toBe(call.spanContext().spanId);
+    const { traceId, spanId } = (http as ReadableSpan).spanContext();
+    // Not two (the SDK's and the instrumentation's): two traceparent headers are an invalid trace context.
+    expect(received).toEqual([[`00-${traceId}-${spanId}-01`]]);
   });
 
   it('never records the app key, nor the query of a GET operation', async () => {
