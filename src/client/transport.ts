@@ -9,6 +9,7 @@
 import { APIError, ResponseTooLargeError } from '../core/errors.js';
 import type { SanitizedCause } from '../internal/cause.js';
 import type { Attempt } from '../internal/abort.js';
+import { concat } from '../internal/bytes.js';
 import type { LogFn } from '../internal/logger.js';
 
 export { sanitizeCause } from '../internal/cause.js';
@@ -121,22 +122,12 @@ export function readText(response: Response, limit: number, context: BodyContext
       }
       chunks.push(value);
     }
-    return decoder.decode(chunks.length === 1 ? chunks[0] : concat(chunks, size));
+    return decoder.decode(concat(chunks, size));
   };
   return attempt.guard(read(), { timed: true, cancel });
 }
 
 const decoder = new TextDecoder();
-
-function concat(chunks: Uint8Array[], size: number): Uint8Array {
-  const all = new Uint8Array(size);
-  let at = 0;
-  for (const chunk of chunks) {
-    all.set(chunk, at);
-    at += chunk.byteLength;
-  }
-  return all;
-}
 
 /** "Connection to host failed: reason", the reason being the innermost cause's; never the URL's query. */
 export function connectionMessage(baseUrl: string, cause: SanitizedCause | undefined): string {

@@ -1,6 +1,8 @@
 // Request bodies as the adapters meet them: raw bytes or text (read here with a limit), a stream
 // (read until the limit, then abandoned), or a value a framework already parsed.
 
+import { concat } from '../internal/bytes.js';
+
 /** Headers as frameworks give them: a `Headers`, or a plain object (node's `IncomingHttpHeaders`). */
 export type HeadersLike = Headers | Record<string, string | string[] | undefined>;
 
@@ -112,15 +114,4 @@ export function nodeStreamReader(stream: NodeReadable): BodyReader {
         reject(new Error('the connection closed before the body was complete'));
       });
     });
-}
-
-function concat(chunks: Uint8Array[], size: number): Uint8Array {
-  if (chunks.length === 1) return chunks[0] as Uint8Array;
-  const out = new Uint8Array(size);
-  let offset = 0;
-  for (const chunk of chunks) {
-    out.set(chunk, offset);
-    offset += chunk.byteLength;
-  }
-  return out;
 }
