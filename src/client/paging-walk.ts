@@ -4,6 +4,7 @@
 
 import { RequestValidationError, ResponseValidationError } from '../core/errors.js';
 import { checkLimit, type PagingMode } from '../core/page-promise.js';
+import { lazy } from '../internal/lazy.js';
 import type { ShapeProblem } from '../schemas/shape.js';
 import type { Flashduty, RequestOptions } from './client.js';
 import { checkListShape } from './list-shape.js';
@@ -27,7 +28,7 @@ export async function firstPage<Item, Request extends PagedRequest, Page extends
   checkWindowLength(operation, wire);
   await operation.prepare?.(wire);
   const context: PageContext = {
-    fingerprint: memo(() => fingerprint(wire)),
+    fingerprint: lazy(() => fingerprint(wire)),
     window: 0,
     windows: undefined,
     by: operation.cursor ? 'cursor' : 'number',
@@ -105,7 +106,7 @@ export async function* walk<Item, Request extends PagedRequest, Page extends Lis
     throw new RequestValidationError('by', `${operation.name} pages by cursor only`);
   await operation.prepare?.(wire);
   let pagesLeft = checkLimit(maxPages, 'maxPages');
-  const print = memo(() => fingerprint(wire));
+  const print = lazy(() => fingerprint(wire));
   const token = resumeFrom === undefined ? undefined : decodeToken(resumeFrom, operation, print());
   if (token?.end) return;
   const windows = operation.window
@@ -205,16 +206,6 @@ export function splitWindows(start: number, end: number, ascending: boolean, max
     for (let to = end; to > start; to -= max) windows.push([Math.max(to - max, start), to]);
   }
   return windows.length > 0 ? windows : [[start, end]];
-}
-
-/** `compute`'s result, computed on the first call only. */
-function memo<T>(compute: () => T): () => T {
-  let done = false;
-  let value: T;
-  return () => {
-    if (!done) [value, done] = [compute(), true];
-    return value;
-  };
 }
 
 /** The params without their paging fields, hashed (FNV-1a over canonical JSON): what a token belongs to. */

@@ -1,10 +1,18 @@
-// Modules loaded on first use: `lazy(() => import('./x.js'))` imports once and hands every later
-// call the same promise. A bare `import()` per call costs a resolution each time, and far more under
-// loader hooks (tsx, vitest); the literal path stays in the arrow so that bundlers still see it and
-// split the module into its own chunk.
+// Values made on first use: `lazy(() => import('./x.js'))` imports once and hands every later call
+// the same promise (a bare `import()` per call costs a resolution each time, and far more under
+// loader hooks such as tsx and vitest; the literal path stays in the arrow so that bundlers still
+// see it and split the module into its own chunk); `lazy(() => fingerprint(wire))` hashes once, and
+// only if asked.
 
-/** A loader that runs `load` on its first call and returns that same promise on every call. */
-export function lazy<T>(load: () => Promise<T>): () => Promise<T> {
-  let loading: Promise<T> | undefined;
-  return () => (loading ??= load());
+/** A getter that runs `make` on its first call and returns that same value on every call. */
+export function lazy<T>(make: () => T): () => T {
+  let made = false;
+  let value: T;
+  return () => {
+    if (!made) {
+      value = make();
+      made = true;
+    }
+    return value;
+  };
 }
