@@ -2,8 +2,8 @@
 // process on a loopback port, stopped with the file, even when a test fails) answers each operation
 // from the OpenAPI's examples and schemas and refuses a request that breaks them (422). So this checks
 // our bodies and our reading of the answers against the vendor's file itself, not against our mock.
-// Prism is installed apart (`npm ci --prefix tools/prism`; .ci/run does it): without it this file is
-// skipped with a warning on a developer's machine, and fails in CI.
+// Prism is pinned apart in tools/prism; `npm install` puts it there (the `prepare` script), and
+// `npm test` does too when it is missing: without it this file fails, it is never skipped.
 
 import type { ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
@@ -20,13 +20,8 @@ const OPENAPI = fileURLToPath(new URL('../../openapi/openapi.en.json', import.me
 /** Prism reads and resolves the whole OpenAPI before it listens: seconds, more on a loaded machine. */
 const STARTUP_MS = 180_000;
 
-const installed = existsSync(PRISM);
-if (!installed) {
-  if (process.env.CI) throw new Error(`Prism is not installed (${PRISM}): run npm ci --prefix tools/prism`);
-  console.warn(
-    'test/integration/prism.test.ts skipped: Prism is not installed; run `npm ci --prefix tools/prism` to include it',
-  );
-}
+if (!existsSync(PRISM))
+  throw new Error(`Prism is not installed (${PRISM}): run npm install, or npm ci --prefix tools/prism`);
 
 const ID = '5f8a1b2c3d4e5f6a7b8c9d0e';
 const OTHER = '5f8a1b2c3d4e5f6a7b8c9d0f';
@@ -62,7 +57,7 @@ async function startPrism(): Promise<string> {
   return `http://127.0.0.1:${port}`;
 }
 
-describe.runIf(installed)('the resource methods against the vendor OpenAPI served by Prism', () => {
+describe('the resource methods against the vendor OpenAPI served by Prism', () => {
   beforeAll(async () => {
     const baseUrl = await startPrism();
     client = new Flashduty({ appKey: 'prism-app-key', baseUrl, rateLimit: false, logLevel: 'off', maxRetries: 0 });
