@@ -4,6 +4,7 @@ import { defineConfig, type Options } from 'tsup';
 
 const entry = {
   index: 'src/index.ts',
+  operations: 'src/operations.ts',
   'webhooks/index': 'src/webhooks/index.ts',
   'testing/index': 'src/testing/index.ts',
 };

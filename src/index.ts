@@ -7,13 +7,19 @@ export { IncidentPage, IncidentPagePromise } from './client/pagination.js';
 export { ListPage, ListPagePromise } from './client/paging.js';
 export type { ListOperation, PagedRequest, PageFactory } from './client/paging.js';
 export type { ListShape } from './client/list-shape.js';
-export { WebhookHistory } from './client/webhook-history.js';
-export { Incidents } from './client/resources/incidents.js';
-export type { IncidentFeedItem } from './client/resources/incidents.js';
-export { Alerts, Channels } from './client/resources/alerts.js';
-export type { AlertEventListItem, AlertListItem, ChannelListItem } from './client/resources/alerts.js';
-export type { ItemOf } from './client/resources/shared.js';
-export type { WebhookHistoryPage, WebhookHistoryPagePromise } from './client/webhook-history.js';
+export type * from './generated/resources.js';
+export type {
+  AlertEventListItem,
+  AlertListItem,
+  ChannelListItem,
+  Data,
+  IncidentFeedItem,
+  ItemOf,
+  ListPagePromiseOf,
+  Params,
+  WebhookHistoryPage,
+  WebhookHistoryPagePromise,
+} from './client/resources/types.js';
 export type * from './schemas/webhook-history.js';
 export type { RateLimitOptions } from './client/rate-limiter.js';
 export type { IORedisLike, NodeRedisLike, RedisClientLike } from './internal/redis.js';

@@ -10,8 +10,8 @@ import { lazy } from '../internal/lazy.js';
 import { createLog, isLogLevel } from '../internal/logger.js';
 import { createRedactor } from '../internal/redact.js';
 import { VERSION } from '../version.js';
+import type { Resources } from '../generated/resources.js';
 import { deleteSkill, enableA2AAgent, type MutationResult } from './agents.js';
-import { listIncidents } from './incidents.js';
 import type { IncidentPagePromise } from './pagination.js';
 import type { LoopSettings, RequestLoop } from './request-loop.js';
 import {
@@ -30,10 +30,9 @@ import {
   type RequestOptions,
 } from './client-options.js';
 import type { RetryKind } from './retry.js';
-import { type OperationBody, type OperationData, type OperationPath, request } from './request.js';
-import { WebhookHistory } from './webhook-history.js';
-import { Alerts, Channels } from './resources/alerts.js';
-import { Incidents } from './resources/incidents.js';
+import type { OperationBody, OperationData, OperationPath } from './request.js';
+import { buildResources } from './resources/build.js';
+import { callPath } from './resources/call.js';
 import type { ListIncidentsParams } from '../schemas/list.js';
 
 export { DEFAULT_BASE_URL } from './client-options.js';
@@ -50,8 +49,15 @@ export interface ApiResponse {
   headers: Headers;
 }
 
+// The namespaces (client.incidents, client.members, …) are built at construction from the generated
+// table (resources/build.ts); merging the generated interface gives the class their types, with no
+// hand-written list to keep in step with the OpenAPI.
+// eslint-disable-next-line @typescript-eslint/no-unsafe-declaration-merging, @typescript-eslint/no-empty-object-type
+export interface Flashduty extends Resources {}
+
 /**
- * The client of the Flashduty Open API.
+ * The client of the Flashduty Open API: every operation is a method
+ * `client.<resource>[.<sub>].<verb>(params)` (see the README for the naming rule).
  *
  * @example
  * ```ts
@@ -61,6 +67,7 @@ export interface ApiResponse {
  * }
  * ```
  */
+// eslint-disable-next-line @typescript-eslint/no-unsafe-declaration-merging
 export class Flashduty {
   readonly baseUrl: string;
   readonly timeout: number;
@@ -68,14 +75,6 @@ export class Flashduty {
   readonly validate: ValidateMode;
   /** The largest response body read, in bytes (decompressed). */
   readonly maxResponseBytes: number;
-  /** The delivery history of outbound webhooks (`/webhook/history/list`, `/webhook/history/detail`). */
-  readonly webhookHistory: WebhookHistory;
-  /** The incident lifecycle: info, listByIds, create, ack, unack, resolve, reopen, snooze, wake, assign, addResponder, comment, reset, merge, remove, feed. */
-  readonly incidents: Incidents;
-  /** Alerts: list, info, events. */
-  readonly alerts: Alerts;
-  /** Channels: list, info. */
-  readonly channels: Channels;
   readonly #settings: LoopSettings;
   #loop: RequestLoop | undefined;
   #loopPromise: Promise<RequestLoop> | undefined;
@@ -122,10 +121,7 @@ export class Flashduty {
       hooks: options.hooks ? checkHooks(options.hooks) : undefined,
       rateLimit: checkRateLimit(options.rateLimit),
     };
-    this.webhookHistory = new WebhookHistory(this);
-    this.incidents = new Incidents(this);
-    this.alerts = new Alerts(this);
-    this.channels = new Channels(this);
+    buildResources(this);
   }
 
   /**
@@ -134,7 +130,7 @@ export class Flashduty {
    * Windows longer than 31 days are accepted when iterating and split into 31-day windows.
    */
   listIncidents(params: ListIncidentsParams, options?: RequestOptions): IncidentPagePromise {
-    return listIncidents(this, params, options);
+    return this.incidents.list(params, options);
   }
 
   /** Enables a disabled A2A agent (`POST /safari/a2a-agent/enable`). Already enabled → `InvalidParameterError`. */
@@ -164,7 +160,7 @@ export class Flashduty {
     body: OperationBody<P>,
     options?: RequestOptions,
   ): APIPromise<OperationData<P>> {
-    return request(this, path, body, options);
+    return callPath(this, path, body, options) as APIPromise<OperationData<P>>;
   }
 
   /** @internal A call's promise: `run` sends it, `map` makes the result; `withResponse()` works on it. */

@@ -1,34 +1,19 @@
-// listIncidents' pages: the incident list as one operation of the paging engine (paging.ts), with
-// the page class and promise the API names. Windows of 31 days, cursor and page number.
+// The incident list's pages: the page class and promise the API names (IncidentPage,
+// IncidentPagePromise), and the page check that `validate` runs on them. The list itself is an
+// operation like any other (call.ts, the paging engine), with its 31-day windows and depth limit
+// from the generated rules.
 
 import type { IncidentInfo } from '../schemas/incident.js';
 import type { ListIncidentsRequest } from '../schemas/list.js';
 import { loadDeep } from '../schemas/load-deep.js';
 import { checkPageShape } from '../schemas/shape.js';
-import type { Flashduty, RequestOptions } from './client.js';
-import { ListPage, ListPagePromise, type ListOperation, type WireSource } from './paging.js';
+import { ListPage, type ListOperation, ListPagePromise } from './paging.js';
 
-/** The longest window the service accepts in one request. */
-export const MAX_WINDOW_SECONDS = 31 * 86_400;
-/** The service refuses `p × limit` beyond this. */
-export const MAX_PAGE_DEPTH = 10_000;
-
-/** @internal */
-export const INCIDENT_LIST: ListOperation<IncidentInfo> = {
-  name: 'listIncidents',
-  path: 'incident/list',
-  cursor: true,
-  number: true,
-  defaultLimit: 20,
-  maxDepth: MAX_PAGE_DEPTH,
-  idOf: (incident) => incident.incident_id,
-  window: { max: MAX_WINDOW_SECONDS, timeOf: (incident) => incident.start_time },
-  // At once unless deep: a promise per page where nothing waits cost a call two turns.
-  check: (data, client) => {
-    const problem = checkPageShape(data);
-    if (problem || client.validate !== 'deep') return problem;
-    return loadDeep().then((deep) => deep.checkIncidentListDeep(data));
-  },
+/** @internal The incident page's check: at once unless deep (a promise per page where nothing waits cost a call two turns). */
+export const checkIncidentPage: NonNullable<ListOperation<IncidentInfo>['check']> = (data, client) => {
+  const problem = checkPageShape(data);
+  if (problem || client.validate !== 'deep') return problem;
+  return loadDeep().then((deep) => deep.checkIncidentListDeep(data));
 };
 
 /** One page of `listIncidents`. */
@@ -38,9 +23,4 @@ export class IncidentPage extends ListPage<IncidentInfo, ListIncidentsRequest> {
 }
 
 /** `await` gives the first page; iterating gives every incident. */
-export class IncidentPagePromise extends ListPagePromise<IncidentInfo, ListIncidentsRequest, IncidentPage> {
-  /** @internal */
-  constructor(client: Flashduty, wire: WireSource<ListIncidentsRequest>, options: RequestOptions) {
-    super(client, INCIDENT_LIST, wire, options, IncidentPage);
-  }
-}
+export class IncidentPagePromise extends ListPagePromise<IncidentInfo, ListIncidentsRequest, IncidentPage> {}

@@ -56,7 +56,10 @@ export async function fetchPage<Item, Request extends PagedRequest, Page extends
   factory?: PageFactory<Item, Request, Page>,
 ): Promise<Page> {
   const response = await client._post(operation.path, request, 'read', options);
-  const { data } = response;
+  const key = operation.items ?? 'items';
+  const raw = response.data as Record<string, unknown> | null | undefined;
+  // The page reads `items`; an operation whose items are elsewhere (`docs`) gets them there too.
+  const data = key === 'items' || raw === null || typeof raw !== 'object' ? raw : { ...raw, items: raw[key] };
   const items = (data as { items?: unknown } | null | undefined)?.items;
   // Even unvalidated, a walk needs an array of items.
   let problem: ShapeProblem | undefined = Array.isArray(items)

@@ -29,6 +29,8 @@ export interface ListOperation<Item> {
   number: boolean;
   /** Page size when the params give none (for `p × limit`). */
   defaultLimit: number;
+  /** Where the page's items are in `data` (default `items`; the audit log's are `docs`). */
+  items?: string;
   /** Deepest page-number page the service serves (`p × limit`). */
   maxDepth?: number;
   /** The id of an item, to skip repeats within a window (page-number paging while items are added, a repeated cursor). */
@@ -123,9 +125,7 @@ export class ListPage<Item, Request extends PagedRequest = PagedRequest> {
     this.total = typeof data.total === 'number' ? data.total : undefined;
     this.searchAfterCtx =
       typeof data.search_after_ctx === 'string' && data.search_after_ctx !== '' ? data.search_after_ctx : undefined;
-    // Without has_next_page (webhook history), a cursor is the promise of more.
-    const more = typeof data.has_next_page === 'boolean' ? data.has_next_page : this.searchAfterCtx !== undefined;
-    this.hasNextPage = more && data.items.length > 0;
+    this.hasNextPage = hasMore(data, this.searchAfterCtx, operation, request) && data.items.length > 0;
     this.requestId = answer.requestId;
     this.request = Object.freeze({ ...request });
     this.#client = client;
@@ -204,17 +204,36 @@ export class ListPage<Item, Request extends PagedRequest = PagedRequest> {
   }
 }
 
+/**
+ * Whether the server has more pages: its `has_next_page` where it says; else a cursor is the promise
+ * of more (webhook history); else, paging by number, `total` counts what is left, and without a
+ * total a full page is (the walk then ends on the empty page after the last).
+ */
+function hasMore(
+  data: PageData<unknown>,
+  cursor: string | undefined,
+  operation: ListOperation<never>,
+  request: PagedRequest,
+): boolean {
+  if (typeof data.has_next_page === 'boolean') return data.has_next_page;
+  if (cursor !== undefined) return true;
+  if (!operation.number) return false;
+  const limit = request.limit || operation.defaultLimit;
+  const seen = ((request.p || 1) - 1) * limit + data.items.length;
+  return typeof data.total === 'number' ? seen < data.total : data.items.length >= limit;
+}
+
 /** Builds the page objects of one operation (a subclass of ListPage where the API names one). */
 export type PageFactory<Item, Request extends PagedRequest, Page extends ListPage<Item, Request>> = new (
   ...args: ConstructorParameters<typeof ListPage<Item, Request>>
 ) => Page;
 
 /**
- * The wire request of a list call: the params as sent, or how to get them (converted and checked in
- * a module loaded on the first page; a failure rejects the first page or the walk, never the call).
+ * A list call's operation and wire request, made on the first page (the tables, the params'
+ * conversion and checks load then; a failure rejects the first page or the walk, never the call).
  * @internal
  */
-export type WireSource<Request> = Request | (() => Promise<Request>);
+export type ListSource<Item, Request> = () => Promise<{ operation: ListOperation<Item>; request: Request }>;
 
 /** `await` gives the first page; iterating gives every item; `.pages()`/`.items()` choose how. */
 export class ListPagePromise<
@@ -225,25 +244,29 @@ export class ListPagePromise<
   /** @internal Page promises come from the list methods. */
   constructor(
     client: Flashduty,
-    operation: ListOperation<Item>,
-    source: WireSource<Request>,
+    source: ListSource<Item, Request>,
     options: RequestOptions,
     factory: PageFactory<Item, Request, Page>,
   ) {
-    let wire: Promise<Request> | undefined;
-    /** Runs `step` once the wire request is ready and the walks are loaded (both at once, each once). */
-    const ready = <T>(step: (request: Request, walk: WalkModule) => Promise<T>): Promise<T> => {
+    let made: ReturnType<ListSource<Item, Request>> | undefined;
+    /** Runs `step` once the call is made and the walks are loaded (both at once, each once). */
+    const ready = <T>(
+      step: (call: { operation: ListOperation<Item>; request: Request }, walk: WalkModule) => Promise<T>,
+    ): Promise<T> => {
       const walking = loadWalk();
-      wire ??= typeof source === 'function' ? source() : Promise.resolve(source);
-      return wire.then((request) => walking.then((walk) => step(request, walk)));
+      made ??= source();
+      return made.then((call) => walking.then((walk) => step(call, walk)));
     };
     let first: Promise<Page> | undefined;
     super({
-      first: () => (first ??= ready((request, walk) => walk.firstPage(client, operation, request, options, factory))),
+      first: () =>
+        (first ??= ready(({ operation, request }, walk) =>
+          walk.firstPage(client, operation, request, options, factory),
+        )),
       pages: ({ by, maxPages, resumeFrom }) => ({
         [Symbol.asyncIterator]: () =>
           deferredIterator(() =>
-            ready(async (request, walk) =>
+            ready(async ({ operation, request }, walk) =>
               walk.walk(client, operation, request, options, factory, { by, maxPages, resumeFrom }, () => first),
             ),
           ),

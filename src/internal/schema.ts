@@ -138,7 +138,7 @@ function checkNumber(value: number, schema: Schema, path: string): SchemaProblem
 
 function checkString(value: string, schema: Schema, path: string): SchemaProblem | undefined {
   if (schema.minLength !== undefined && value.length < schema.minLength)
-    return { path, why: `must be at least ${schema.minLength} characters` };
+    return { path, why: `must be at least ${schema.minLength} character${schema.minLength === 1 ? '' : 's'}` };
   if (schema.maxLength !== undefined && value.length > schema.maxLength)
     return { path, why: `must be at most ${schema.maxLength} characters` };
   if (schema.pattern !== undefined) {

@@ -9,7 +9,7 @@ import type { AgentOutcome } from './model/agents.js';
 import { checkListRequest, queryIncidents, type Refusal } from './model/incident-query.js';
 import { REQUEST_SCHEMAS, SCHEMA_DEFS } from '../generated/request-schemas.js';
 import { checkSchema } from '../internal/schema.js';
-import { GET_PATHS } from '../generated/operations.js';
+import { OPERATIONS } from '../generated/operations.js';
 import { answerFor, OPENAPI_PATHS } from './model/any-operation.js';
 import { MODELLED_PATHS, operationHandler } from './model/operations.js';
 import {
@@ -128,7 +128,7 @@ async function answer(call: Call, request: Request, url: URL, path: string): Pro
   const operation = ROUTES[path];
   if (!operation) return fail(call, 'RouteNotFound', 'route', { path });
   if (request.method === 'OPTIONS') return new Response(null, { status: 204, headers: CORS });
-  const method = GET_PATHS.has(path) ? 'GET' : 'POST';
+  const method = (OPERATIONS as Record<string, { http: string }>)[path]?.http === 'GET' ? 'GET' : 'POST';
   if (request.method !== method) return fail(call, 'MethodNotAllowed', 'method', { method: request.method, path });
 
   const key = state.keys.get(url.searchParams.get('app_key') ?? '');

@@ -2,8 +2,13 @@
 // against the mock over real HTTP; retry policy per operation from the generated table.
 import { describe, expect, it } from 'vitest';
 import { APIError, InternalError, RequestValidationError, ServiceUnavailableError } from '../../src/index.js';
-import { withIdempotencyKey } from '../../src/client/request.js';
-import { GET_PATHS, IDEMPOTENCY_KEY_PATHS, READ_PATHS } from '../../src/generated/operations.js';
+import { withIdempotencyKey } from '../../src/client/resources/params.js';
+import { OPERATIONS } from '../../src/generated/operations.js';
+import { RULES } from '../../src/generated/operation-rules.js';
+
+const ALL = Object.entries(OPERATIONS) as Array<[string, { http: string; kind: string }]>;
+const READ_PATHS = new Set(ALL.filter(([, info]) => info.kind === 'read').map(([path]) => path));
+const GET_PATHS = ALL.filter(([, info]) => info.http === 'GET').map(([path]) => path);
 import { DAY, NOW, NOW_MS, rejection, startMock } from '../helpers.js';
 
 const h = await startMock({ incidents: 40, rateLimits: false });
@@ -140,12 +145,12 @@ describe('client.request', () => {
     ]) {
       expect(READ_PATHS.has(path), path).toBe(false);
     }
-    expect([...GET_PATHS]).toHaveLength(5);
+    expect(GET_PATHS).toHaveLength(5);
     expect(READ_PATHS.size).toBe(99);
   });
 
   it("fills in an idempotency_key where the operation defines one, and keeps the caller's", () => {
-    expect([...IDEMPOTENCY_KEY_PATHS]).toEqual([]); // none in this copy of the OpenAPI
+    expect(Object.values(RULES).filter((rule) => rule.idempotency)).toEqual([]); // none in this copy of the OpenAPI
     const keyed = withIdempotencyKey({ title: 'x' }, true) as { idempotency_key?: string };
     expect(keyed.idempotency_key).toMatch(/^[0-9a-f-]{36}$/);
     expect(withIdempotencyKey({ title: 'x' }, true)).not.toEqual(keyed); // one key per call

@@ -2,6 +2,7 @@
 // paging modes. A cursor is the sort key of the last item sent ("search after"), so paging stays
 // correct when incidents are added between pages.
 
+import { MAX_PAGE_DEPTH, MAX_WINDOW_SECONDS } from '../../client/pagination/limits.js';
 import type { IncidentInfo } from '../../schemas/incident.js';
 import type { IncidentListResponse, ListIncidentsRequest } from '../../schemas/list.js';
 import type { MessageKey } from '../messages.js';
@@ -12,7 +13,6 @@ export interface Refusal {
   vars?: Record<string, string | number>;
 }
 
-const MAX_WINDOW = 31 * 86_400;
 const TOTAL_CAP = 1000;
 const BOOLEANS = ['asc', 'is_snoozed', 'is_my_team', 'is_my_channel', 'ever_muted', 'is_rare'];
 const STRINGS = ['progress', 'query', 'incident_severity', 'search_after_ctx'];
@@ -49,7 +49,7 @@ export function checkListRequest(body: Record<string, unknown>): Refusal | undef
   const start = body.start_time as number;
   const end = body.end_time as number;
   if (end <= start) return { key: 'endAfterStart' };
-  if (end - start > MAX_WINDOW) return { key: 'window' };
+  if (end - start > MAX_WINDOW_SECONDS) return { key: 'window' };
   for (const [field, min, max] of [
     ['limit', 0, 100],
     ['p', 0, Number.MAX_SAFE_INTEGER],
@@ -61,7 +61,7 @@ export function checkListRequest(body: Record<string, unknown>): Refusal | undef
       return max === 100 ? { key: 'range', vars: { field, min, max } } : { key: 'min', vars: { field, min } };
   }
   const limit = (body.limit as number | undefined) || 20;
-  if (((body.p as number | undefined) ?? 1) * limit > 10_000) return { key: 'depth' };
+  if (((body.p as number | undefined) ?? 1) * limit > MAX_PAGE_DEPTH) return { key: 'depth' };
   return undefined;
 }
 

@@ -7,6 +7,7 @@ import type { AlertInfo } from '../../schemas/alert.js';
 import type { IncidentInfo } from '../../schemas/incident.js';
 import type { MessageKey } from '../messages.js';
 import type { MockState } from '../state.js';
+import { MAX_WINDOW_SECONDS } from '../../client/pagination/limits.js';
 import { MockActionError, type UpdatableField } from './actions.js';
 
 /** The `data` of a success, or the code and message of a refusal. */
@@ -18,7 +19,6 @@ type Body = Record<string, unknown>;
 type Handler = (state: MockState, body: Body, personId: number) => Promise<OperationResult>;
 
 const UPDATABLE: UpdatableField[] = ['title', 'description', 'impact', 'root_cause', 'resolution', 'incident_severity'];
-const ALERT_WINDOW = 31 * 86_400;
 
 const ok = (data: unknown): OperationResult => ({ data });
 const missing = (id: string | number): OperationResult => ({ code: 'ResourceNotFound', key: 'notFound', vars: { id } });
@@ -147,7 +147,7 @@ const HANDLERS: Record<string, Handler> = {
     const start = body.start_time as number;
     const end = body.end_time as number;
     if (end <= start) return { code: 'InvalidParameter', key: 'endAfterStart' };
-    if (end - start > ALERT_WINDOW) return { code: 'InvalidParameter', key: 'window' };
+    if (end - start > MAX_WINDOW_SECONDS) return { code: 'InvalidParameter', key: 'window' };
     const asc = body.asc === true;
     const matches = allAlerts(state)
       .filter((a) => a.start_time >= start && a.start_time <= end)

@@ -1,8 +1,9 @@
 // The checks both smoke scripts run, whichever way they loaded the package (require or import).
 const assert = require('node:assert/strict');
 
-module.exports = async function runSmoke(label, sdk, webhooks, testing) {
+module.exports = async function runSmoke(label, sdk, webhooks, testing, operations) {
   assert.equal(typeof sdk.Flashduty, 'function');
+  assert.equal(operations.OPERATIONS['/member/list'].method, 'members.list');
   assert.equal(typeof webhooks.WebhookReceiver, 'function');
   const service = testing.createMockService({ seed: 2, incidents: 30 });
   assert.equal(service.handlers.length, 216); // every OpenAPI path and the two AI SRE ones; msw loads on first use
@@ -20,6 +21,9 @@ module.exports = async function runSmoke(label, sdk, webhooks, testing) {
     let count = 0;
     for await (const _ of client.listIncidents({ start_time: now - 40 * 86400, end_time: now })) count++;
     assert.ok(count >= 5);
+    let members = 0;
+    for await (const _ of client.members.list({ limit: 2 })) members++; // a generated method, its table loaded on first call
+    assert.ok(members > 2);
     await client.enableA2AAgent('a2a_demo');
     await assert.rejects(client.enableA2AAgent('a2a_demo'), sdk.InvalidParameterError);
     service.faults.add({

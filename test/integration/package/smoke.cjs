@@ -4,6 +4,7 @@ require('./run-smoke.cjs')(
   require('flashduty-sdk'),
   require('flashduty-sdk/webhooks'),
   require('flashduty-sdk/testing'),
+  require('flashduty-sdk/operations'),
 ).catch((error) => {
   console.error(error);
   process.exit(1);

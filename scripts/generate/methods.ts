@@ -1,0 +1,359 @@
+// The generated method layer: for every operation of the OpenAPI, its entry in OPERATIONS (the
+// public manifest), its runtime rules (paging, the conveniences its fields get) and its typed,
+// documented method. What is decided here, once, for every operation:
+// - kind: a read (retried as reads) when it is a GET or its summary starts with List, Get, Batch
+//   get, Search, Preview, Export or Download; every other operation is a mutation;
+// - paging: a list operation has a cursor (`search_after_ctx`) or a page number (`p`) in its body;
+//   its items are the response's `items` (or `docs`), its page size the default of `limit`;
+//   scripts/generate/paging.ts adds what the OpenAPI does not say;
+// - conveniences: a top-level integer field described as Unix seconds or milliseconds also takes a
+//   `Date`; a string field described as comma-separated also takes an array.
+
+import { methodNames } from './naming.js';
+import { PAGING_OVERRIDES } from './paging.js';
+
+export interface Operation {
+  summary?: string;
+  description?: string;
+  responses?: Record<string, { content?: { 'application/json'?: { schema?: unknown; example?: { data?: unknown } } } }>;
+  requestBody?: { content?: { 'application/json'?: { schema?: unknown } } };
+  parameters?: Array<{ name: string; in: string; required?: boolean; schema?: unknown; description?: string }>;
+}
+export interface Document {
+  paths: Record<string, Record<string, Operation>>;
+  components: { schemas: Record<string, unknown> };
+}
+
+interface Property {
+  type?: string | string[];
+  description?: string;
+  default?: unknown;
+  $ref?: string;
+}
+interface ObjectSchema {
+  $ref?: string;
+  type?: string | string[];
+  properties?: Record<string, Property>;
+  required?: string[];
+  allOf?: ObjectSchema[];
+  items?: ObjectSchema;
+}
+
+/**
+ * Methods whose params and result the API already names (wave 1 and 2 types, kept so that code
+ * written against them still compiles); every other method's types are the rule's.
+ */
+const NAMED_TYPES: Record<string, { params: string; result: string }> = {
+  '/incident/list': { params: 'ListIncidentsParams', result: 'IncidentPagePromise' },
+  '/webhook/history/list': { params: 'ListWebhookHistoryParams', result: 'WebhookHistoryPagePromise' },
+  '/webhook/history/detail': { params: 'GetWebhookHistoryDetailRequest', result: 'APIPromise<WebhookHistoryDetail>' },
+};
+
+const READ_SUMMARY = /^(List|Get|Batch get|Search|Preview|Export|Download)\b/;
+
+/** What the generator knows of one operation. */
+interface Described {
+  path: string;
+  method: string;
+  http: 'GET' | 'POST';
+  kind: 'read' | 'mutation';
+  summary: string;
+  description: string;
+  /** The body (or query) has required fields. */
+  required: boolean;
+  /** How a list operation pages (`single`: a list answered in one page, returned as a PagePromise all the same). */
+  paging?: {
+    mode: 'cursor' | 'number' | 'both' | 'single';
+    items: string;
+    limit: number;
+    total?: true;
+    hasNext?: true;
+    /** The OpenAPI requires `limit`: the method sends the default when the params give none. */
+    limitRequired?: true;
+  } & (typeof PAGING_OVERRIDES)[string];
+  times: Record<string, 's' | 'ms'>;
+  lists: string[];
+  idempotency: boolean;
+}
+
+function resolve(document: Document, schema: ObjectSchema | undefined): ObjectSchema | undefined {
+  let current = schema;
+  for (let hops = 0; current?.$ref && hops < 16; hops++) {
+    current = document.components.schemas[current.$ref.replace('#/components/schemas/', '')] as ObjectSchema;
+  }
+  return current;
+}
+
+/** Every property of an object schema, through `$ref` and `allOf`. */
+function propertiesOf(document: Document, schema: ObjectSchema | undefined): Record<string, Property> {
+  const resolved = resolve(document, schema);
+  if (!resolved) return {};
+  const own = { ...resolved.properties };
+  for (const part of resolved.allOf ?? []) Object.assign(own, propertiesOf(document, part));
+  return own;
+}
+
+function requiredOf(document: Document, schema: ObjectSchema | undefined): string[] {
+  const resolved = resolve(document, schema);
+  return [...(resolved?.required ?? []), ...(resolved?.allOf ?? []).flatMap((part) => requiredOf(document, part))];
+}
+
+/** The `data` schema of an operation's success envelope. */
+function dataSchema(operation: Operation): ObjectSchema | undefined {
+  const envelope = operation.responses?.['200']?.content?.['application/json']?.schema as ObjectSchema | undefined;
+  return envelope?.allOf?.find((part) => part.properties?.data)?.properties?.data;
+}
+
+export function describeOperations(document: Document): Described[] {
+  const names = methodNames(Object.keys(document.paths));
+  return Object.entries(document.paths).map(([path, methods]) => {
+    const http = methods.post ? 'POST' : 'GET';
+    const operation = (methods.post ?? methods.get) as Operation;
+    const bodySchema = operation.requestBody?.content?.['application/json']?.schema as ObjectSchema | undefined;
+    const query = (operation.parameters ?? []).filter((parameter) => parameter.in === 'query');
+    const fields: Record<string, Property> = bodySchema
+      ? propertiesOf(document, bodySchema)
+      : Object.fromEntries(query.map((p) => [p.name, { ...(p.schema as Property), description: p.description }]));
+    const required = bodySchema ? requiredOf(document, bodySchema).length > 0 : query.some((p) => p.required);
+    const times: Record<string, 's' | 'ms'> = {};
+    const lists: string[] = [];
+    for (const [name, field] of Object.entries(fields)) {
+      const text = field.description ?? '';
+      if (field.type === 'integer' && /unix|epoch|timestamp/i.test(text) && !/duration/i.test(text)) {
+        times[name] = /milli/i.test(text) ? 'ms' : 's';
+      }
+      if (field.type === 'string' && /comma-separated/i.test(text)) lists.push(name);
+    }
+    const summary = operation.summary ?? path;
+    return {
+      path,
+      method: names.get(path) as string,
+      http,
+      kind: http === 'GET' || READ_SUMMARY.test(summary) ? 'read' : 'mutation',
+      summary,
+      description: operation.description ?? '',
+      required,
+      ...pagingOf(document, path, operation, fields),
+      times,
+      lists,
+      idempotency: 'idempotency_key' in fields,
+    } satisfies Described;
+  });
+}
+
+function pagingOf(
+  document: Document,
+  path: string,
+  operation: Operation,
+  fields: Record<string, Property>,
+): Pick<Described, 'paging'> {
+  const cursor = 'search_after_ctx' in fields;
+  const number = 'p' in fields;
+  const override = PAGING_OVERRIDES[path];
+  if (!cursor && !number && !override?.single) {
+    if (override) throw new Error(`generate: paging.ts names ${path}, which does not page`);
+    return {};
+  }
+  const data = propertiesOf(document, dataSchema(operation));
+  const promised = requiredOf(document, dataSchema(operation));
+  const items = ['items', 'docs', 'list'].find((key) => key in data);
+  if (!items) throw new Error(`generate: ${path} pages but its data has no items array`);
+  const limit = resolve(document, fields.limit)
+    ? Number((resolve(document, fields.limit) as Property).default ?? 20)
+    : 20;
+  const limitRequired = requiredOf(
+    document,
+    operation.requestBody?.content?.['application/json']?.schema as ObjectSchema,
+  ).includes('limit');
+  return {
+    paging: {
+      ...(limitRequired ? { limitRequired: true as const } : {}),
+      mode: cursor && number ? 'both' : cursor ? 'cursor' : number ? 'number' : 'single',
+      items,
+      limit,
+      ...(promised.includes('total') ? { total: true as const } : {}),
+      ...(promised.includes('has_next_page') ? { hasNext: true as const } : {}),
+      ...override,
+    },
+  };
+}
+
+/** How the runtime reads a paging mode: which of cursor and page number it has. */
+function pagingModes(mode: string): { cursor?: true; number?: true } {
+  return {
+    ...(mode === 'cursor' || mode === 'both' ? { cursor: true } : {}),
+    ...(mode === 'number' || mode === 'both' ? { number: true } : {}),
+  };
+}
+
+const HEADER = `// Generated by \`npm run generate\` from openapi/openapi.en.json. Do not edit.`;
+
+/** `src/generated/operations.ts`: the public manifest. */
+export function manifestFile(operations: Described[]): string {
+  const entries = operations.map(({ path, method, http, kind, summary, paging }) => {
+    const info = {
+      method,
+      http,
+      kind,
+      summary,
+      ...(paging && paging.mode !== 'single' ? { paging: paging.mode } : {}),
+    };
+    return `  ${JSON.stringify(path)}: ${JSON.stringify(info)},`;
+  });
+  return `${HEADER}
+// Every operation: its method's name (the naming rule, scripts/generate/naming.ts), its HTTP method,
+// its retry kind (a read when a GET or its summary starts with List, Get, Batch get, Search, Preview,
+// Export or Download; else a mutation), the OpenAPI's summary, and how a list operation pages. The
+// entry \`flashduty-sdk/operations\` exports it; the client loads it with its first call.
+
+import type { OperationInfo } from '../operations.js';
+
+/** Every operation of the Flashduty Open API by path: its method, HTTP method, retry kind, summary and paging. */
+export const OPERATIONS = {
+${entries.join('\n')}
+} as const satisfies Record<string, OperationInfo>;
+`;
+}
+
+/** `src/generated/operation-rules.ts`: what the client's runtime needs beyond the manifest. */
+export function rulesFile(operations: Described[]): string {
+  const entries = operations.flatMap(({ path, paging, times, lists, idempotency }) => {
+    const rule = {
+      ...(paging ? { paging: { ...paging, single: undefined, mode: undefined, ...pagingModes(paging.mode) } } : {}),
+      ...(Object.keys(times).length > 0 ? { times } : {}),
+      ...(lists.length > 0 ? { lists } : {}),
+      ...(idempotency ? { idempotency } : {}),
+    };
+    return Object.keys(rule).length > 0 ? [`  ${JSON.stringify(path)}: ${JSON.stringify(rule)},`] : [];
+  });
+  return `${HEADER}
+// The runtime rules of the operations that have any (scripts/generate/methods.ts says how each is
+// read from the OpenAPI): how a list pages, which fields take a Date or an array, which bodies get an
+// idempotency key. Loaded with a client's first method call.
+
+import type { OperationRule } from '../client/resources/rules.js';
+
+/** The rules of each operation that has any, by path. */
+export const RULES: Record<string, OperationRule> = {
+${entries.join('\n')}
+};
+`;
+}
+
+/** `Members`, `ChannelsEscalateRules`: a namespace's interface name. */
+function typeName(namespace: string): string {
+  return namespace
+    .split('.')
+    .map((part) => part[0]?.toUpperCase() + part.slice(1))
+    .join('');
+}
+
+/** A TSDoc block, its text escaped for a comment. */
+function doc(lines: string[], indent: string): string {
+  const text = lines.flatMap((line) => line.replace(/\*\//g, '*\\/').split('\n'));
+  return `${indent}/**\n${text.map((line) => `${indent} *${line ? ` ${line}` : ''}`).join('\n')}\n${indent} */`;
+}
+
+/** `src/generated/resources.ts`: the typed namespaces, and the table their methods are built from. */
+export function resourcesFile(operations: Described[]): string {
+  const namespaces = new Map<string, { methods: Described[]; children: Set<string> }>();
+  const ensure = (name: string) => {
+    let entry = namespaces.get(name);
+    if (!entry) namespaces.set(name, (entry = { methods: [], children: new Set() }));
+    return entry;
+  };
+  for (const operation of operations) {
+    const parts = operation.method.split('.');
+    ensure(parts.slice(0, -1).join('.')).methods.push(operation);
+    for (let i = 1; i < parts.length - 1; i++)
+      ensure(parts.slice(0, i).join('.')).children.add(parts.slice(0, i + 1).join('.'));
+  }
+  const roots = [...namespaces.keys()].filter((name) => !name.includes('.')).sort();
+  const interfaces = [...namespaces.entries()]
+    .sort(([a], [b]) => (a < b ? -1 : 1))
+    .map(([name, { methods, children }]) => {
+      const members = [
+        ...[...children].sort().map((child) => {
+          const last = child.split('.').pop() as string;
+          return `${doc(
+            [
+              `\`${child}\`: ${namespaces
+                .get(child)
+                ?.methods.map((m) => m.method.split('.').pop())
+                .join(', ')}.`,
+            ],
+            '  ',
+          )}\n  readonly ${last}: ${typeName(child)};`;
+        }),
+        ...methods.map((operation) => methodSignature(operation)),
+      ];
+      return `${doc([`\`client.${name}\`: the operations under \`/${operations.find((o) => o.method.startsWith(`${name}.`))?.path.split('/')[1]}/\`.`], '')}\nexport interface ${typeName(name)} {\n${members.join('\n')}\n}`;
+    });
+  const table = [...namespaces.entries()]
+    .sort(([a], [b]) => (a < b ? -1 : 1))
+    .filter(([, { methods }]) => methods.length > 0)
+    .map(([name, { methods }]) => {
+      const verbs = methods.map((m) => `${m.paging ? '*' : ''}${m.method.split('.').pop()}`);
+      return `  ${JSON.stringify(name)}: ${JSON.stringify(verbs.join(' '))},`;
+    });
+  return `${HEADER}
+// Every operation as a method \`client.<resource>[.<sub>].<verb>\`: the namespaces' types with the
+// OpenAPI's summary and description, and the table the client builds them from at construction
+// (src/client/resources/build.ts). The table holds only names, so the methods cost the up-front bundle
+// almost nothing; their paths, retry kinds and paging load with the first call.
+
+import type { APIPromise } from '../core/api-promise.js';
+import type { RequestOptions } from '../client/client-options.js';
+import type { Data, ListPagePromiseOf, Params, WebhookHistoryPagePromise } from '../client/resources/types.js';
+import type { IncidentPagePromise } from '../client/pagination.js';
+import type { ListIncidentsParams } from '../schemas/list.js';
+import type { GetWebhookHistoryDetailRequest, ListWebhookHistoryParams, WebhookHistoryDetail } from '../schemas/webhook-history.js';
+
+${interfaces.join('\n\n')}
+
+/** Every resource namespace of the client. */
+export interface Resources {
+${roots.map((root) => `${doc([`The operations under \`/${operations.find((o) => o.method.startsWith(`${root}.`))?.path.split('/')[1]}/\`.`], '  ')}\n  readonly ${root}: ${typeName(root)};`).join('\n')}
+}
+
+/**
+ * @internal The verbs of each namespace, space-separated; \`*\` marks a list method (it returns a
+ * PagePromise). The client builds \`client.<namespace>.<verb>\` from it.
+ */
+export const RESOURCE_METHODS: Record<string, string> = {
+${table.join('\n')}
+};
+`;
+}
+
+/** "`a` takes" or "`a`, `b` take". */
+function fieldList(fields: string[]): string {
+  return `${fields.map((field) => `\`${field}\``).join(', ')} ${fields.length === 1 ? 'takes' : 'take'}`;
+}
+
+function methodSignature(operation: Described): string {
+  const { path, http, summary, description, required, paging, times, lists, method } = operation;
+  const conveniences = [
+    Object.keys(times).length > 0 ? `${fieldList(Object.keys(times))} a \`Date\` as well.` : '',
+    lists.length > 0 ? `${fieldList(lists)} an array as well.` : '',
+  ].filter(Boolean);
+  const list = Boolean(paging);
+  const lines = [
+    `${summary} (\`${http} ${path}\`).`,
+    ...(description && description !== summary ? ['', description] : []),
+    ...(conveniences.length > 0 ? ['', conveniences.join(' ')] : []),
+    ...(list ? ['', '`await` gives the first page; `for await` walks every item of every page.'] : []),
+  ];
+  const timeKeys =
+    Object.keys(times)
+      .map((t) => JSON.stringify(t))
+      .join(' | ') || 'never';
+  const listKeys = lists.map((t) => JSON.stringify(t)).join(' | ') || 'never';
+  const params = `Params<${JSON.stringify(path)}, ${timeKeys}, ${listKeys}>`;
+  const result = list
+    ? `ListPagePromiseOf<${JSON.stringify(path)}, ${JSON.stringify(paging?.items ?? 'items')}>`
+    : `APIPromise<Data<${JSON.stringify(path)}>>`;
+  const verb = method.split('.').pop() as string;
+  const named = NAMED_TYPES[path];
+  return `${doc(lines, '  ')}\n  ${verb}(params${required ? '' : '?'}: ${named?.params ?? params}, options?: RequestOptions): ${named?.result ?? result};`;
+}

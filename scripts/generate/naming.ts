@@ -1,0 +1,82 @@
+// The naming rule of the generated methods, and the short table of names that do not follow it.
+// The rule (stated in the README, "Every operation a method"):
+//   - the resource is the path's first segment, camelCase and plural: `/incident/ack` → `incidents`,
+//     `/status-page/…` → `statusPages`, `/alert-event/list` → `alertEvents`;
+//   - the segments between the first and the last make one sub-resource, joined in camelCase and
+//     plural: `/channel/escalate/rule/list` → `channels.escalateRules`, `/incident/war-room/list` →
+//     `incidents.warRooms`;
+//   - the last segment is the verb, camelCase: `/incident/list-by-ids` → `incidents.listByIds`.
+// A name the rule would make awkward, or one fixed earlier under another name (API.md), is in
+// OVERRIDES with its reason. The generator refuses two paths with one name, and a name that is both
+// a method and a namespace.
+
+/** Paths whose method name is not the rule's, each with the reason. */
+export const OVERRIDES: Record<string, { method: string; why: string }> = {
+  '/incident/responder/add': { method: 'incidents.addResponder', why: 'fixed in wave 2 (API.md)' },
+  '/alert/event/list': { method: 'alerts.events', why: 'fixed in wave 2 (API.md): the events of one alert' },
+  '/webhook/history/list': { method: 'webhookHistory.list', why: 'fixed in wave 2 (API.md)' },
+  '/webhook/history/detail': { method: 'webhookHistory.detail', why: 'fixed in wave 2 (API.md)' },
+  '/incident/past/list': { method: 'incidents.listPast', why: '"past" has no plural: the rule would say pasts' },
+  '/member/info/reset': {
+    method: 'members.resetInfo',
+    why: 'the rule would make a namespace `infos` beside the method `info`',
+  },
+  '/monit/rule/list/basic': {
+    method: 'monitors.rules.list',
+    why: 'the only list of rules; "basic" is the service’s variant name, not a resource',
+  },
+  '/monit/rule/delete/batch': { method: 'monitors.rules.deleteBatch', why: 'a verb with a modifier, not a resource' },
+  '/monit/rule/update/fields': { method: 'monitors.rules.updateFields', why: 'a verb with a modifier, not a resource' },
+};
+
+/** First segments whose plural the rule would get wrong, or that the service names otherwise. */
+const RESOURCES: Record<string, { name: string; why: string }> = {
+  monit: { name: 'monitors', why: 'the product is "Monitors" (the OpenAPI’s tags); "monits" is no word' },
+  rum: { name: 'rum', why: 'an acronym (Real User Monitoring) with no plural' },
+};
+
+/** The method name the rule gives a path (`'/channel/escalate/rule/list'` → `'channels.escalateRules.list'`). */
+export function methodName(path: string): string {
+  const override = OVERRIDES[path];
+  if (override) return override.method;
+  const segments = path.split('/').filter(Boolean);
+  if (segments.length < 2) throw new Error(`generate: ${path} has no verb segment; add it to OVERRIDES`);
+  const [first, ...rest] = segments as [string, ...string[]];
+  const verb = camel(rest.pop() as string);
+  const resource = RESOURCES[first]?.name ?? plural(camel(first));
+  const sub = rest.length > 0 ? plural(camel(rest.join('-'))) : undefined;
+  return [resource, sub, verb].filter(Boolean).join('.');
+}
+
+/** `list-by-ids` → `listByIds`. */
+export function camel(text: string): string {
+  return text.replace(/[-_]+([a-z0-9])/g, (_, c: string) => c.toUpperCase());
+}
+
+/** English plural of a camelCase name's last word: rule → rules, policy → policies, data stays. */
+export function plural(name: string): string {
+  if (/(data|s)$/i.test(name)) return name;
+  if (/[^aeiou]y$/.test(name)) return `${name.slice(0, -1)}ies`;
+  if (/(x|ch|sh)$/.test(name)) return `${name}es`;
+  return `${name}s`;
+}
+
+/** Every path's method, checked: no two paths share a name, and no name is both a method and a namespace. */
+export function methodNames(paths: string[]): Map<string, string> {
+  const byPath = new Map(paths.map((path) => [path, methodName(path)]));
+  const owners = new Map<string, string>();
+  for (const [path, method] of byPath) {
+    const other = owners.get(method);
+    if (other) throw new Error(`generate: ${other} and ${path} would both be ${method}; add one to OVERRIDES`);
+    owners.set(method, path);
+  }
+  for (const [path, method] of byPath) {
+    if ([...owners.keys()].some((name) => name.startsWith(`${method}.`))) {
+      throw new Error(`generate: ${method} (${path}) is also a namespace of other methods; add one to OVERRIDES`);
+    }
+  }
+  for (const path of Object.keys(OVERRIDES)) {
+    if (!byPath.has(path)) throw new Error(`generate: OVERRIDES names ${path}, which the OpenAPI no longer has`);
+  }
+  return byPath;
+}

@@ -1,0 +1,32 @@
+// What the OpenAPI does not say about paging, per list operation: how long one request's time window
+// may be, how deep page-number paging goes, which field identifies an item (to yield it once when
+// pages shift under a walk). Everything else about a list (cursor or page number, where its items
+// are, its default page size) the generator reads from the OpenAPI itself.
+
+import { MAX_PAGE_DEPTH, MAX_WINDOW_SECONDS } from '../../src/client/pagination/limits.js';
+
+export interface PagingOverride {
+  /** The longest `end_time - start_time` of one request, in the fields' own unit (seconds or ms). */
+  window?: number;
+  /** The item's field the window filters on (default `start_time`). */
+  windowField?: string;
+  /** The service refuses `p × limit` beyond this. */
+  depth?: number;
+  /** The item's id field. */
+  id?: string;
+  /** A list answered in one page that returns a PagePromise all the same (fixed so in wave 2). */
+  single?: true;
+}
+
+const DAY_MS = 86_400_000;
+
+export const PAGING_OVERRIDES: Record<string, PagingOverride> = {
+  '/incident/list': { window: MAX_WINDOW_SECONDS, depth: MAX_PAGE_DEPTH, id: 'incident_id' },
+  '/alert/list': { window: MAX_WINDOW_SECONDS, depth: MAX_PAGE_DEPTH, id: 'alert_id' },
+  '/insight/incident/list': { id: 'incident_id' },
+  '/alert/event/list': { single: true },
+  // The service's own descriptions: "Maximum range: 183 days", "Maximum window: 365 days", "Maximum span 90 days".
+  '/rum/issue/list': { window: 183 * DAY_MS },
+  '/sourcemap/list': { window: 365 * DAY_MS },
+  '/audit/search': { window: 90 * 86_400 },
+};

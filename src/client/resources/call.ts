@@ -1,0 +1,189 @@
+// The one way a method is called. Every generated method (client.<resource>[.<sub>].<verb>),
+// client.request and listIncidents come here: the operation's path, HTTP method, retry kind and
+// rules are looked up in the generated tables, which load with the first call together with the
+// params' conversion and the schema checker, so a client that is only constructed carries none of
+// them. Then: params → wire body (params.ts) → the OpenAPI's request schema → the request loop; a
+// list operation goes to the paging engine with the page shape its rules promise.
+
+import type { APIPromise } from '../../core/api-promise.js';
+import { RequestValidationError } from '../../core/errors.js';
+import { lazy } from '../../internal/lazy.js';
+import type { ApiResponse, Flashduty, RequestOptions } from '../client.js';
+import { ListPage, type ListOperation, ListPagePromise, type PagedRequest, snapshot } from '../paging.js';
+import { checkIncidentPage } from '../pagination.js';
+import type { OperationRule } from './rules.js';
+
+/** What the client knows of an operation once the tables loaded. */
+export interface ResolvedOperation {
+  /** The dotted method name (`incidents.ack`), or the path for one the OpenAPI does not list. */
+  name: string;
+  path: string;
+  http: 'GET' | 'POST';
+  kind: 'read' | 'mutation';
+  rule: OperationRule | undefined;
+  /** Whether the vendored OpenAPI lists it (its body is checked against its schema). */
+  known: boolean;
+}
+
+/** The tables, by method and by path, with the conversion and the checker: all loaded on the first call. */
+const loadTables = lazy(async () => {
+  const [{ OPERATIONS }, { RULES }, params, schemas, checker] = await Promise.all([
+    import('../../generated/operations.js'),
+    import('../../generated/operation-rules.js'),
+    import('./params.js'),
+    import('../../generated/request-schemas.js'),
+    import('../../internal/schema.js'),
+  ]);
+  const byPath = new Map<string, ResolvedOperation>();
+  const byMethod = new Map<string, ResolvedOperation>();
+  for (const [path, info] of Object.entries(OPERATIONS)) {
+    const resolved = { name: info.method, path, http: info.http, kind: info.kind, rule: RULES[path], known: true };
+    byPath.set(path, resolved);
+    byMethod.set(info.method, resolved);
+  }
+  return { byPath, byMethod, params, schemas, checker };
+});
+
+type Tables = Awaited<ReturnType<typeof loadTables>>;
+
+/** A method takes our conveniences and checks enums; client.request takes the wire body as it is and leaves enums to the server. */
+const METHOD = { enums: true, convert: true };
+const REQUEST = { enums: false, convert: false };
+
+/**
+ * The wire body of a call: params converted by the operation's rules, then checked against its
+ * request schema (enums only with `enums`: client.request leaves them to the server, so that a value
+ * the service adds later can be sent). A RequestValidationError naming the field, nothing sent.
+ */
+function prepare(
+  tables: Tables,
+  operation: ResolvedOperation,
+  params: unknown,
+  { enums, convert }: { enums: boolean; convert: boolean },
+): unknown {
+  const wire = Array.isArray(params) ? params : tables.params.toWire(params, convert ? operation.rule : undefined);
+  const schema = tables.schemas.REQUEST_SCHEMAS[operation.path];
+  const problem = schema ? tables.checker.checkSchema(wire, schema, tables.schemas.SCHEMA_DEFS, { enums }) : undefined;
+  if (problem) throw new RequestValidationError(problem.path || (convert ? 'params' : 'body'), problem.why);
+  return Array.isArray(wire) ? wire : tables.params.withIdempotencyKey(wire, operation.rule?.idempotency === true);
+}
+
+async function byMethod(method: string): Promise<[Tables, ResolvedOperation]> {
+  const tables = await loadTables();
+  const operation = tables.byMethod.get(method);
+  if (!operation) throw new RequestValidationError('method', `no operation is called ${method}`);
+  return [tables, operation];
+}
+
+/** A method that resolves to the response's `data`. */
+export function callMethod(
+  client: Flashduty,
+  method: string,
+  params: unknown,
+  options?: RequestOptions,
+): APIPromise<unknown> {
+  return client._call(async () => {
+    const [tables, operation] = await byMethod(method);
+    return send(client, operation, prepare(tables, operation, params, METHOD), options);
+  }, dataOf);
+}
+
+/**
+ * `client.request(path, body)`: any operation by its path. A path the OpenAPI does not list is sent
+ * unchecked as a POST mutation, the policy that can never double a write.
+ */
+export function callPath(
+  client: Flashduty,
+  path: string,
+  body: unknown,
+  options?: RequestOptions,
+): APIPromise<unknown> {
+  return client._call(async () => {
+    if (typeof path !== 'string' || !path.startsWith('/') || /[?#\s]/.test(path)) {
+      throw new RequestValidationError(
+        'path',
+        `expected an operation path of the OpenAPI such as '/incident/ack', got ${JSON.stringify(path)}`,
+      );
+    }
+    if (typeof body !== 'object' || body === null) {
+      throw new RequestValidationError(
+        'body',
+        'expected an object or array (the operation’s request body or query parameters)',
+      );
+    }
+    const tables = await loadTables();
+    const known = tables.byPath.get(path);
+    if (known) return send(client, known, prepare(tables, known, body, REQUEST), options);
+    // A path this OpenAPI does not list: sent unchecked, as a POST mutation (the policy that can never double a write).
+    return send(
+      client,
+      { name: path, path, http: 'POST', kind: 'mutation', rule: undefined, known: false },
+      body,
+      options,
+    );
+  }, dataOf);
+}
+
+function send(
+  client: Flashduty,
+  operation: ResolvedOperation,
+  wire: unknown,
+  options?: RequestOptions,
+): Promise<ApiResponse> {
+  return client._request(operation.http, operation.path.slice(1), wire, operation.kind, options);
+}
+
+const dataOf = (response: ApiResponse): unknown => response.data;
+
+/** A list method: a PagePromise at once; the params are converted and checked before the first request. */
+export function listMethod<Item, Request extends PagedRequest>(
+  client: Flashduty,
+  method: string,
+  params: unknown,
+  options: RequestOptions = {},
+  Promise_: typeof ListPagePromise = ListPagePromise,
+  Page: typeof ListPage = ListPage,
+): ListPagePromise<Item, Request> {
+  const copy = snapshot(params);
+  const source = async () => {
+    const [tables, operation] = await byMethod(method);
+    return { operation: listOperation<Item>(operation), request: prepare(tables, operation, copy, METHOD) as Request };
+  };
+  return new Promise_<Item, Request>(client, source, options, Page);
+}
+
+const LIST_OPERATIONS = new Map<string, ListOperation<never>>();
+
+/**
+ * What some lists have beyond their rules: the incident list keeps the name its resume tokens and
+ * messages carried before every operation was a method, and a page check of its own.
+ */
+const LIST_EXTRAS: Record<string, Partial<ListOperation<never>>> = {
+  '/incident/list': { name: 'listIncidents', check: checkIncidentPage },
+};
+
+/** The paging engine's view of a list operation, made once per operation from its rules. */
+function listOperation<Item>(operation: ResolvedOperation): ListOperation<Item> {
+  let made = LIST_OPERATIONS.get(operation.name) as ListOperation<Item> | undefined;
+  if (made) return made;
+  const paging = operation.rule?.paging ?? { items: 'items', limit: 20 };
+  const field = (item: Item, name: string): unknown => (item as Record<string, unknown>)[name];
+  const { window, windowField = 'start_time', id } = paging;
+  made = {
+    name: operation.name,
+    path: operation.path.slice(1),
+    cursor: paging.cursor === true,
+    number: paging.number === true,
+    defaultLimit: paging.limit,
+    items: paging.items,
+    ...(paging.depth !== undefined ? { maxDepth: paging.depth } : {}),
+    ...(window !== undefined
+      ? { window: { max: window, timeOf: (item: Item) => Number(field(item, windowField) ?? 0) } }
+      : {}),
+    ...(id !== undefined ? { idOf: (item: Item) => JSON.stringify(field(item, id) ?? null) } : {}),
+    shape: { total: paging.total === true, hasNextPage: paging.hasNext === true },
+    ...(LIST_EXTRAS[operation.path] as Partial<ListOperation<Item>> | undefined),
+  };
+  LIST_OPERATIONS.set(operation.name, made);
+  return made;
+}

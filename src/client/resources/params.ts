@@ -1,0 +1,107 @@
+// A method's params become its operation's wire body, by rules written once for every operation
+// that has such a field (the generated RULES say which): a `Date` for a Unix-time field (seconds or
+// milliseconds, as the field is), an array for a comma-separated one; a number that is plausibly in
+// the other unit is refused rather than sent. Then the checks that need more than one field: a time
+// window ends after it starts, and page-number paging stays within the service's depth. The body's
+// own schema is checked after this (request.ts). Loaded with a client's first method call.
+
+import { RequestValidationError } from '../../core/errors.js';
+import { definedFields, describe } from './values.js';
+import type { OperationRule } from './rules.js';
+
+/** Seconds beyond this are surely milliseconds (the year 5138); milliseconds below 1e12 are surely seconds. */
+const MAX_PLAUSIBLE_SECONDS = 1e11;
+const MIN_PLAUSIBLE_MS = 1e12;
+
+/** The wire body of `params` by the operation's rules; a RequestValidationError naming the field otherwise. */
+export function toWire(params: unknown, rule: OperationRule | undefined): Record<string, unknown> {
+  if (params === undefined) return {};
+  if (typeof params !== 'object' || params === null || Array.isArray(params)) {
+    throw new RequestValidationError(
+      'params',
+      `expected an object (the operation’s request body), got ${describe(params)}`,
+    );
+  }
+  const wire = definedFields(params);
+  if (!rule) return wire;
+  for (const [field, unit] of Object.entries(rule.times ?? {})) {
+    if (wire[field] !== undefined) wire[field] = toTime(wire[field], field, unit);
+  }
+  for (const field of rule.lists ?? []) {
+    const joined = toCommaList(wire[field], field);
+    if (joined === undefined) delete wire[field];
+    else wire[field] = joined;
+  }
+  const { start_time, end_time } = wire;
+  if (
+    typeof start_time === 'number' &&
+    typeof end_time === 'number' &&
+    rule.times?.end_time &&
+    end_time <= start_time
+  ) {
+    throw new RequestValidationError('end_time', 'must be greater than start_time');
+  }
+  if (rule.paging?.limitRequired && wire.limit === undefined) wire.limit = rule.paging.limit;
+  const depth = rule.paging?.depth;
+  if (depth !== undefined && typeof wire.p === 'number') {
+    const limit = typeof wire.limit === 'number' && wire.limit > 0 ? wire.limit : (rule.paging?.limit ?? 20);
+    if (wire.p * limit > depth) {
+      throw new RequestValidationError(
+        'p',
+        `p × limit must not exceed ${depth} (got ${wire.p} × ${limit}); page by cursor to go further`,
+      );
+    }
+  }
+  return wire;
+}
+
+function toTime(value: unknown, field: string, unit: 's' | 'ms'): unknown {
+  if (value instanceof Date) {
+    const ms = value.getTime();
+    if (Number.isNaN(ms)) throw new RequestValidationError(field, 'is an invalid Date');
+    return unit === 'ms' ? ms : Math.floor(ms / 1000);
+  }
+  if (typeof value !== 'number' || !Number.isInteger(value)) {
+    const expected = unit === 'ms' ? 'whole Unix milliseconds' : 'whole Unix seconds';
+    throw new RequestValidationError(field, `expected a Date or ${expected}, got ${describe(value)}`);
+  }
+  if (unit === 's' && value > MAX_PLAUSIBLE_SECONDS) {
+    throw new RequestValidationError(field, `${value} looks like milliseconds; pass Unix seconds or a Date`);
+  }
+  if (unit === 'ms' && value >= 1e9 && value < MIN_PLAUSIBLE_MS) {
+    throw new RequestValidationError(field, `${value} looks like Unix seconds; pass Unix milliseconds or a Date`);
+  }
+  return value;
+}
+
+/** An array (or the wire's comma-separated string) as the wire's string: non-empty values, no commas inside. */
+function toCommaList(value: unknown, field: string): string | undefined {
+  if (value === undefined) return undefined;
+  const parts = typeof value === 'string' ? value.split(',') : value;
+  if (!Array.isArray(parts)) {
+    throw new RequestValidationError(field, `expected a string or an array of strings, got ${describe(value)}`);
+  }
+  const clean: string[] = [];
+  for (const [i, part] of parts.entries()) {
+    if (typeof part !== 'string')
+      throw new RequestValidationError(`${field}[${i}]`, `expected a string, got ${describe(part)}`);
+    const trimmed = part.trim();
+    if (trimmed === '' || trimmed.includes(',')) {
+      throw new RequestValidationError(
+        typeof value === 'string' ? field : `${field}[${i}]`,
+        'expected non-empty values without commas',
+      );
+    }
+    clean.push(trimmed);
+  }
+  return clean.length === 0 ? undefined : clean.join(',');
+}
+
+/**
+ * The body with an `idempotency_key` where the operation defines one and the caller gave none: one
+ * key per call, so that its retries carry the same key and the server applies the write once.
+ */
+export function withIdempotencyKey<B extends object>(body: B, defined: boolean): B {
+  if (!defined || (body as { idempotency_key?: unknown }).idempotency_key !== undefined) return body;
+  return { ...body, idempotency_key: globalThis.crypto.randomUUID() };
+}

@@ -1,0 +1,37 @@
+// The shape of an operation's runtime rules, as `npm run generate` writes them for every operation
+// (src/generated/operation-rules.ts; how each is read from the OpenAPI: scripts/generate/methods.ts).
+
+/** What the client needs to know of an operation beyond its path, HTTP method and retry kind. */
+export interface OperationRule {
+  /** How a list operation pages. */
+  paging?: {
+    /** Where the page's items are in `data` (`items`, `docs`). */
+    items: string;
+    /** The page size when the params give none (the OpenAPI's default of `limit`). */
+    limit: number;
+    /** Pages by `search_after_ctx`. */
+    cursor?: true;
+    /** Pages by `p`. */
+    number?: true;
+    /** The longest window of one request, in the time fields' unit. */
+    window?: number;
+    /** The item's time field the window filters on (default `start_time`). */
+    windowField?: string;
+    /** The deepest page-number page the service serves (`p × limit`). */
+    depth?: number;
+    /** The item's id field (an item is yielded once even when pages shift). */
+    id?: string;
+    /** Every page has an integer `total`. */
+    total?: true;
+    /** Every page has a boolean `has_next_page`. */
+    hasNext?: true;
+    /** The OpenAPI requires `limit`: the default is sent when the params give none. */
+    limitRequired?: true;
+  };
+  /** Top-level Unix-time fields, in seconds (`s`) or milliseconds (`ms`): they also take a `Date`. */
+  times?: Record<string, 's' | 'ms'>;
+  /** Comma-separated string fields: they also take an array. */
+  lists?: string[];
+  /** The body has an `idempotency_key`, filled in when the caller gives none. */
+  idempotency?: true;
+}

@@ -1,0 +1,19 @@
+// Entry `flashduty-sdk/operations`: the manifest of every operation, generated from the vendored
+// OpenAPI (`npm run generate`). An entry of its own, so that `import { Flashduty }` does not carry it;
+// the command line and tools that list or dispatch operations read it.
+
+/** What the manifest says of one operation. */
+export interface OperationInfo {
+  /** The client's method for it, dotted: `'incidents.ack'` is `client.incidents.ack()`. */
+  readonly method: string;
+  /** How it is called on the wire. */
+  readonly http: 'GET' | 'POST';
+  /** Its retry policy: a read is retried on network errors, timeouts, 429 and 5xx; a mutation only where it provably had no effect. */
+  readonly kind: 'read' | 'mutation';
+  /** The OpenAPI's summary. */
+  readonly summary: string;
+  /** How a list operation pages (its method returns a PagePromise); absent for the others. */
+  readonly paging?: 'cursor' | 'number' | 'both';
+}
+
+export { OPERATIONS } from './generated/operations.js';
