@@ -3,10 +3,13 @@ export { Flashduty, DEFAULT_BASE_URL } from './client/client.js';
 export type { AfterResponseHook, BeforeRequestHook, ClientOptions, Hooks, RequestOptions } from './client/client.js';
 export type { APIPromise, ResponseInfo, WithResponse } from './core/api-promise.js';
 export type { MutationResult } from './client/agents.js';
-export { IncidentPage, IncidentPagePromise } from './client/pagination.js';
-export { ListPage, ListPagePromise } from './client/paging.js';
-export type { ListOperation, PagedRequest, PageFactory } from './client/paging.js';
-export type { ListShape } from './client/list-shape.js';
+export { IncidentPage, IncidentPagePromise } from './client/pagination/incident-page.js';
+export { ListPage } from './client/pagination/page.js';
+export type { PageFactory } from './client/pagination/page.js';
+export { ListPagePromise, PagePromise } from './client/pagination/page-promise.js';
+export type { ItemsOptions, PagesOptions, PageSource, PagingMode } from './client/pagination/page-promise.js';
+export type { ListOperation, PagedRequest } from './client/pagination/operation.js';
+export type { ListShape } from './client/pagination/shape.js';
 export type * from './generated/resources.js';
 export type {
   AlertEventListItem,
@@ -27,8 +30,6 @@ export type { RetryKind } from './client/retry.js';
 export type { OperationBody, OperationData, OperationOf, OperationPath } from './client/request.js';
 export type { components, operations, paths, WithRequired } from './generated/openapi.js';
 export type { ShapeProblem } from './schemas/shape.js';
-export { PagePromise } from './core/page-promise.js';
-export type { ItemsOptions, PagesOptions, PagingMode } from './core/page-promise.js';
 export type { ValidateMode } from './core/envelope.js';
 export type { Logger, LogLevel } from './internal/logger.js';
 export {
@@ -69,5 +70,4 @@ export type { Progress, Severity } from './schemas/common.js';
 export * from './schemas/incident.js';
 export * from './schemas/alert.js';
 export * from './schemas/list.js';
-export type { PageSource } from './core/page-promise.js';
 export * from './schemas/envelope.js';

@@ -12,7 +12,7 @@ import { createRedactor } from '../internal/redact.js';
 import { VERSION } from '../version.js';
 import type { Resources } from '../generated/resources.js';
 import { deleteSkill, enableA2AAgent, type MutationResult } from './agents.js';
-import type { IncidentPagePromise } from './pagination.js';
+import type { IncidentPagePromise } from './pagination/incident-page.js';
 import type { LoopSettings, RequestLoop } from './request-loop.js';
 import {
   checkBaseUrl,

@@ -7,7 +7,7 @@
 import type { APIPromise } from '../core/api-promise.js';
 import type { RequestOptions } from '../client/client-options.js';
 import type { Data, ListPagePromiseOf, Params, WebhookHistoryPagePromise } from '../client/resources/types.js';
-import type { IncidentPagePromise } from '../client/pagination.js';
+import type { IncidentPagePromise } from '../client/pagination/incident-page.js';
 import type { ListIncidentsParams } from '../schemas/list.js';
 import type { GetWebhookHistoryDetailRequest, ListWebhookHistoryParams, WebhookHistoryDetail } from '../schemas/webhook-history.js';
 

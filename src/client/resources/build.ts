@@ -5,8 +5,9 @@
 
 import { RESOURCE_METHODS } from '../../generated/resources.js';
 import type { Flashduty, RequestOptions } from '../client.js';
-import type { ListPage, ListPagePromise } from '../paging.js';
-import { IncidentPage, IncidentPagePromise } from '../pagination.js';
+import { IncidentPage, IncidentPagePromise } from '../pagination/incident-page.js';
+import type { ListPage } from '../pagination/page.js';
+import type { ListPagePromise } from '../pagination/page-promise.js';
 import { callMethod, listMethod } from './call.js';
 
 /** List methods whose pages the API names with a class of their own. */

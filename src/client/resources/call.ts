@@ -9,8 +9,10 @@ import type { APIPromise } from '../../core/api-promise.js';
 import { RequestValidationError } from '../../core/errors.js';
 import { lazy } from '../../internal/lazy.js';
 import type { ApiResponse, Flashduty, RequestOptions } from '../client.js';
-import { ListPage, type ListOperation, ListPagePromise, type PagedRequest, snapshot } from '../paging.js';
-import { checkIncidentPage } from '../pagination.js';
+import { checkIncidentPage } from '../pagination/incident-page.js';
+import type { ListOperation, PagedRequest } from '../pagination/operation.js';
+import { ListPage } from '../pagination/page.js';
+import { ListPagePromise, snapshot } from '../pagination/page-promise.js';
 import type { OperationRule } from './rules.js';
 
 /** What the client knows of an operation once the tables loaded. */
@@ -172,6 +174,7 @@ function listOperation<Item>(operation: ResolvedOperation): ListOperation<Item> 
   made = {
     name: operation.name,
     path: operation.path.slice(1),
+    http: operation.http,
     cursor: paging.cursor === true,
     number: paging.number === true,
     defaultLimit: paging.limit,

@@ -1,21 +1,22 @@
-// The walks of the paging engine (its rules: paging.ts): the first page, the next page, and every
-// page by cursor or page number across windows, with resume tokens checked. Loaded on a list
-// method's first page.
+// The one paging engine behind every list method: the first page, the next page, and walks by cursor
+// or by page number across ranges split into windows where the operation limits them. Loaded on a
+// list method's first page. Rules it owns:
+// - A walk never loops: it ends on no next page, an empty page, a missing or repeated cursor, or
+//   maxPages.
+// - Neighbouring windows share their edge second; an item at that second belongs to the window
+//   walked first, and is dropped from the next one. That rule needs no memory, so resuming is exact.
+// - `resumeFrom` continues right after the page whose token it is (resume-token.ts), and refuses a
+//   token of other params or another list.
 
-import { RequestValidationError, ResponseValidationError } from '../core/errors.js';
-import { checkLimit, type PagingMode } from '../core/page-promise.js';
-import { lazy } from '../internal/lazy.js';
-import type { ShapeProblem } from '../schemas/shape.js';
-import type { Flashduty, RequestOptions } from './client.js';
-import { checkListShape } from './list-shape.js';
-import {
-  ListPage,
-  type ListOperation,
-  type PageContext,
-  type PagedRequest,
-  type PageFactory,
-  type Token,
-} from './paging.js';
+import { RequestValidationError, ResponseValidationError } from '../../core/errors.js';
+import { lazy } from '../../internal/lazy.js';
+import type { ShapeProblem } from '../../schemas/shape.js';
+import type { Flashduty, RequestOptions } from '../client.js';
+import type { ListOperation, PageContext, PagedRequest } from './operation.js';
+import { ListPage, type PageFactory } from './page.js';
+import { checkLimit, type PagingMode } from './page-promise.js';
+import { decodeToken, fingerprint, type Next } from './resume-token.js';
+import { checkListShape } from './shape.js';
 
 /** The first page of a list call: the window's length and the params checked, then one request. */
 export async function firstPage<Item, Request extends PagedRequest, Page extends ListPage<Item, Request>>(
@@ -55,7 +56,7 @@ export async function fetchPage<Item, Request extends PagedRequest, Page extends
   context: PageContext,
   factory?: PageFactory<Item, Request, Page>,
 ): Promise<Page> {
-  const response = await client._post(operation.path, request, 'read', options);
+  const response = await client._request(operation.http ?? 'POST', operation.path, request, 'read', options);
   const key = operation.items ?? 'items';
   const raw = response.data as Record<string, unknown> | null | undefined;
   // The page reads `items`; an operation whose items are elsewhere (`docs`) gets them there too.
@@ -211,50 +212,8 @@ export function splitWindows(start: number, end: number, ascending: boolean, max
   return windows.length > 0 ? windows : [[start, end]];
 }
 
-/** The params without their paging fields, hashed (FNV-1a over canonical JSON): what a token belongs to. */
-export function fingerprint(wire: PagedRequest): string {
-  const { p: _p, search_after_ctx: _c, ...rest } = wire;
-  const text = canonical(rest);
-  let hash = 0x811c9dc5;
-  for (let i = 0; i < text.length; i++) hash = Math.imul(hash ^ text.charCodeAt(i), 0x01000193);
-  return (hash >>> 0).toString(36);
-}
-
-function canonical(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
-  if (value && typeof value === 'object') {
-    const entries = Object.entries(value)
-      .filter(([, v]) => v !== undefined)
-      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonical(v)}`).join(',')}}`;
-  }
-  return JSON.stringify(value) ?? 'null';
-}
-
-export function nextRequest<Request extends PagedRequest>(
-  request: Request,
-  next: Omit<Token, 'v' | 'op' | 'f'>,
-): Request {
+export function nextRequest<Request extends PagedRequest>(request: Request, next: Next): Request {
   const { p: _p, search_after_ctx: _c, ...rest } = request;
   if (next.c !== undefined) return { ...rest, search_after_ctx: next.c } as Request;
   return (next.p === undefined ? rest : { ...rest, p: next.p }) as Request;
-}
-
-function decodeToken(text: unknown, operation: ListOperation<never>, print: string): Token {
-  let token: Partial<Token> | undefined;
-  try {
-    token = typeof text === 'string' ? (JSON.parse(decodeURIComponent(atob(text))) as Partial<Token>) : undefined;
-  } catch {
-    token = undefined;
-  }
-  if (!token || token.v !== 1 || typeof token.w !== 'number') {
-    throw new RequestValidationError('resumeFrom', 'expected the resumeToken of a page');
-  }
-  if (token.op !== operation.name || token.f !== print) {
-    throw new RequestValidationError(
-      'resumeFrom',
-      `the token belongs to other params (or another list than ${operation.name}); resume with the params it came from`,
-    );
-  }
-  return token as Token;
 }

@@ -2,7 +2,7 @@
 // items an array of objects, and the counters each operation promises. Written by hand, like
 // shape.ts: it runs on every page.
 
-import type { ShapeProblem } from '../schemas/shape.js';
+import type { ShapeProblem } from '../../schemas/shape.js';
 
 const isObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);

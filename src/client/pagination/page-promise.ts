@@ -1,9 +1,14 @@
-// A lazy promise of the first page that is also an async iterable of every item. Nothing is sent
-// until it is awaited or iterated, so a caller who only iterates never pays for an extra request,
-// and parameters that are only valid for iteration (a range over 31 days) do not fail up front.
+// What a list method returns at once: a lazy promise of the first page that is also an async
+// iterable of every item (PagePromise), and its list-operation form (ListPagePromise). Nothing is
+// sent until it is awaited or iterated, so a caller who only iterates never pays for an extra
+// request, and params only valid for iteration (a range over 31 days) do not fail up front.
+// Awaiting and then iterating one promise fetches its first page once.
 
-import { responseOf, type WithResponse } from './api-promise.js';
-import { RequestValidationError } from './errors.js';
+import { responseOf, type WithResponse } from '../../core/api-promise.js';
+import { RequestValidationError } from '../../core/errors.js';
+import type { Flashduty, RequestOptions } from '../client.js';
+import type { ListOperation, PagedRequest } from './operation.js';
+import { ListPage, loadWalk, type PageFactory } from './page.js';
 
 /** How iteration moves from page to page. */
 export type PagingMode = 'cursor' | 'number';
@@ -120,4 +125,70 @@ export function checkLimit(value: unknown, name: string): number {
     );
   }
   return value;
+}
+
+/**
+ * A list call's operation and wire request, made on the first page (the tables, the params'
+ * conversion and checks load then; a failure rejects the first page or the walk, never the call).
+ * @internal
+ */
+export type ListSource<Item, Request> = () => Promise<{ operation: ListOperation<Item>; request: Request }>;
+
+/** `await` gives the first page; iterating gives every item; `.pages()`/`.items()` choose how. */
+export class ListPagePromise<
+  Item,
+  Request extends PagedRequest = PagedRequest,
+  Page extends ListPage<Item, Request> = ListPage<Item, Request>,
+> extends PagePromise<Page, Item> {
+  /** @internal Page promises come from the list methods. */
+  constructor(
+    client: Flashduty,
+    source: ListSource<Item, Request>,
+    options: RequestOptions,
+    factory: PageFactory<Item, Request, Page>,
+  ) {
+    let made: ReturnType<ListSource<Item, Request>> | undefined;
+    /** Runs `step` once the call is made and the walks are loaded (both at once, each once). */
+    const ready = <T>(
+      step: (call: { operation: ListOperation<Item>; request: Request }, walk: WalkModule) => Promise<T>,
+    ): Promise<T> => {
+      const walking = loadWalk();
+      made ??= source();
+      return made.then((call) => walking.then((walk) => step(call, walk)));
+    };
+    let first: Promise<Page> | undefined;
+    super({
+      first: () =>
+        (first ??= ready(({ operation, request }, walk) =>
+          walk.firstPage(client, operation, request, options, factory),
+        )),
+      pages: ({ by, maxPages, resumeFrom }) => ({
+        [Symbol.asyncIterator]: () =>
+          deferredIterator(() =>
+            ready(async ({ operation, request }, walk) =>
+              walk.walk(client, operation, request, options, factory, { by, maxPages, resumeFrom }, () => first),
+            ),
+          ),
+      }),
+    });
+  }
+}
+
+/** A shallow copy of an object's params: what the caller changes after a list call does not change its requests. */
+export function snapshot<T>(params: T): T {
+  return typeof params === 'object' && params !== null && !Array.isArray(params) ? { ...params } : params;
+}
+
+type WalkModule = typeof import('./walk.js');
+
+/** An iterator that starts its source on the first `next()`; `return()` before that ends it without starting it. */
+function deferredIterator<T>(start: () => Promise<AsyncIterator<T>>): AsyncIterator<T> {
+  let source: Promise<AsyncIterator<T>> | undefined;
+  return {
+    next: () => (source ??= start()).then((iterator) => iterator.next()),
+    return: async (value?: unknown) => {
+      const iterator = await source;
+      return (await iterator?.return?.(value)) ?? { done: true, value: undefined };
+    },
+  };
 }

@@ -3,11 +3,13 @@
 // operation like any other (call.ts, the paging engine), with its 31-day windows and depth limit
 // from the generated rules.
 
-import type { IncidentInfo } from '../schemas/incident.js';
-import type { ListIncidentsRequest } from '../schemas/list.js';
-import { loadDeep } from '../schemas/load-deep.js';
-import { checkPageShape } from '../schemas/shape.js';
-import { ListPage, type ListOperation, ListPagePromise } from './paging.js';
+import type { IncidentInfo } from '../../schemas/incident.js';
+import type { ListIncidentsRequest } from '../../schemas/list.js';
+import { loadDeep } from '../../schemas/load-deep.js';
+import { checkPageShape } from '../../schemas/shape.js';
+import type { ListOperation } from './operation.js';
+import { ListPage } from './page.js';
+import { ListPagePromise } from './page-promise.js';
 
 /** @internal The incident page's check: at once unless deep (a promise per page where nothing waits cost a call two turns). */
 export const checkIncidentPage: NonNullable<ListOperation<IncidentInfo>['check']> = (data, client) => {
