@@ -144,7 +144,11 @@ function generateSchemas(document: Document): string {
         type: 'object',
         required: query.filter((p) => p.required).map((p) => p.name),
         properties: Object.fromEntries(
-          query.map((p) => [p.name, refine(p.name, compact(p.schema ?? {}, refs, refine) as Record<string, unknown>)]),
+          query.map((p) => {
+            const schema = refine(p.name, compact(p.schema ?? {}, refs, refine) as Record<string, unknown>);
+            // A required query parameter sent empty (`?job_id=`) is a missing one: the service refuses it.
+            return [p.name, p.required && schema.type === 'string' ? { minLength: 1, ...schema } : schema];
+          }),
         ),
       };
     }

@@ -195,7 +195,7 @@ async function modelled(call: Call, path: string, body: Record<string, unknown>,
   const problem = schema ? checkSchema(body, schema, SCHEMA_DEFS) : undefined;
   if (problem) return fail(call, 'InvalidParameter', 'schema', { field: problem.path || 'body', why: problem.why });
   const handler = operationHandler(path);
-  if (!handler) return json(call, 200, { request_id: call.requestId, data: answerFor(path) });
+  if (!handler) return json(call, 200, { request_id: call.requestId, data: answerFor(path, body) });
   const result = await handler(call.state, body, personId);
   if ('data' in result) return json(call, 200, { request_id: call.requestId, data: result.data });
   return fail(call, result.code, result.key, result.vars);
@@ -309,7 +309,14 @@ function json(call: Call, status: number, body: unknown, headers: Record<string,
 }
 
 /** The route a path names, whatever base path the client was given (`/api/incident/list` too). */
+/**
+ * The route of a request path: itself, or under a base path (`/api/incident/list`) the longest route
+ * it ends with, so that `/insight/incident/list` is never taken for `/incident/list`.
+ */
 function routePath(pathname: string): string {
   const path = pathname.replace(/\/+$/, '') || '/';
-  return Object.keys(ROUTES).find((known) => path.endsWith(known)) ?? path;
+  if (path in ROUTES) return path;
+  let best: string | undefined;
+  for (const known of ROUTE_PATHS) if (path.endsWith(known) && known.length > (best?.length ?? 0)) best = known;
+  return best ?? path;
 }

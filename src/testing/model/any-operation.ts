@@ -1,8 +1,12 @@
 // The mock's answer to every operation of the OpenAPI it does not model: the request is checked
 // against the operation's request schema (InvalidParameter naming the field, as the service does),
 // then answered with data that fits the operation's response schema: the OpenAPI's own example
-// where it fits, else the smallest value the schema allows. Nothing is remembered.
+// where it fits, else the smallest value the schema allows. A list operation (the generated rules
+// say which, and how it pages) answers pages of a fixed collection made from its example's first
+// item, one per path, so that walks by page number or cursor see every item once and end: the same
+// answer to the same request, nothing remembered.
 
+import { RULES } from '../../generated/operation-rules.js';
 import { SCHEMA_DEFS } from '../../generated/request-schemas.js';
 import { checkSchema, type Schema } from '../../internal/schema.js';
 import { RESPONSES, RESPONSE_DEFS } from '../generated/responses.js';
@@ -12,13 +16,85 @@ const DEFS: Record<string, Schema> = { ...SCHEMA_DEFS, ...RESPONSE_DEFS };
 /** Paths the OpenAPI describes. */
 export const OPENAPI_PATHS = Object.keys(RESPONSES);
 
-/** Schema-valid `data` for a path's success answer. */
-export function answerFor(path: string): unknown {
+/** Schema-valid `data` for a path's success answer to `body`. */
+export function answerFor(path: string, body: Record<string, unknown> = {}): unknown {
   const response = RESPONSES[path];
   if (!response) return null;
-  if (response.example !== undefined && !checkSchema(response.example, response.schema, DEFS))
-    return structuredClone(response.example);
-  return sample(response.schema, 0);
+  const data =
+    response.example !== undefined && !checkSchema(response.example, response.schema, DEFS)
+      ? structuredClone(response.example)
+      : sample(response.schema, 0);
+  const paging = RULES[path]?.paging;
+  return paging && (paging.cursor || paging.number) ? pageOf(path, data, body) : data;
+}
+
+/** How many items each list operation's collection holds: 12 to 41, fixed per path, so walks take several pages. */
+function collectionSize(path: string): number {
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < path.length; i++) hash = Math.imul(hash ^ path.charCodeAt(i), 0x01000193);
+  return 12 + ((hash >>> 0) % 30);
+}
+
+/** One page of the path's collection, by `search_after_ctx` (an item's position) or by `p` and `limit`. */
+function pageOf(path: string, example: unknown, body: Record<string, unknown>): unknown {
+  const paging = RULES[path]?.paging;
+  if (!paging || typeof example !== 'object' || example === null) return example;
+  const data = example as Record<string, unknown>;
+  const first = (data[paging.items] as unknown[] | undefined)?.[0] ?? sampleItem(path, paging.items);
+  const size = first === undefined ? 0 : collectionSize(path);
+  const limit = typeof body.limit === 'number' && body.limit > 0 ? body.limit : paging.limit;
+  const cursor = typeof body.search_after_ctx === 'string' ? /^c(\d+)$/.exec(body.search_after_ctx) : null;
+  const p = typeof body.p === 'number' && body.p > 0 ? body.p : 1;
+  const from = cursor ? Number(cursor[1]) : (p - 1) * limit;
+  const count = Math.max(0, Math.min(limit, size - from));
+  let items = Array.from({ length: count }, (_, i) => variant(first, from + i, true));
+  // A string id with a pattern of its own may not take a suffix: then only the numeric ids vary.
+  const itemSchema = RESPONSES[path] && items[0] !== undefined ? listItemSchema(path, paging.items) : undefined;
+  if (itemSchema && checkSchema(items[0], itemSchema, DEFS)) {
+    items = Array.from({ length: count }, (_, i) => variant(first, from + i, false));
+  }
+  const more = from + items.length < size;
+  const page: Record<string, unknown> = { ...data, [paging.items]: items };
+  if ('total' in data || paging.total) page.total = size;
+  if ('has_next_page' in data || paging.hasNext) page.has_next_page = more;
+  if ('p' in data) page.p = p;
+  if ('limit' in data) page.limit = limit;
+  if (paging.cursor) {
+    // The last page has no cursor: an empty one where the operation always answers the field.
+    if (more) page.search_after_ctx = `c${from + items.length}`;
+    else if ('search_after_ctx' in data) page.search_after_ctx = '';
+  }
+  return page;
+}
+
+/** The schema of one item of the path's list. */
+function listItemSchema(path: string, key: string): Schema | undefined {
+  let schema: Schema | undefined = RESPONSES[path]?.schema;
+  for (let hops = 0; schema?.$ref !== undefined && hops < 8; hops++) schema = DEFS[schema.$ref];
+  return schema?.properties?.[key]?.items;
+}
+
+/** The smallest item the path's response schema allows in its list (for a list whose example does not fit its schema). */
+function sampleItem(path: string, key: string): unknown {
+  const items = listItemSchema(path, key);
+  return items ? sample(items, 0) : undefined;
+}
+
+/** The example item made the `index`-th of its collection: its ids changed, so that every item is told apart. */
+function variant(item: unknown, index: number, strings: boolean): unknown {
+  if (typeof item !== 'object' || item === null) return item;
+  const copy = structuredClone(item) as Record<string, unknown>;
+  const ids = Object.keys(copy).filter((key) => key.endsWith('_id') || key === 'id');
+  // An item without ids (a free-form row of mapping data) is told apart by a field of its own.
+  if (ids.length === 0) return { ...copy, row: index };
+  for (const [key, value] of Object.entries(copy)) {
+    if (!ids.includes(key)) continue;
+    if (typeof value === 'number') copy[key] = value + index;
+    else if (typeof value === 'string' && /^[0-9a-f]{24}$/i.test(value)) {
+      copy[key] = value.slice(0, 16) + index.toString(16).padStart(8, '0');
+    } else if (strings && typeof value === 'string' && value !== '') copy[key] = `${value}${index}`;
+  }
+  return copy;
 }
 
 /** The smallest value `schema` allows (required properties only, empty arrays where allowed). */

@@ -1,0 +1,66 @@
+// Every operation of the vendored OpenAPI as a test calls it through its generated method: the
+// method found on a client by its dotted name, and a body the operation accepts (the OpenAPI's own
+// request example where it fits the request schema, else the smallest body the schema allows).
+import { readFileSync } from 'node:fs';
+import type { Flashduty } from '../../../src/index.js';
+import { OPERATIONS } from '../../../src/generated/operations.js';
+import { RULES } from '../../../src/generated/operation-rules.js';
+import { REQUEST_SCHEMAS, SCHEMA_DEFS } from '../../../src/generated/request-schemas.js';
+import { checkSchema } from '../../../src/internal/schema.js';
+import { sample } from '../../../src/testing/model/any-operation.js';
+import type { OperationInfo } from '../../../src/operations.js';
+
+interface OpenAPIOperation {
+  requestBody?: { content?: { 'application/json'?: { example?: unknown } } };
+}
+const document = JSON.parse(readFileSync(new URL('../../../openapi/openapi.en.json', import.meta.url), 'utf8')) as {
+  paths: Record<string, Record<string, OpenAPIOperation>>;
+};
+
+export interface OperationCase {
+  path: string;
+  info: OperationInfo;
+  /** A body the operation's request schema accepts. */
+  body: Record<string, unknown>;
+}
+
+/**
+ * A body the schema accepts: the OpenAPI's example where it fits (four do not), else the schema's
+ * smallest; a time window in it is the last day (the smallest would be empty, 0 to 0).
+ */
+function bodyFor(path: string): Record<string, unknown> {
+  const methods = document.paths[path] ?? {};
+  const example = (methods.post ?? methods.get)?.requestBody?.content?.['application/json']?.example;
+  const schema = REQUEST_SCHEMAS[path];
+  if (!schema) return {};
+  const body = (
+    example !== undefined && !checkSchema(example, schema, SCHEMA_DEFS) ? structuredClone(example) : sample(schema, 0)
+  ) as Record<string, unknown>;
+  const times = RULES[path]?.times;
+  const unit = times?.end_time === 'ms' ? 1000 : 1;
+  if (times?.start_time && times.end_time && !((body.end_time as number) > (body.start_time as number))) {
+    body.end_time = Math.floor(Date.now() / 1000) * unit;
+    body.start_time = (body.end_time as number) - 86_400 * unit;
+  }
+  return body;
+}
+
+export const OPERATION_CASES: OperationCase[] = Object.entries(OPERATIONS).map(([path, info]) => ({
+  path,
+  info: info,
+  body: bodyFor(path),
+}));
+
+/** The client's method of a dotted name (`'channels.escalateRules.list'`); undefined where it has none. */
+export function methodOf(client: Flashduty, method: string): ((body: unknown) => unknown) | undefined {
+  let target: unknown = client;
+  for (const part of method.split('.')) target = (target as Record<string, unknown> | undefined)?.[part];
+  return typeof target === 'function' ? (target as (body: unknown) => unknown) : undefined;
+}
+
+/** Calls the client's method of a dotted name with `body`. */
+export function callMethod(client: Flashduty, method: string, body: unknown): unknown {
+  const fn = methodOf(client, method);
+  if (!fn) throw new Error(`client.${method} is not a method`);
+  return fn(body);
+}
