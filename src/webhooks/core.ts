@@ -21,12 +21,13 @@ import { loadSpans, otelRegistry } from '../internal/otel.js';
 import type { Attributes } from '../internal/otel-spans.js';
 import { positiveWhole } from '../internal/options.js';
 import { type BodySource, headerOf, type HeadersLike, isJsonContentType } from './body.js';
-import { Deadline, DeadlineExceededError, isThenable } from './deadline.js';
+import { Deadline, isThenable } from './deadline.js';
 import { Handlers } from './handlers.js';
 import { customBodyReader } from './custom-body.js';
 import { type DeliveryKeys, type PayloadReader, readDefaultPayload } from './kinds.js';
 import { jobIdFor, type WebhookJob, type WebhookQueue } from './queue.js';
 import { kindOf } from './payload.js';
+import type { Logger } from '../internal/logger.js';
 import { checkSecretOptions, type SecretOptions, secretMatches } from './secret.js';
 import { MemoryStateStore } from './stores/memory.js';
 import type { Claim, StateStore } from './stores/store.js';
@@ -64,6 +65,12 @@ export interface WebhookReceiverOptions {
   leaseMs?: number;
   /** Deliveries handled in this process at once (without a queue); beyond, 503. Default 10 000. */
   maxInFlight?: number;
+  /**
+   * Where failures on this side (a handler's, the store's, the queue's) are logged, besides
+   * `'error'` and the delivery's span: anything with console's methods; default stderr
+   * (`console.error`); `false` logs nothing. The sender's answer never holds them.
+   */
+  logger?: Logger | false;
 }
 
 /** What became of a delivery. */
@@ -80,8 +87,14 @@ export interface ReceiveResult {
   outcome: ReceiveOutcome;
   /** The delivery, once it parsed as a valid payload. */
   event?: WebhookEvent;
-  /** Why it was rejected (with the path at fault for a bad payload). */
+  /**
+   * Why it was rejected, as the answer's body tells the sender: the path at fault for a bad payload;
+   * only `handler failed` or `not recorded` for a failure on this side (the service keeps answer
+   * bodies in its delivery history, which every member of the account can read).
+   */
   reason?: string;
+  /** What failed on this side (a handler's, the store's or the queue's error): never sent in the answer. */
+  error?: unknown;
 }
 
 /** What `receive` takes: the body as text or bytes, or a value a framework already parsed. */
@@ -117,7 +130,7 @@ const decoder = new TextDecoder();
  * `fastifyWebhooks`) call. Use {@link WebhookReceiver}, which is this plus the adapters as members.
  */
 export class ReceiverCore {
-  readonly #handlers = new Handlers();
+  readonly #handlers: Handlers;
   readonly #secret: SecretOptions | undefined;
   readonly #store: StateStore;
   readonly #queue: WebhookQueue | undefined;
@@ -133,6 +146,7 @@ export class ReceiverCore {
   readonly #inFlight = new Map<string, Promise<Outcome>>();
 
   constructor(options: WebhookReceiverOptions = {}) {
+    this.#handlers = new Handlers(failureLog(options.logger));
     this.#secret = checkSecretOptions(options.secret);
     this.#store = options.store ?? new MemoryStateStore();
     this.#queue = checkQueue(options.queue);
@@ -200,7 +214,7 @@ export class ReceiverCore {
     } finally {
       deadline.dispose();
     }
-    span?.end(deliveryAttributes(result), result.reason);
+    span?.end(deliveryAttributes(result), result.error === undefined ? result.reason : messageOf(result.error));
     return result;
   }
 
@@ -509,22 +523,28 @@ function deliveryAttributes({ outcome, event, status, errorType }: Handled): Att
 /** The answer once the handlers ran (or still run at the deadline). */
 function handled(event: WebhookEvent, outcome: Outcome): ReceiveResult {
   if (outcome.ok) return { status: 200, outcome: 'accepted', event };
-  const { error } = outcome;
-  return {
-    status: 500,
-    outcome: 'rejected',
-    event,
-    reason: `handler failed: ${(error as Error)?.message ?? String(error)}`,
-  };
+  return { status: 500, outcome: 'rejected', event, reason: 'handler failed', error: outcome.error };
 }
 
 /** The delivery could not be recorded in time (or at all): the sender should deliver it again. */
 function unrecorded(error: unknown): ReceiveResult {
-  const why =
-    error instanceof DeadlineExceededError
-      ? error.message
-      : `receiver failure: ${(error as Error)?.message ?? String(error)}`;
-  return { status: UNRECORDED, outcome: 'rejected', reason: `not recorded: ${why}` };
+  return { status: UNRECORDED, outcome: 'rejected', reason: 'not recorded', error };
+}
+
+/** A failure's own words, for the logger and the span (never for the sender). */
+function messageOf(error: unknown): string {
+  return error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+}
+
+/** How the receiver logs what failed on its side: to the logger given, stderr by default, nowhere with `false`. */
+function failureLog(logger: Logger | false | undefined): ((error: unknown, subject: unknown) => void) | undefined {
+  if (logger === false) return undefined;
+  return (error, subject) => {
+    const id = (subject as { event_id?: unknown } | undefined)?.event_id;
+    const line = `[flashduty] webhook${typeof id === 'string' ? ` ${id}` : ''}: ${messageOf(error)}`;
+    if (logger) logger.error(line);
+    else console.error(line);
+  };
 }
 
 function describeProblem(problem: { path: string; message: string }): string {

@@ -4,6 +4,7 @@
 // - Handlers that return no promise cost no promise: the call stays synchronous.
 // - Informational listeners never break a delivery: what they throw, or their promise rejects with,
 //   goes to 'error' (never an unhandled rejection).
+// - Every failure told to 'error' also goes to the receiver's logger first, so none is silent.
 // - Lists are replaced, never changed, on `on`/`off`: a delivery iterates them without a copy, and
 //   a handler added or removed during a call takes effect from the next one.
 
@@ -19,6 +20,12 @@ const NONE: readonly Listener[] = Object.freeze([]);
 
 export class Handlers {
   readonly #lists = new Map<string, readonly Listener[]>();
+  readonly #log: ((error: unknown, subject: unknown) => void) | undefined;
+
+  /** `log` gets every failure told to 'error', before the listeners. */
+  constructor(log?: (error: unknown, subject: unknown) => void) {
+    this.#log = log;
+  }
 
   on(name: string, handler: Listener): void {
     this.#lists.set(name, [...this.#listeners(name), handler]);
@@ -67,6 +74,7 @@ export class Handlers {
 
   /** Tells informational listeners (not awaited); what they throw or reject with goes to 'error' (and is dropped there). */
   emit(name: Reserved, ...args: unknown[]): void {
+    if (name === 'error') this.#log?.(args[0], args[1]);
     const failed = (error: unknown) => {
       if (name !== 'error') this.emit('error', error, args[0]);
     };

@@ -331,7 +331,7 @@ describe('webhook delivery spans', () => {
       'http.response.status_code': 500,
       'error.type': '500',
     });
-    expect(delivery.status).toEqual({ code: SpanStatusCode.ERROR, message: 'handler failed: database down' });
+    expect(delivery.status).toEqual({ code: SpanStatusCode.ERROR, message: 'Error: database down' });
   });
 
   it('names the kind of an alert delivery', async () => {

@@ -218,8 +218,6 @@ describe('WebhookReceiver with a queue it cannot reach', () => {
       buildDelivery(buildWebhookEvent('i_new')).request('http://localhost/hook'),
     );
     expect(response.status).toBe(503);
-    expect(await response.json()).toMatchObject({
-      reason: expect.stringMatching(/^not recorded: the queue did not finish within the ack deadline/),
-    });
+    expect(await response.json()).toEqual({ outcome: 'rejected', reason: 'not recorded' });
   });
 });

@@ -25,7 +25,11 @@ describe('handlers', () => {
     receiver.on('i_new', () => void calls.push('other type'));
     const result = await receive(receiver);
     expect(calls).toEqual(['typed 1', 'typed 2', 'every']);
-    expect(result).toMatchObject({ status: 500, reason: 'handler failed: first' });
+    expect(result).toMatchObject({
+      status: 500,
+      reason: 'handler failed',
+      error: expect.objectContaining({ message: 'first' }),
+    });
     expect(errors).toEqual([new Error('first')]);
   });
 

@@ -212,7 +212,8 @@ describe('WebhookReceiver.receive', () => {
     const event = buildWebhookEvent('i_new');
     const first = await receive(receiver, event);
     expect(first).toMatchObject({ status: 500, outcome: 'rejected' });
-    expect(first.reason).toMatch(/database down/);
+    expect(first.reason).toBe('handler failed'); // the sender is told the outcome only
+    expect((first.error as Error).message).toBe('database down');
     expect(await receive(receiver, event)).toMatchObject({ status: 200, outcome: 'accepted' });
     expect(await receive(receiver, event)).toMatchObject({ status: 200, outcome: 'duplicate' });
     expect(calls).toBe(2);
@@ -254,7 +255,8 @@ describe('WebhookReceiver.receive', () => {
     expect(await receive(receiver, buildWebhookEvent('i_new'))).toMatchObject({
       status: 503,
       outcome: 'rejected',
-      reason: 'not recorded: receiver failure: store unreachable',
+      reason: 'not recorded',
+      error: expect.objectContaining({ message: 'store unreachable' }),
     });
     expect(errors).toHaveLength(1);
   });
@@ -398,5 +400,46 @@ describe('types', () => {
     });
     receiver.on('invalid', (info) => expectTypeOf(info.status).toBeNumber());
     expect(receiver).toBeInstanceOf(WebhookReceiver);
+  });
+});
+
+describe('nothing told to the sender beyond the outcome', () => {
+  const secretLike = 'connect ECONNREFUSED 10.0.3.4:5432 (user=billing)';
+
+  it('a failing handler: the answer says "handler failed"; the error goes to \'error\' and the logger', async () => {
+    const lines: string[] = [];
+    const logger = { debug() {}, info() {}, warn() {}, error: (line: string) => void lines.push(line) };
+    const receiver = new WebhookReceiver({ logger });
+    const errors: unknown[] = [];
+    receiver.on('error', (error) => void errors.push(error));
+    receiver.on('i_new', () => {
+      throw new Error(secretLike);
+    });
+    const delivery = buildDelivery(buildWebhookEvent('i_new'));
+    const response = await receiver.fetchHandler(
+      new Request('http://receiver.test/hooks', { method: 'POST', headers: delivery.headers, body: delivery.body }),
+    );
+    expect(response.status).toBe(500);
+    expect(await response.text()).toBe('{"outcome":"rejected","reason":"handler failed"}');
+    expect((errors[0] as Error).message).toBe(secretLike);
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toContain(secretLike);
+  });
+
+  it('a failing store: the answer says "not recorded" (503); the error goes to \'error\'; `logger: false` logs nothing', async () => {
+    const store = new MemoryStateStore();
+    store.claim = () => Promise.reject(new Error(secretLike));
+    const receiver = new WebhookReceiver({ store, logger: false });
+    const errors: unknown[] = [];
+    receiver.on('error', (error) => void errors.push(error));
+    const delivery = buildDelivery(buildWebhookEvent('i_ack'));
+    const response = await receiver.fetchHandler(
+      new Request('http://receiver.test/hooks', { method: 'POST', headers: delivery.headers, body: delivery.body }),
+    );
+    expect(response.status).toBe(503);
+    const body = await response.text();
+    expect(body).toBe('{"outcome":"rejected","reason":"not recorded"}');
+    expect(body).not.toContain('ECONNREFUSED');
+    expect((errors[0] as Error).message).toBe(secretLike);
   });
 });
