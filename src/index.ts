@@ -30,6 +30,7 @@ export type { RetryKind } from './client/retry.js';
 export type { OperationBody, OperationData, OperationOf, OperationPath } from './client/request.js';
 export type { components, operations, paths, WithRequired } from './generated/openapi.js';
 export type { ShapeProblem } from './schemas/shape.js';
+export type { Problem } from './core/problem.js';
 export type { ValidateMode } from './core/envelope.js';
 export type { Logger, LogLevel } from './internal/logger.js';
 export {

@@ -171,7 +171,7 @@ export class RequestLoop {
       if (this.#settings.validate === 'deep') {
         const problem = (await loadDeep()).checkEnvelopeDeep(result.body);
         if (problem) {
-          const message = `Invalid response envelope: ${problem.path || 'body'}: ${problem.why}`;
+          const message = `Invalid response envelope: ${problem.path || 'body'}: ${problem.message}`;
           throw new ResponseValidationError(message, problem.path, {
             status: response.status,
             requestId: result.requestId,

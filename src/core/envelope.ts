@@ -79,7 +79,7 @@ export function interpret(answer: RawAnswer, validate: ValidateMode, scrub: Reda
   }
   if (validate !== false) {
     const problem = checkEnvelope(body);
-    if (problem) throw broken(`${problem.path}: ${problem.why}`, problem.path);
+    if (problem) throw broken(`${problem.path}: ${problem.message}`, problem.path);
   }
   const envelope = body as { data?: unknown; error?: { code?: unknown; message?: unknown } };
   const code = typeof envelope.error?.code === 'string' ? envelope.error.code : undefined;

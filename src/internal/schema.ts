@@ -4,6 +4,7 @@
 // Unknown properties pass (the server may accept fields this copy of the OpenAPI does not list), and
 // so does any `format`: both are the server's to judge. Enum membership can be left out too
 // (`{ enums: false }`), for callers that must be able to send a value the service added later.
+import type { Problem } from '../core/problem.js';
 
 /** A JSON Schema reduced to the keywords this checker reads. */
 export interface Schema {
@@ -28,13 +29,6 @@ export interface Schema {
   anyOf?: Schema[];
   oneOf?: Schema[];
   nullable?: boolean;
-}
-
-/** Where a value breaks its schema. */
-export interface SchemaProblem {
-  /** The field, as `a.b[2].c`; empty for the value itself. */
-  path: string;
-  why: string;
 }
 
 const patterns = new Map<string, RegExp>();
@@ -67,7 +61,7 @@ export function checkSchema(
   rules: CheckRules = {},
   path = '',
   depth = 0,
-): SchemaProblem | undefined {
+): Problem | undefined {
   if (depth > 64) return undefined; // a recursive schema over a deep value: the server judges the rest
   if (schema.$ref !== undefined) {
     const target = defs[schema.$ref];
@@ -86,23 +80,23 @@ export function checkSchema(
   if (schema.type !== undefined) {
     const types = Array.isArray(schema.type) ? schema.type : [schema.type];
     if (!types.some((type) => fits(value, type)))
-      return { path, why: `expected ${types.join(' or ')}, got ${typeOf(value)}` };
+      return { path, message: `expected ${types.join(' or ')}, got ${typeOf(value)}` };
   }
   if (schema.const !== undefined && value !== schema.const)
-    return { path, why: `expected ${JSON.stringify(schema.const)}` };
+    return { path, message: `expected ${JSON.stringify(schema.const)}` };
   if (schema.enum && rules.enums !== false && !schema.enum.includes(value)) {
     return {
       path,
-      why: `expected one of ${schema.enum.map((v) => JSON.stringify(v)).join(', ')}, got ${JSON.stringify(value)}`,
+      message: `expected one of ${schema.enum.map((v) => JSON.stringify(v)).join(', ')}, got ${JSON.stringify(value)}`,
     };
   }
   if (typeof value === 'number') return checkNumber(value, schema, path);
   if (typeof value === 'string') return checkString(value, schema, path);
   if (Array.isArray(value)) {
     if (schema.minItems !== undefined && value.length < schema.minItems)
-      return { path, why: `expected at least ${schema.minItems} items` };
+      return { path, message: `expected at least ${schema.minItems} items` };
     if (schema.maxItems !== undefined && value.length > schema.maxItems)
-      return { path, why: `expected at most ${schema.maxItems} items` };
+      return { path, message: `expected at most ${schema.maxItems} items` };
     if (schema.items) {
       for (let i = 0; i < value.length; i++) {
         const problem = checkSchema(value[i], schema.items, defs, rules, `${path}[${i}]`, depth + 1);
@@ -114,7 +108,7 @@ export function checkSchema(
   if (typeof value === 'object' && value !== null) {
     const record = value as Record<string, unknown>;
     for (const name of schema.required ?? []) {
-      if (record[name] === undefined) return { path: join(path, name), why: 'is required' };
+      if (record[name] === undefined) return { path: join(path, name), message: 'is required' };
     }
     for (const [name, sub] of Object.entries(schema.properties ?? {})) {
       if (record[name] === undefined) continue;
@@ -125,22 +119,23 @@ export function checkSchema(
   return undefined;
 }
 
-function checkNumber(value: number, schema: Schema, path: string): SchemaProblem | undefined {
+function checkNumber(value: number, schema: Schema, path: string): Problem | undefined {
   if (schema.minimum !== undefined && value < schema.minimum)
-    return { path, why: `must be at least ${schema.minimum}` };
-  if (schema.maximum !== undefined && value > schema.maximum) return { path, why: `must be at most ${schema.maximum}` };
+    return { path, message: `must be at least ${schema.minimum}` };
+  if (schema.maximum !== undefined && value > schema.maximum)
+    return { path, message: `must be at most ${schema.maximum}` };
   if (schema.exclusiveMinimum !== undefined && value <= schema.exclusiveMinimum)
-    return { path, why: `must be greater than ${schema.exclusiveMinimum}` };
+    return { path, message: `must be greater than ${schema.exclusiveMinimum}` };
   if (schema.exclusiveMaximum !== undefined && value >= schema.exclusiveMaximum)
-    return { path, why: `must be less than ${schema.exclusiveMaximum}` };
+    return { path, message: `must be less than ${schema.exclusiveMaximum}` };
   return undefined;
 }
 
-function checkString(value: string, schema: Schema, path: string): SchemaProblem | undefined {
+function checkString(value: string, schema: Schema, path: string): Problem | undefined {
   if (schema.minLength !== undefined && value.length < schema.minLength)
-    return { path, why: `must be at least ${schema.minLength} character${schema.minLength === 1 ? '' : 's'}` };
+    return { path, message: `must be at least ${schema.minLength} character${schema.minLength === 1 ? '' : 's'}` };
   if (schema.maxLength !== undefined && value.length > schema.maxLength)
-    return { path, why: `must be at most ${schema.maxLength} characters` };
+    return { path, message: `must be at most ${schema.maxLength} characters` };
   if (schema.pattern !== undefined) {
     let pattern = patterns.get(schema.pattern);
     if (!pattern) {
@@ -151,7 +146,7 @@ function checkString(value: string, schema: Schema, path: string): SchemaProblem
       }
       patterns.set(schema.pattern, pattern);
     }
-    if (!pattern.test(value)) return { path, why: `does not match ${schema.pattern}` };
+    if (!pattern.test(value)) return { path, message: `does not match ${schema.pattern}` };
   }
   return undefined;
 }

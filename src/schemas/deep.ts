@@ -6,11 +6,11 @@ import * as z from 'zod/mini';
 import { type Check, compile } from './compile.js';
 import { EnvelopeSchema } from './envelope.js';
 import { IncidentListResponseSchema } from './list.js';
-import type { ShapeProblem } from './shape.js';
+import type { Problem } from '../core/problem.js';
 
 const compiled = new WeakMap<z.ZodMiniType, Check | null>();
 
-export function deepCheck(schema: z.ZodMiniType, value: unknown, prefix: string): ShapeProblem | undefined {
+export function deepCheck(schema: z.ZodMiniType, value: unknown, prefix: string): Problem | undefined {
   let check = compiled.get(schema);
   if (check === undefined) compiled.set(schema, (check = compile(schema) ?? null));
   if (check?.(value)) return undefined;
@@ -18,7 +18,7 @@ export function deepCheck(schema: z.ZodMiniType, value: unknown, prefix: string)
   if (result.success) return undefined;
   const issue = result.error.issues[0];
   const path = [prefix, ...(issue?.path ?? []).map(String)].filter(Boolean).join('.');
-  return { path, why: describeIssue(issue) };
+  return { path, message: describeIssue(issue) };
 }
 
 function describeIssue(issue: z.core.$ZodIssue | undefined): string {
@@ -28,10 +28,10 @@ function describeIssue(issue: z.core.$ZodIssue | undefined): string {
   return issue.message || issue.code;
 }
 
-export function checkIncidentListDeep(data: unknown): ShapeProblem | undefined {
+export function checkIncidentListDeep(data: unknown): Problem | undefined {
   return deepCheck(IncidentListResponseSchema, data, 'data');
 }
 
-export function checkEnvelopeDeep(body: unknown): ShapeProblem | undefined {
+export function checkEnvelopeDeep(body: unknown): Problem | undefined {
   return deepCheck(EnvelopeSchema, body, '');
 }

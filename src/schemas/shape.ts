@@ -1,15 +1,17 @@
 // The checks of `validate: 'envelope'`, written by hand: they run on every response, and zod in
 // this path would cost more bytes (about 7 kB min+gzip) and time than the checks themselves.
 // `validate: 'deep'` runs the zod schemas on top (see deep.ts).
+import type { Problem } from '../core/problem.js';
 
 /** Incident, alert and event ids: 24 hexadecimal characters. */
 export const HEX24 = /^[0-9a-fA-F]{24}$/;
 
-/** Where a body breaks the contract, and how. */
-export interface ShapeProblem {
-  path: string;
-  why: string;
-}
+/**
+ * Where a body breaks the contract, and how.
+ *
+ * @deprecated The same as {@link Problem}; use that name.
+ */
+export type ShapeProblem = Problem;
 
 const isObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -18,12 +20,12 @@ function typeOf(value: unknown): string {
   return value === null ? 'null' : Array.isArray(value) ? 'array' : typeof value;
 }
 
-function expect(path: string, expected: string, value: unknown): ShapeProblem {
-  return { path, why: `expected ${expected}, got ${typeOf(value)}` };
+function expect(path: string, expected: string, value: unknown): Problem {
+  return { path, message: `expected ${expected}, got ${typeOf(value)}` };
 }
 
 /** `request_id` a string when present, `error` an object with a string `code`. `data` is the operation's. */
-export function checkEnvelope(body: object): ShapeProblem | undefined {
+export function checkEnvelope(body: object): Problem | undefined {
   const { request_id, error } = body as Record<string, unknown>;
   if (request_id !== undefined && typeof request_id !== 'string') return expect('request_id', 'string', request_id);
   if (error === undefined || error === null) return undefined;
@@ -35,7 +37,7 @@ export function checkEnvelope(body: object): ShapeProblem | undefined {
 }
 
 /** The page without looking inside its items: an array of objects, `total` and `has_next_page`. */
-export function checkPageShape(data: unknown): ShapeProblem | undefined {
+export function checkPageShape(data: unknown): Problem | undefined {
   if (!isObject(data)) return expect('data', 'object', data);
   const { items, total, has_next_page, search_after_ctx } = data;
   if (!Array.isArray(items)) return expect('data.items', 'array', items);

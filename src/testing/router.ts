@@ -193,7 +193,8 @@ function queryBody(url: URL, path: string): Record<string, unknown> {
 async function modelled(call: Call, path: string, body: Record<string, unknown>, personId: number): Promise<Response> {
   const schema = REQUEST_SCHEMAS[path];
   const problem = schema ? checkSchema(body, schema, SCHEMA_DEFS) : undefined;
-  if (problem) return fail(call, 'InvalidParameter', 'schema', { field: problem.path || 'body', why: problem.why });
+  if (problem)
+    return fail(call, 'InvalidParameter', 'schema', { field: problem.path || 'body', message: problem.message });
   const handler = operationHandler(path);
   if (!handler) return json(call, 200, { request_id: call.requestId, data: answerFor(path, body) });
   const result = await handler(call.state, body, personId);

@@ -5,18 +5,20 @@
 // (event_id, event_time, the incident or alert id) missing or unreadable, and value mapping that
 // hides them.
 
-import { findSlots, placements, type Problem, where } from './custom-body.js';
+import type { Problem } from '../core/problem.js';
+import { findSlots, placements, where } from './custom-body.js';
 import { parseTemplate, type ValueMapping } from './template.js';
 
-/** A problem of a template: where in it (dotted, empty for the whole template), and what. */
-export interface TemplateProblem {
-  path: string;
-  message: string;
-}
+/**
+ * A problem of a template: where in it (dotted, empty for the whole template), and what.
+ *
+ * @deprecated The same as {@link Problem}; use that name.
+ */
+export type TemplateProblem = Problem;
 
 /** What {@link lintCustomBody} finds; no problems means the receiver can use the template fully. */
 export interface CustomBodyLint {
-  problems: TemplateProblem[];
+  problems: Problem[];
 }
 
 // The shape of the payloads: 's' a scalar, 'open' anything below (custom fields, future objects),

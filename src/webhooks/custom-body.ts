@@ -8,6 +8,7 @@
 // tables on event_type and ids are inverted (refused when two values map to one), tables on
 // event_id and event_time are refused, since the delivered value could not be trusted as the key.
 
+import type { Problem } from '../core/problem.js';
 import { FlashdutyError } from '../core/errors.js';
 import type { DeliveryKeys, PayloadReader } from './kinds.js';
 import { MAX_ID_LENGTH } from './payload.js';
@@ -64,11 +65,8 @@ export interface Slot extends Placement {
   inverse?: Map<string, string>;
 }
 
-/** @internal A problem at a place: in the template, or in a delivered body. */
-export interface Problem {
-  path: string;
-  message: string;
-  /** The key it makes unreadable. */
+/** @internal A problem at a place (in the template, or in a delivered body), and the key it makes unreadable. */
+export interface SlotProblem extends Problem {
   key?: KeyVariable;
 }
 
@@ -114,10 +112,10 @@ export const where = (location: string[]): string => location.join('.');
 export function findSlots(
   template: unknown,
   valueMapping: ValueMapping,
-): { slots: Partial<Record<KeyVariable, Slot>>; problems: Problem[] } {
+): { slots: Partial<Record<KeyVariable, Slot>>; problems: SlotProblem[] } {
   const all = placements(template);
   const slots: Partial<Record<KeyVariable, Slot>> = {};
-  const problems: Problem[] = [];
+  const problems: SlotProblem[] = [];
   for (const key of KEY_VARIABLES) {
     // A custom action may carry its id inside `incident`: `{{incident.event_id}}` is the dedup key then.
     const candidates = all.filter(
@@ -167,7 +165,7 @@ export function findSlots(
 }
 
 const NOT_FILLED = Symbol('not filled');
-type Read = { value: unknown } | { problem: Problem } | typeof NOT_FILLED;
+type Read = { value: unknown } | { problem: SlotProblem } | typeof NOT_FILLED;
 
 /** The value a slot holds in a delivered body, mapping undone. */
 function readSlot(body: unknown, slot: Slot): Read {
@@ -240,7 +238,7 @@ function readKey(
   body: unknown,
   slots: Partial<Record<KeyVariable, Slot>>,
   key: KeyVariable,
-): { value: string | number | undefined } | { problem: Problem } {
+): { value: string | number | undefined } | { problem: SlotProblem } {
   const slot = slots[key];
   if (!slot) return { value: undefined };
   const read = readSlot(body, slot);

@@ -38,6 +38,7 @@ export { lintCustomBody } from './custom-body-lint.js';
 export type { CustomBodyLint, TemplateProblem } from './custom-body-lint.js';
 export { checkPayload, isWebhookEvent } from './payload.js';
 export type { PayloadProblem } from './payload.js';
+export type { Problem } from '../core/problem.js';
 export {
   ALERT_EVENT_TYPES,
   CustomBodyEvent,

@@ -3,7 +3,8 @@
 // nothing of payload shapes beyond this seam: a new kind (or a custom-body template) is a new
 // reader, not a new branch in the pipeline.
 
-import { findProblem, MAX_ID_LENGTH, type PayloadProblem, validKind } from './payload.js';
+import type { Problem } from '../core/problem.js';
+import { findProblem, MAX_ID_LENGTH, validKind } from './payload.js';
 import type { WebhookEvent } from './types.js';
 
 /** Longest `event_id` accepted (400 beyond): ids are opaque, the documented ones are 32 characters. */
@@ -24,8 +25,7 @@ export interface DeliveryKeys {
 }
 
 /** A body read as a delivery: its keys and the event handed to handlers, or the first problem. */
-export type ReadResult<E = WebhookEvent> =
-  { ok: true; event: E; keys: DeliveryKeys } | { ok: false; problem: PayloadProblem };
+export type ReadResult<E = WebhookEvent> = { ok: true; event: E; keys: DeliveryKeys } | { ok: false; problem: Problem };
 
 /** Reads a parsed body as a delivery. Pure and synchronous: it runs on every delivery. */
 export type PayloadReader<E = WebhookEvent> = (body: unknown) => ReadResult<E>;

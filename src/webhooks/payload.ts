@@ -9,14 +9,15 @@
 // Hand-written, because it runs on every delivery: a fast check with plain property loads, and
 // tables that only explain a failure. A property test keeps the two in agreement.
 
+import type { Problem } from '../core/problem.js';
 import { ALERT_EVENT_TYPES, WEBHOOK_EVENT_TYPES, type WebhookEvent } from './types.js';
 
-/** Where a delivery breaks the payload contract. */
-export interface PayloadProblem {
-  /** Where, e.g. `incident.start_time`; empty for the whole body. */
-  path: string;
-  message: string;
-}
+/**
+ * Where a delivery breaks the payload contract.
+ *
+ * @deprecated The same as {@link Problem}; use that name.
+ */
+export type PayloadProblem = Problem;
 
 /** Longest id accepted (`event_id`, `incident_id`, `alert_id`): the documented ones are 24 or 32 characters. */
 export const MAX_ID_LENGTH = 256;
@@ -144,12 +145,12 @@ export function isValidFast(body: unknown): boolean {
 }
 
 /** `undefined` when `body` is a valid delivery of any kind; otherwise the first field at fault. */
-export function checkPayload(body: unknown): PayloadProblem | undefined {
+export function checkPayload(body: unknown): Problem | undefined {
   return isValidFast(body) ? undefined : findProblem(body);
 }
 
 /** The first field at fault, by the tables. */
-export function findProblem(body: unknown): PayloadProblem | undefined {
+export function findProblem(body: unknown): Problem | undefined {
   if (!isObject(body)) return { path: '', message: `expected a JSON object, got ${describe(body)}` };
   const kind = kindOf(body);
   const inner = kind === 'other' ? undefined : kind;
@@ -178,7 +179,7 @@ function fieldProblem(
   object: Record<string, unknown>,
   [field, valid, expected]: Rule,
   prefix: string,
-): PayloadProblem | undefined {
+): Problem | undefined {
   const value = object[field];
   if (valid(value)) return undefined;
   const tooLong = expected === ID && typeof value === 'string' && value.length > MAX_ID_LENGTH;

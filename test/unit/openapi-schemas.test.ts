@@ -39,16 +39,16 @@ describe('request schemas', () => {
     expect(checkSchema(fatal, reset, SCHEMA_DEFS)?.path).toBe('incident_severity');
     expect(checkSchema(fatal, reset, SCHEMA_DEFS, { enums: false })).toBeUndefined();
     // Every other rule still holds without enums: type, pattern, length.
-    expect(checkSchema({ incident_id: id, incident_severity: 3 }, reset, SCHEMA_DEFS, { enums: false })?.why).toMatch(
-      /string/,
-    );
+    expect(
+      checkSchema({ incident_id: id, incident_severity: 3 }, reset, SCHEMA_DEFS, { enums: false })?.message,
+    ).toMatch(/string/);
     expect(checkSchema({ incident_id: 'x' }, reset, SCHEMA_DEFS, { enums: false })?.path).toBe('incident_id');
     expect(checkSchema({ incident_id: id, title: 'ab' }, reset, SCHEMA_DEFS, { enums: false })?.path).toBe('title');
   });
 
   it('name the field at fault', () => {
     const ack = REQUEST_SCHEMAS['/incident/ack']!;
-    expect(checkSchema({}, ack, SCHEMA_DEFS)).toEqual({ path: 'incident_ids', why: 'is required' });
+    expect(checkSchema({}, ack, SCHEMA_DEFS)).toEqual({ path: 'incident_ids', message: 'is required' });
     expect(checkSchema({ incident_ids: [] }, ack, SCHEMA_DEFS)?.path).toBe('incident_ids');
     expect(checkSchema({ incident_ids: ['0123456789abcdef01234567', 'nope'] }, ack, SCHEMA_DEFS)?.path).toBe(
       'incident_ids[1]',
@@ -58,9 +58,9 @@ describe('request schemas', () => {
     expect(checkSchema({ incident_ids: ['0123456789abcdef01234567'], minutes: 0 }, snooze, SCHEMA_DEFS)?.path).toBe(
       'minutes',
     );
-    expect(checkSchema({ incident_ids: ['0123456789abcdef01234567'], minutes: 1.5 }, snooze, SCHEMA_DEFS)?.why).toMatch(
-      /integer/,
-    );
+    expect(
+      checkSchema({ incident_ids: ['0123456789abcdef01234567'], minutes: 1.5 }, snooze, SCHEMA_DEFS)?.message,
+    ).toMatch(/integer/);
     const create = REQUEST_SCHEMAS['/incident/create']!;
     expect(checkSchema({ incident_severity: 'Fatal' }, create, SCHEMA_DEFS)?.path).toBe('incident_severity');
     const assign = REQUEST_SCHEMAS['/incident/assign']!;

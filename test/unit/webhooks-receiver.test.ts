@@ -428,7 +428,7 @@ describe('nothing told to the sender beyond the outcome', () => {
 
   it('a failing store: the answer says "not recorded" (503); the error goes to \'error\'; `logger: false` logs nothing', async () => {
     const store = new MemoryStateStore();
-    store.claim = () => Promise.reject(new Error(secretLike));
+    store.claim = (() => Promise.reject(new Error(secretLike))) as never;
     const receiver = new WebhookReceiver({ store, logger: false });
     const errors: unknown[] = [];
     receiver.on('error', (error) => void errors.push(error));

@@ -2,7 +2,7 @@
 // number, windows, depth, item ids, page shape), the request fields paging touches, and where a
 // page stands in its walk. Made from the generated rules (resources/call.ts), one per operation.
 
-import type { ShapeProblem } from '../../schemas/shape.js';
+import type { Problem } from '../../core/problem.js';
 import type { Flashduty } from '../client.js';
 import type { PagingMode } from './page-promise.js';
 import type { ListShape } from './shape.js';
@@ -39,7 +39,7 @@ export interface ListOperation<Item> {
   /** What the page promises beside its items (checked unless `validate` is false, where `check` is not given). */
   shape?: ListShape;
   /** Checks the page instead of `shape` (`validate` is not false). */
-  check?(data: unknown, client: Flashduty): ShapeProblem | undefined | Promise<ShapeProblem | undefined>;
+  check?(data: unknown, client: Flashduty): Problem | undefined | Promise<Problem | undefined>;
 }
 
 /** The request of a list operation, as far as paging touches it. */

@@ -2,7 +2,7 @@
 // items an array of objects, and the counters each operation promises. Written by hand, like
 // shape.ts: it runs on every page.
 
-import type { ShapeProblem } from '../../schemas/shape.js';
+import type { Problem } from '../../core/problem.js';
 
 const isObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -15,17 +15,17 @@ export interface ListShape {
   hasNextPage?: boolean;
 }
 
-export function checkListShape(data: unknown, shape: ListShape = {}): ShapeProblem | undefined {
-  if (!isObject(data)) return { path: 'data', why: 'expected an object' };
+export function checkListShape(data: unknown, shape: ListShape = {}): Problem | undefined {
+  if (!isObject(data)) return { path: 'data', message: 'expected an object' };
   const { items, total, has_next_page, search_after_ctx } = data;
-  if (!Array.isArray(items)) return { path: 'data.items', why: 'expected an array' };
+  if (!Array.isArray(items)) return { path: 'data.items', message: 'expected an array' };
   const index = items.findIndex((item) => !isObject(item));
-  if (index >= 0) return { path: `data.items.${index}`, why: 'expected an object' };
-  if (shape.total && !Number.isInteger(total)) return { path: 'data.total', why: 'expected an integer' };
+  if (index >= 0) return { path: `data.items.${index}`, message: 'expected an object' };
+  if (shape.total && !Number.isInteger(total)) return { path: 'data.total', message: 'expected an integer' };
   if (shape.hasNextPage && typeof has_next_page !== 'boolean')
-    return { path: 'data.has_next_page', why: 'expected a boolean' };
+    return { path: 'data.has_next_page', message: 'expected a boolean' };
   if (search_after_ctx !== undefined && search_after_ctx !== null && typeof search_after_ctx !== 'string') {
-    return { path: 'data.search_after_ctx', why: 'expected a string' };
+    return { path: 'data.search_after_ctx', message: 'expected a string' };
   }
   return undefined;
 }

@@ -10,7 +10,7 @@
 
 import { RequestValidationError, ResponseValidationError } from '../../core/errors.js';
 import { lazy } from '../../internal/lazy.js';
-import type { ShapeProblem } from '../../schemas/shape.js';
+import type { Problem } from '../../core/problem.js';
 import type { Flashduty, RequestOptions } from '../client.js';
 import type { ListOperation, PageContext, PagedRequest } from './operation.js';
 import { ListPage, type PageFactory } from './page.js';
@@ -63,16 +63,16 @@ export async function fetchPage<Item, Request extends PagedRequest, Page extends
   const data = key === 'items' || raw === null || typeof raw !== 'object' ? raw : { ...raw, items: raw[key] };
   const items = (data as { items?: unknown } | null | undefined)?.items;
   // Even unvalidated, a walk needs an array of items.
-  let problem: ShapeProblem | undefined = Array.isArray(items)
+  let problem: Problem | undefined = Array.isArray(items)
     ? undefined
-    : { path: 'data.items', why: 'expected an array' };
+    : { path: 'data.items', message: 'expected an array' };
   if (!problem && client.validate !== false) {
     const checked = operation.check ? operation.check(data, client) : checkListShape(data, operation.shape);
     problem = checked instanceof Promise ? await checked : checked;
   }
   if (problem) {
     throw new ResponseValidationError(
-      `Invalid ${operation.name} page at ${problem.path}: ${problem.why}`,
+      `Invalid ${operation.name} page at ${problem.path}: ${problem.message}`,
       problem.path,
       {
         status: response.status,

@@ -66,7 +66,7 @@ function prepare(
   const wire = Array.isArray(params) ? params : tables.params.toWire(params, convert ? operation.rule : undefined);
   const schema = tables.schemas.REQUEST_SCHEMAS[operation.path];
   const problem = schema ? tables.checker.checkSchema(wire, schema, tables.schemas.SCHEMA_DEFS, { enums }) : undefined;
-  if (problem) throw new RequestValidationError(problem.path || (convert ? 'params' : 'body'), problem.why);
+  if (problem) throw new RequestValidationError(problem.path || (convert ? 'params' : 'body'), problem.message);
   return Array.isArray(wire) ? wire : tables.params.withIdempotencyKey(wire, operation.rule?.idempotency === true);
 }
 
