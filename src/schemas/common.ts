@@ -1,5 +1,3 @@
-import * as z from 'zod/mini';
-
 // Building blocks shared by every resource schema. Objects are loose (the server may add fields at
 // any time) and enums are open strings (it may add values); the TypeScript types list the known
 // values and stay open with `(string & {})`.
@@ -10,6 +8,8 @@ import * as z from 'zod/mini';
 //
 // The TypeScript types of the resources derive from the generated OpenAPI types; the schemas state
 // every field again (zod needs values), and `Agrees` fails the typecheck when a schema and its type drift.
+
+import * as z from 'zod/mini';
 
 /**
  * A schema as compared with the TypeScript type it checks: loose objects' `[key: string]: unknown`

@@ -1,3 +1,6 @@
+// The envelope every answer of the API comes in: `data` on success, `error` (a code and a localized
+// message) on failure, and the request id; its type, and its zod/mini schema for deep validation.
+
 import * as z from 'zod/mini';
 import { loose, opt, str } from './common.js';
 
