@@ -39,6 +39,8 @@ const BUNDLED = ['zod'];
 export default defineConfig([
   {
     ...shared,
+    // The command line (bin/flashduty.js loads it): ESM only, in no `exports` entry, so that nothing imports it.
+    entry: { ...entry, 'cli/main': 'src/cli/main.ts' },
     format: 'esm',
     clean: true,
     splitting: true,

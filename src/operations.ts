@@ -16,4 +16,8 @@ export interface OperationInfo {
   readonly paging?: 'cursor' | 'number' | 'both';
 }
 
-export { OPERATIONS } from './generated/operations.js';
+import { OPERATIONS as GENERATED } from './generated/operations.js';
+import type { OperationPath } from './client/request.js';
+
+/** Every operation of the Flashduty Open API by path: its method, HTTP method, retry kind, summary and paging. */
+export const OPERATIONS: Readonly<Record<OperationPath, OperationInfo>> = GENERATED;

@@ -20,3 +20,5 @@ export type {
   WebhookKind,
 } from './sender.js';
 export type { CallRecord } from './state.js';
+export { TRIGGER_EVENT_TYPES, triggerDeliveries } from './trigger.js';
+export type { TriggerOptions } from './trigger.js';

@@ -1,0 +1,27 @@
+// `flashduty api <path>`: any operation by its path, as `gh api` calls any route: the body from
+// --data, the response's `data` printed as JSON; `--paginate` walks a list operation's pages and
+// prints every item, one JSON object per line.
+
+import { readData, UsageError } from '../args.js';
+import { type Context, EXIT } from '../command.js';
+import { printData, printItems } from '../output.js';
+import { methodOf } from './method.js';
+
+export async function api(context: Context): Promise<number> {
+  const [path, extra] = context.positionals;
+  if (path === undefined) throw new UsageError('the operation path is required, e.g. /incident/list', context.name);
+  if (extra !== undefined) throw new UsageError(`unexpected argument ${JSON.stringify(extra)}`, context.name);
+  if (!path.startsWith('/'))
+    throw new UsageError(`expected a path such as /incident/ack, got ${JSON.stringify(path)}`, context.name);
+  const body = readData(context.values.data as string | undefined, context.name, context.stdin) ?? {};
+  const client = await context.client();
+  if (context.values.paginate === true) {
+    const { OPERATIONS } = await import('../../operations.js');
+    const info = (OPERATIONS as Record<string, { method: string; paging?: string }>)[path];
+    if (!info?.paging) throw new UsageError(`--paginate: ${path} is not a list operation of the OpenAPI`, context.name);
+    await printItems(context.io, methodOf(client, info.method)(body) as AsyncIterable<unknown>, true);
+    return EXIT.ok;
+  }
+  printData(context.io, await client.request(path as never, body as never), context.json);
+  return EXIT.ok;
+}

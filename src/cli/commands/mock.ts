@@ -1,0 +1,29 @@
+// `flashduty mock`: the mock service (createMockService) over HTTP on 127.0.0.1 until SIGINT or
+// SIGTERM. It prints its base URL and app key (the mock's own key, not a secret), or with --json
+// one line `{"baseUrl":…,"appKey":…}` for scripts that start it in the background.
+
+import { readWhole, UsageError } from '../args.js';
+import { type Context, EXIT } from '../command.js';
+
+export async function mock(context: Context): Promise<number> {
+  const port = readWhole(context.values.port as string | undefined, '--port', context.name, 0) ?? 0;
+  if (port > 65_535) throw new UsageError(`--port: expected 0 to 65535, got ${port}`, context.name);
+  const seed = readWhole(context.values.seed as string | undefined, '--seed', context.name, 0) ?? 1;
+  const incidents = readWhole(context.values.incidents as string | undefined, '--incidents', context.name, 0) ?? 200;
+  const { createMockService } = await import('../../testing/index.js');
+  const service = createMockService({ seed, incidents });
+  const server = await service.listen({ port });
+  const { url: baseUrl } = server;
+  if (context.json) context.io.out(`${JSON.stringify({ baseUrl, appKey: service.appKey })}\n`);
+  else {
+    context.io.out(`Mock service on ${baseUrl}\n`);
+    context.io.out(`  export FLASHDUTY_BASE_URL=${baseUrl}\n  export FLASHDUTY_APP_KEY=${service.appKey}\n`);
+    context.io.out('Ctrl-C to stop.\n');
+  }
+  await new Promise<void>((resolve) => {
+    process.once('SIGINT', resolve);
+    process.once('SIGTERM', resolve);
+  });
+  await server.close();
+  return EXIT.ok;
+}
