@@ -68,6 +68,8 @@ async function dispatch(argv: string[], io: Io, env: Record<string, string | und
           new Flashduty({
             appKey: (parsed.values['app-key'] as string | undefined) ?? env.FLASHDUTY_APP_KEY,
             baseUrl: (parsed.values['base-url'] as string | undefined) ?? env.FLASHDUTY_BASE_URL,
+            // The outcome is the one line printed at the end; retries are logged with FLASHDUTY_LOG=warn.
+            logLevel: (env.FLASHDUTY_LOG as 'error' | undefined) ?? 'error',
           }),
       )),
   };
