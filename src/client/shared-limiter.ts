@@ -17,7 +17,7 @@
 import { APIUserAbortError } from '../core/errors.js';
 import type { LogFn } from '../internal/logger.js';
 import { uniqueToken } from '../internal/token.js';
-import type { RedisRun } from '../internal/redis.js';
+import { LuaScript, type RedisRun } from '../internal/redis.js';
 import type { Limiter, RateLimiter, RateLimitOptions } from './rate-limiter.js';
 
 /** How long the in-process limiter stands in alone after Redis failed, before Redis is asked again. */
@@ -33,18 +33,11 @@ local function extend(key, ms)
   if redis.call('PTTL', key) < ms then redis.call('PEXPIRE', key, ms) end
 end`;
 
-interface Script {
-  body: string;
-  /** Its SHA-1 for EVALSHA (undefined where the runtime has no WebCrypto: EVAL then). */
-  sha?: Promise<string | undefined>;
-}
-
 // KEYS: one sorted set per window. ARGV: slot id, lease (ms), then limit and length (ms) of each
 // window. 0: the slot is taken in every window, scored while its call runs as if the call finished
 // at the lease's end; else the ms to wait before asking again: until the earliest slot frees, at most
 // a window's length (a slot of a running call frees no sooner than that).
-const ACQUIRE: Script = {
-  body: `${CLOCK}
+const ACQUIRE = new LuaScript(`${CLOCK}
 local lease = tonumber(ARGV[2])
 local wait = 0
 for i, key in ipairs(KEYS) do
@@ -61,20 +54,17 @@ for i, key in ipairs(KEYS) do
   redis.call('ZADD', key, now + lease + length, ARGV[1])
   extend(key, lease + length)
 end
-return 0`,
-};
+return 0`);
 
 // KEYS: the windows. ARGV: slot id, then each window's length (ms). The call finished: its slot frees
 // one window after now (it is added again if its lease ran out meanwhile: the call arrived by now).
-const RELEASE: Script = {
-  body: `${CLOCK}
+const RELEASE = new LuaScript(`${CLOCK}
 for i, key in ipairs(KEYS) do
   local length = tonumber(ARGV[1 + i])
   redis.call('ZADD', key, now + length, ARGV[1])
   extend(key, length)
 end
-return 1`,
-};
+return 1`);
 
 /** The shared limiter's options, checked (checkRateLimit) and with the client adapted (limiters.ts). */
 export interface SharedLimitOptions {
@@ -209,17 +199,9 @@ export class SharedRateLimiter implements Limiter {
     this.#script(RELEASE, [slot, ...LENGTHS]).catch(() => undefined);
   }
 
-  /** Runs a script by its SHA-1 (EVALSHA), sending its body only when Redis does not have it yet. */
-  async #script(script: Script, args: string[]): Promise<unknown> {
-    const sha = await (script.sha ??= sha1(script.body));
-    const keys = [String(this.#keys.length), ...this.#keys];
-    if (sha === undefined) return this.#command(['EVAL', script.body, ...keys, ...args]);
-    try {
-      return await this.#command(['EVALSHA', sha, ...keys, ...args]);
-    } catch (error) {
-      if (!(error instanceof Error && error.message.startsWith('NOSCRIPT'))) throw error;
-      return this.#command(['EVAL', script.body, ...keys, ...args]);
-    }
+  /** Runs a script on this client's windows, every command bounded by `redisTimeoutMs`. */
+  #script(script: LuaScript, args: string[]): Promise<unknown> {
+    return script.run((command) => this.#command(command), this.#keys, args);
   }
 
   /** One command, bounded by `redisTimeoutMs`: a client with an offline queue would wait for ever. */
@@ -240,15 +222,5 @@ export class SharedRateLimiter implements Limiter {
         fail(error); // a client that throws instead of rejecting
       }
     });
-  }
-}
-
-/** The hex SHA-1 of a script, as EVALSHA names it; `undefined` without WebCrypto. */
-async function sha1(text: string): Promise<string | undefined> {
-  try {
-    const digest = await globalThis.crypto.subtle.digest('SHA-1', new TextEncoder().encode(text));
-    return Array.from(new Uint8Array(digest), (byte) => byte.toString(16).padStart(2, '0')).join('');
-  } catch {
-    return undefined;
   }
 }

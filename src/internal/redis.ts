@@ -1,6 +1,8 @@
 // The user's Redis client, ioredis or node-redis (the SDK depends on neither), seen as one function
-// that sends a command and resolves to its reply. Shared by the webhooks' RedisStateStore and the
-// client's shared rate limiter, so that both accept the same clients and refuse the rest alike.
+// that sends a command and resolves to its reply; and the Lua scripts run through it. Shared by the
+// webhooks' RedisStateStore and the client's shared rate limiter, so that both accept the same
+// clients and refuse the rest alike, and send their scripts one way: by SHA-1 (EVALSHA), the body
+// only when Redis does not hold it (NOSCRIPT: after a restart, a failover or SCRIPT FLUSH).
 
 import { ConfigError } from '../core/errors.js';
 
@@ -32,4 +34,44 @@ export function redisRunner(client: unknown, owner: string): RedisRun {
     return (args) => nodeRedis.sendCommand(args);
   }
   throw new ConfigError(`${owner} must be an ioredis or node-redis client`);
+}
+
+/** @internal A Lua script, run by its SHA-1 and sent whole only when Redis answers NOSCRIPT. */
+export class LuaScript {
+  readonly body: string;
+  #sha: Promise<string | undefined> | undefined;
+
+  constructor(body: string) {
+    this.body = body;
+  }
+
+  /** Runs the script on `keys` and `args` through `send`; resolves to its reply. */
+  async run(send: RedisRun, keys: readonly string[], args: readonly string[]): Promise<unknown> {
+    const sha = await (this.#sha ??= sha1(this.body));
+    const tail = [String(keys.length), ...keys, ...args];
+    // Without WebCrypto (no SHA-1 at hand) the body goes every time.
+    if (sha === undefined) return send(['EVAL', this.body, ...tail]);
+    try {
+      return await send(['EVALSHA', sha, ...tail]);
+    } catch (error) {
+      if (!isNoScript(error)) throw error;
+      // EVAL runs it and leaves it in Redis's script cache: the next call is an EVALSHA again.
+      return send(['EVAL', this.body, ...tail]);
+    }
+  }
+}
+
+/** Redis's answer to EVALSHA for a script it does not hold (ioredis and node-redis both keep the text). */
+function isNoScript(error: unknown): boolean {
+  return error instanceof Error && error.message.startsWith('NOSCRIPT');
+}
+
+/** The hex SHA-1 of a script, as EVALSHA names it; `undefined` without WebCrypto. */
+async function sha1(text: string): Promise<string | undefined> {
+  try {
+    const digest = await globalThis.crypto.subtle.digest('SHA-1', new TextEncoder().encode(text));
+    return Array.from(new Uint8Array(digest), (byte) => byte.toString(16).padStart(2, '0')).join('');
+  } catch {
+    return undefined;
+  }
 }

@@ -47,6 +47,27 @@ for (const [flavour, client] of Object.entries(clients)) {
       expect((await store.claim('e2', 10_000)).status).toBe('pending');
     });
 
+    it('sends each script by its SHA-1, and its body again only after Redis lost it (SCRIPT FLUSH)', async () => {
+      const calls = async () => {
+        const stats = String(await ioredis.call('INFO', 'commandstats'));
+        const count = (name: string) => Number(new RegExp(`cmdstat_${name}:calls=(\\d+)`).exec(stats)?.[1] ?? 0);
+        return { evalsha: count('evalsha'), eval: count('eval') };
+      };
+      await store.advance('scope:warm', 1); // every script of the store known to Redis, or learnt now
+      await store.claim('warm', 1_000);
+      const before = await calls();
+      for (let i = 0; i < 20; i++) await store.claim(`sha-${i}`, 1_000);
+      const after = await calls();
+      expect(after.evalsha - before.evalsha).toBe(20);
+      expect(after.eval - before.eval).toBe(0);
+      await ioredis.call('SCRIPT', 'FLUSH'); // as after a restart or a failover
+      expect((await store.claim('after-flush', 1_000)).status).toBe('claimed');
+      expect((await store.claim('after-flush', 1_000)).status).toBe('pending');
+      const flushed = await calls();
+      expect(flushed.eval - after.eval).toBe(1); // NOSCRIPT once, then the body once
+      expect(flushed.evalsha - after.evalsha).toBe(2);
+    });
+
     it('gives exactly one claim to 50 concurrent callers', async () => {
       const claims = await Promise.all(Array.from({ length: 50 }, () => store.claim('e3', 10_000)));
       expect(claims.filter((c) => c.status === 'claimed')).toHaveLength(1);

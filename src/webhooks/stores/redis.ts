@@ -1,9 +1,10 @@
 // State shared by every replica through the user's own Redis client (ioredis or node-redis; the
-// SDK depends on neither). Each operation is one Lua script, so claim, complete, release and the
-// watermark are atomic across processes.
+// SDK depends on neither). Each operation is one Lua script on one key, so claim, complete, release
+// and the watermark are atomic across processes (and each script's key is in one slot on a Cluster).
+// Scripts go by SHA-1 (EVALSHA), their body only when Redis answers NOSCRIPT.
 
 import { positiveWhole } from '../../internal/options.js';
-import { type RedisClientLike, type RedisRun, redisRunner } from '../../internal/redis.js';
+import { LuaScript, type RedisClientLike, type RedisRun, redisRunner } from '../../internal/redis.js';
 import { type Claim, claimToken, type StateStore } from './store.js';
 
 export type { IORedisLike, NodeRedisLike, RedisClientLike } from '../../internal/redis.js';
@@ -20,33 +21,33 @@ export interface RedisStateStoreOptions {
 
 // KEYS[1] event key; ARGV: token, lease ms. Returns 'claimed', 'done' or 'pending'. A pending
 // claim with the same token is taken again (a fresh token never matches one).
-const CLAIM = `
+const CLAIM = new LuaScript(`
 local v = redis.call('GET', KEYS[1])
 if v == 'done' then return 'done' end
 if v and v ~= 'p:' .. ARGV[1] then return 'pending' end
 redis.call('SET', KEYS[1], 'p:' .. ARGV[1], 'PX', ARGV[2])
-return 'claimed'`;
+return 'claimed'`);
 
 // KEYS[1] event key; ARGV: token, ttl ms. Completes unless another holder took over a lapsed lease.
-const COMPLETE = `
+const COMPLETE = new LuaScript(`
 local v = redis.call('GET', KEYS[1])
 if v and v ~= 'p:' .. ARGV[1] then return 0 end
 redis.call('SET', KEYS[1], 'done', 'PX', ARGV[2])
-return 1`;
+return 1`);
 
 // KEYS[1] event key; ARGV: token. Only the holder of the claim can release it.
-const RELEASE = `
+const RELEASE = new LuaScript(`
 if redis.call('GET', KEYS[1]) == 'p:' .. ARGV[1] then return redis.call('DEL', KEYS[1]) end
-return 0`;
+return 0`);
 
 // KEYS[1] watermark key; ARGV: event time ms, ttl ms. 0 when a later event was already accepted.
-const ADVANCE = `
+const ADVANCE = new LuaScript(`
 local current = tonumber(redis.call('GET', KEYS[1]))
 local time = tonumber(ARGV[1])
 if current and current > time then return 0 end
 if current and current == time then redis.call('PEXPIRE', KEYS[1], ARGV[2]) return 1 end
 redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
-return 1`;
+return 1`);
 
 /** Dedup and staleness state shared by every replica through Redis; each operation is one atomic Lua script. */
 export class RedisStateStore implements StateStore {
@@ -78,7 +79,7 @@ export class RedisStateStore implements StateStore {
     return Number(await this.#eval(ADVANCE, scope, String(eventTime), String(this.ttlMs))) === 1;
   }
 
-  #eval(script: string, key: string, ...args: string[]): Promise<unknown> {
-    return this.#run(['EVAL', script, '1', this.keyPrefix + key, ...args]);
+  #eval(script: LuaScript, key: string, ...args: string[]): Promise<unknown> {
+    return script.run(this.#run, [this.keyPrefix + key], args);
   }
 }
