@@ -173,6 +173,20 @@ describe('the packed package in a project without msw', () => {
     },
   );
 
+  it(
+    'runs the bin as npx does, from the installed package (and import does not load it)',
+    { timeout: 60_000 },
+    async () => {
+      const { stdout } = await run('npx', ['--no-install', 'flashduty', 'webhooks', 'lint', '--help'], {
+        cwd: plain,
+        timeout: 50_000,
+      });
+      expect(stdout).toMatch(/^check a custom-body template/);
+      const sdk = readFileSync(path.join(plain, 'node_modules/flashduty-sdk/dist/index.js'), 'utf8');
+      expect(sdk).not.toMatch(/cli\/main|parseArgs/);
+    },
+  );
+
   it('imports the testing entry and serves the mock over HTTP', { timeout: 60_000 }, async () => {
     const { stdout } = await run(process.execPath, ['no-msw.mjs'], { cwd: plain, timeout: 50_000 });
     expect(stdout).toMatch(/^no-msw ok: \d+ incidents$/m);
@@ -187,11 +201,12 @@ describe('the tarball', () => {
     files = (JSON.parse(stdout) as Array<{ files: Array<{ path: string }> }>)[0]?.files.map((f) => f.path) ?? [];
   }, 60_000);
 
-  it('holds README, CHANGELOG, LICENSE, the examples and the build, nothing else', () => {
+  it('holds README, CHANGELOG, LICENSE, the bin, the examples and the build, nothing else', () => {
     expect(files.filter((f) => !f.startsWith('dist/') && !f.startsWith('examples/')).sort()).toEqual([
       'CHANGELOG.md',
       'LICENSE',
       'README.md',
+      'bin/flashduty.js',
       'package.json',
     ]);
     // Every recipe of examples/ as source, and only that: no dependencies, lock files, builds or env
@@ -208,7 +223,7 @@ describe('the tarball', () => {
       if (typeof value === 'string') targets.push(value.replace(/^\.\//, ''));
       else if (value && typeof value === 'object') Object.values(value).forEach(walk);
     };
-    walk([manifest.main, manifest.module, manifest.types, manifest.exports]);
+    walk([manifest.main, manifest.module, manifest.types, manifest.exports, manifest.bin]);
     expect(targets.length).toBeGreaterThan(12);
     expect(targets.filter((target) => !files.includes(target))).toEqual([]);
   });
