@@ -17,7 +17,7 @@
 import { APIUserAbortError } from '../core/errors.js';
 import type { LogFn } from '../internal/logger.js';
 import { uniqueToken } from '../internal/token.js';
-import { LuaScript, type RedisRun } from '../internal/redis.js';
+import { LuaScript, oneSlot, type RedisRun } from '../internal/redis.js';
 import type { Limiter, RateLimiter, RateLimitOptions } from './rate-limiter.js';
 
 /** How long the in-process limiter stands in alone after Redis failed, before Redis is asked again. */
@@ -99,7 +99,9 @@ export class SharedRateLimiter implements Limiter {
     this.#options = options;
     this.#local = local;
     this.#log = log;
-    this.#keys = [`${options.keyPrefix}second`, `${options.keyPrefix}minute`];
+    // Both windows in one Cluster slot: the acquire script touches them together.
+    const prefix = oneSlot(options.keyPrefix);
+    this.#keys = [`${prefix}second`, `${prefix}minute`];
     this.#windows = [String(limits.perSecond ?? 50), LENGTHS[0], String(limits.perMinute ?? 1_000), LENGTHS[1]];
   }
 

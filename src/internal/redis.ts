@@ -16,8 +16,15 @@ export interface NodeRedisLike {
   /** node-redis's generic command method. */
   sendCommand(args: string[]): Promise<unknown>;
 }
-/** An ioredis or a node-redis client. */
-export type RedisClientLike = IORedisLike | NodeRedisLike;
+/** The parts of a node-redis cluster (`createCluster()`) used here. */
+export interface NodeRedisClusterLike {
+  /** The cluster's generic command method, routed by the command's first key. */
+  sendCommand(firstKey: string | undefined, isReadonly: boolean | undefined, args: string[]): Promise<unknown>;
+  /** Present on a cluster only: how a cluster is told from a client. */
+  nodeClient(node: never): Promise<unknown>;
+}
+/** An ioredis client or Cluster, or a node-redis client or cluster. */
+export type RedisClientLike = IORedisLike | NodeRedisLike | NodeRedisClusterLike;
 
 /** @internal Sends one command (`['EVALSHA', sha, ...]`) and resolves to its reply. */
 export type RedisRun = (args: string[]) => Promise<unknown>;
@@ -29,11 +36,33 @@ export function redisRunner(client: unknown, owner: string): RedisRun {
     const ioredis = candidate as IORedisLike;
     return ([command, ...args]) => ioredis.call(command as string, ...args);
   }
+  if (
+    typeof candidate?.sendCommand === 'function' &&
+    typeof (candidate as Partial<NodeRedisClusterLike>).nodeClient === 'function'
+  ) {
+    // node-redis's cluster routes a command by the key it is given: a script's first key.
+    const cluster = candidate as unknown as NodeRedisClusterLike;
+    return (args) => cluster.sendCommand(scriptKey(args), false, args);
+  }
   if (typeof candidate?.sendCommand === 'function') {
     const nodeRedis = candidate as NodeRedisLike;
     return (args) => nodeRedis.sendCommand(args);
   }
   throw new ConfigError(`${owner} must be an ioredis or node-redis client`);
+}
+
+/** The first key of an EVAL or EVALSHA (`[command, script, numkeys, key…]`); none for other commands. */
+function scriptKey(args: string[]): string | undefined {
+  return /^EVAL(SHA)?$/i.test(args[0] ?? '') && Number(args[2]) > 0 ? args[3] : undefined;
+}
+
+/**
+ * @internal `prefix` with a hash tag, so that every key made from it lies in one Cluster slot (a Lua
+ * script may only touch keys of one slot): the prefix's own tag where it has one (`{team-a}:rl:`),
+ * else the whole prefix as the tag (`{flashduty:ratelimit:}`).
+ */
+export function oneSlot(prefix: string): string {
+  return /\{[^}]+\}/.test(prefix) ? prefix : `{${prefix}}`;
 }
 
 /** @internal A Lua script, run by its SHA-1 and sent whole only when Redis answers NOSCRIPT. */

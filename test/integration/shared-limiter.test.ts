@@ -86,7 +86,7 @@ describe('a fleet on one Redis and prefix', () => {
       // Each prefix kept its own windows in Redis: 40 slots each in its minute window.
       const io = new Redis(redis.url);
       try {
-        for (const prefix of prefixes) expect(await io.zcard(`${prefix}minute`)).toBe(40);
+        for (const prefix of prefixes) expect(await io.zcard(`{${prefix}}minute`)).toBe(40);
       } finally {
         await io.quit();
       }
@@ -159,7 +159,7 @@ describe('when Redis fails', () => {
           return lines.some((line) => line.includes('Redis answers again; the limit is shared again'));
         }, 'the limiter back on Redis');
         const check = new Redis(server.url);
-        expect(await check.zcard(`${keyPrefix}second`).finally(() => check.quit())).toBeGreaterThan(0);
+        expect(await check.zcard(`{${keyPrefix}}second`).finally(() => check.quit())).toBeGreaterThan(0);
         expect(
           busiestWindow(
             h.service.callLog.map((c) => [c.time, c.status]),

@@ -1,0 +1,94 @@
+// Everything of ours that keeps state in Redis, on a real Redis Cluster (three primaries with a
+// replica each): RedisStateStore and the shared limiter with ioredis' Cluster and node-redis'
+// createCluster, their scripts by EVALSHA on whichever primary holds a key's slot (NOSCRIPT after a
+// SCRIPT FLUSH handled there too), the limiter's two windows in one slot, and the BullMQ handoff
+// with a hash-tagged prefix: every delivery handled once.
+import { Queue, Worker } from 'bullmq';
+import { Cluster } from 'ioredis';
+import { createCluster } from 'redis';
+import { afterAll, describe, expect, it, vi } from 'vitest';
+import { buildDelivery, buildWebhookEvent } from '../../src/testing/index.js';
+import { RedisStateStore, WebhookReceiver } from '../../src/webhooks/index.js';
+import { startMock } from '../helpers.js';
+import { startRedisCluster } from './support/redis-cluster.js';
+
+const cluster = await startRedisCluster();
+afterAll(() => cluster.stop(), 30_000);
+
+const ioredis = new Cluster(cluster.nodes, { redisOptions: { maxRetriesPerRequest: null } });
+const nodeRedis = createCluster({
+  rootNodes: cluster.nodes.map(({ host, port }) => ({ url: `redis://${host}:${port}` })),
+});
+await nodeRedis.connect();
+afterAll(async () => {
+  await ioredis.quit();
+  await nodeRedis.quit();
+});
+
+/** The slot of a key, as the cluster computes it. */
+const slotOf = async (key: string) =>
+  Number((await cluster.cli(cluster.ports[0] as number, 'CLUSTER', 'KEYSLOT', key)).trim());
+
+for (const [flavour, client] of Object.entries({ ioredis, 'node-redis': nodeRedis })) {
+  describe(`on a Redis Cluster with ${flavour}`, () => {
+    it('RedisStateStore: one claim per event across slots, one of 50 concurrent, watermarks, and scripts lost by a SCRIPT FLUSH', async () => {
+      const store = new RedisStateStore({ client, keyPrefix: `cluster:${flavour}:`, ttlMs: 60_000 });
+      const ids = Array.from({ length: 60 }, (_, i) => `evt-${i}`);
+      const slots = new Set(await Promise.all(ids.map((id) => slotOf(`cluster:${flavour}:event:${id}`))));
+      expect(slots.size).toBeGreaterThan(50); // spread over the primaries
+      for (const id of ids) expect((await store.claim(id, 10_000)).status).toBe('claimed');
+      for (const id of ids) expect((await store.claim(id, 10_000)).status).toBe('pending');
+      const race = await Promise.all(Array.from({ length: 50 }, () => store.claim('contended', 10_000)));
+      expect(race.filter((claim) => claim.status === 'claimed')).toHaveLength(1);
+      expect(await store.advance('incident:1', 2_000)).toBe(true);
+      expect(await store.advance('incident:1', 1_000)).toBe(false);
+      await Promise.all(cluster.ports.map((port) => cluster.cli(port, 'SCRIPT', 'FLUSH')));
+      const after = await Promise.all(ids.map((id) => store.claim(`${id}-after-flush`, 10_000)));
+      expect(after.every((claim) => claim.status === 'claimed')).toBe(true);
+    });
+
+    it('the shared limiter keeps both windows in one slot and limits calls through the cluster', async () => {
+      const h = await startMock({ incidents: 5 });
+      const keyPrefix = `rl:${flavour}:`;
+      const api = h.client({ rateLimit: { redis: client, keyPrefix, perSecond: 5 } });
+      const now = Math.floor(Date.now() / 1000);
+      const started = performance.now();
+      await Promise.all(
+        Array.from({ length: 12 }, () => api.listIncidents({ start_time: now - 86_400, end_time: now })),
+      );
+      // 12 calls at 5 per second, each holding its place until a second after it finished: past two seconds.
+      expect(performance.now() - started).toBeGreaterThan(2_000);
+      expect(await slotOf(`{${keyPrefix}}second`)).toBe(await slotOf(`{${keyPrefix}}minute`));
+      expect(await ioredis.zcard(`{${keyPrefix}}minute`)).toBe(12);
+    });
+  });
+}
+
+describe('the BullMQ handoff on a Redis Cluster', () => {
+  it('with a hash-tagged prefix: every delivery one job, every job handled once, duplicates none', async () => {
+    const connection = ioredis;
+    const name = 'flashduty-webhooks';
+    const prefix = '{flashduty}'; // BullMQ's keys of one queue in one slot (its scripts touch several)
+    const queue = new Queue(name, { connection, prefix });
+    const receiver = new WebhookReceiver({
+      queue,
+      store: new RedisStateStore({ client: connection, keyPrefix: 'hook:' }),
+      logger: false,
+    });
+    const handled: string[] = [];
+    receiver.on('event', (event) => void handled.push(event.event_id));
+    const worker = new Worker(name, receiver.processor(), { connection, prefix, concurrency: 4 });
+    try {
+      const events = Array.from({ length: 40 }, () => buildWebhookEvent('i_new'));
+      const first = await Promise.all(events.map((event) => receiver.receive(buildDelivery(event).receiveInput())));
+      const again = await Promise.all(events.map((event) => receiver.receive(buildDelivery(event).receiveInput())));
+      expect([...first, ...again].every((result) => result.status === 200)).toBe(true);
+      await vi.waitFor(() => expect(handled).toHaveLength(events.length), { timeout: 20_000, interval: 50 });
+      expect(handled.sort()).toEqual(events.map((event) => event.event_id).sort());
+      expect(await queue.getJobCountByTypes('completed')).toBe(events.length);
+    } finally {
+      await worker.close();
+      await queue.close();
+    }
+  });
+});

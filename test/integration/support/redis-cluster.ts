@@ -1,0 +1,97 @@
+// A real Redis Cluster on loopback, tied to the test's lifetime: six `redis-server
+// --cluster-enabled yes` nodes in a temp dir of their own (three primaries, each with a replica),
+// joined by `redis-cli --cluster create`, ready once every node says `cluster_state:ok`. Each node
+// also opens its cluster bus on its port + 10 000, so both ports are picked free and below 55 536.
+import type { ChildProcess } from 'node:child_process';
+import { execFile } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { spawnTied, stopChild } from './lifetime.js';
+
+const run = promisify(execFile);
+
+/** A running cluster. */
+export interface RedisCluster {
+  /** Every node's port, primaries first as `redis-cli --cluster create` made them. */
+  ports: number[];
+  /** `[{ host, port }]` of every node, as ioredis' Cluster and node-redis' createCluster take them. */
+  nodes: Array<{ host: string; port: number }>;
+  /** `redis-cli -p <port> args…` on one node; resolves with its output. */
+  cli(port: number, ...args: string[]): Promise<string>;
+  stop(): Promise<void>;
+}
+
+/** A free port P (and P + 10 000 for the bus), below 55 536. */
+async function freePort(taken: Set<number>): Promise<number> {
+  for (;;) {
+    const port = 20_000 + Math.floor(Math.random() * 30_000);
+    if (taken.has(port) || taken.has(port + 10_000)) continue;
+    if ((await isFree(port)) && (await isFree(port + 10_000))) {
+      taken.add(port);
+      return port;
+    }
+  }
+}
+
+function isFree(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const server = createServer();
+    server.once('error', () => resolve(false));
+    server.listen(port, '127.0.0.1', () => server.close(() => resolve(true)));
+  });
+}
+
+export async function startRedisCluster(): Promise<RedisCluster> {
+  const dir = await mkdtemp(join(tmpdir(), 'flashduty-cluster-'));
+  const taken = new Set<number>();
+  const ports: number[] = [];
+  for (let i = 0; i < 6; i++) ports.push(await freePort(taken));
+  const children: ChildProcess[] = [];
+  const cli = async (port: number, ...args: string[]) =>
+    (await run('redis-cli', ['-p', String(port), ...args], { timeout: 30_000 })).stdout;
+  const stop = async () => {
+    await Promise.all(children.map((child) => stopChild(child)));
+    await rm(dir, { recursive: true, force: true });
+  };
+  try {
+    for (const port of ports) {
+      // prettier-ignore
+      const args = ['--port', String(port), '--bind', '127.0.0.1', '--cluster-enabled', 'yes',
+        '--cluster-config-file', `nodes-${port}.conf`, '--cluster-node-timeout', '2000', '--dir', dir,
+        '--save', '', '--appendonly', 'no', '--dbfilename', `dump-${port}.rdb`];
+      children.push(spawnTied('redis-server', args, { stdio: 'ignore' }));
+    }
+    await Promise.all(
+      ports.map((port) => until(async () => (await cli(port, 'PING')).trim() === 'PONG', `node ${port}`)),
+    );
+    const addresses = ports.map((port) => `127.0.0.1:${port}`);
+    await run('redis-cli', ['--cluster', 'create', ...addresses, '--cluster-replicas', '1', '--cluster-yes'], {
+      timeout: 60_000,
+    });
+    await Promise.all(
+      ports.map((port) =>
+        until(
+          async () => (await cli(port, 'CLUSTER', 'INFO')).includes('cluster_state:ok'),
+          `cluster state at ${port}`,
+        ),
+      ),
+    );
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+  return { ports, nodes: ports.map((port) => ({ host: '127.0.0.1', port })), cli, stop };
+}
+
+/** Polls `check` until it holds, at most `timeoutMs`. */
+async function until(check: () => Promise<boolean>, what: string, timeoutMs = 30_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    if (await check().catch(() => false)) return;
+    if (Date.now() > deadline) throw new Error(`redis cluster: ${what} not ready within ${timeoutMs} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
