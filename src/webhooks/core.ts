@@ -25,7 +25,7 @@ import { Deadline, isThenable } from './deadline.js';
 import { Handlers } from './handlers.js';
 import { customBodyReader } from './custom-body.js';
 import { type DeliveryKeys, type PayloadReader, readDefaultPayload } from './kinds.js';
-import { jobIdFor, type WebhookJob, type WebhookQueue } from './queue.js';
+import { addJob, checkWaitForReplicas, jobIdFor, type WebhookJob, type WebhookQueue } from './queue.js';
 import { kindOf } from './payload.js';
 import type { Logger } from '../internal/logger.js';
 import { checkSecretOptions, type SecretOptions, secretMatches } from './secret.js';
@@ -45,6 +45,13 @@ export interface WebhookReceiverOptions {
    * once the queue holds them, and handlers run in a worker through `processor()`.
    */
   queue?: WebhookQueue;
+  /**
+   * With a queue: answer 200 only once this many replicas of Redis hold the job too (Redis `WAIT`,
+   * within what is left of `ackTimeoutMs`); fewer in time, and the delivery is not recorded (the
+   * connection is closed, 503 from `fetchHandler`), so the sender retries. Then a failover that
+   * promotes a replica loses no accepted event. Default 0: answered once the primary holds it.
+   */
+  waitForReplicas?: number;
   /** Drop events older than one already accepted for the same incident (or alert); default true. */
   dropStale?: boolean;
   /** Deduplicate on `event_id`; default true. */
@@ -134,6 +141,7 @@ export class ReceiverCore {
   readonly #secret: SecretOptions | undefined;
   readonly #store: StateStore;
   readonly #queue: WebhookQueue | undefined;
+  readonly #waitForReplicas: number;
   readonly #dropStale: boolean;
   readonly #dedup: boolean;
   readonly #maxBodyBytes: number;
@@ -150,6 +158,7 @@ export class ReceiverCore {
     this.#secret = checkSecretOptions(options.secret);
     this.#store = options.store ?? new MemoryStateStore();
     this.#queue = checkQueue(options.queue);
+    this.#waitForReplicas = checkWaitForReplicas(options.waitForReplicas, this.#queue);
     this.#dropStale = options.dropStale ?? true;
     this.#dedup = options.dedup ?? true;
     this.#read =
@@ -318,7 +327,7 @@ export class ReceiverCore {
     if (this.#queue) {
       const jobId = this.#dedup ? jobIdFor(keys.eventId) : undefined;
       // The body as it came: the worker's processor() reads it again, with the same reader.
-      await deadline.race(this.#queue.add(keys.eventType, value, jobId === undefined ? {} : { jobId }), 'the queue');
+      await addJob(this.#queue, { name: keys.eventType, data: value, jobId }, this.#waitForReplicas, deadline);
       return { status: 200, outcome: 'accepted', event };
     }
     if (this.#inFlight.size >= this.#maxInFlight) {

@@ -92,3 +92,25 @@ describe('the BullMQ handoff on a Redis Cluster', () => {
     }
   });
 });
+
+describe('waitForReplicas on a Redis Cluster', () => {
+  it('waits on the primary of the queue’s slot: its replica frozen, deliveries are not recorded', async () => {
+    const connection = ioredis;
+    const prefix = '{flashduty-wait}';
+    const queue = new Queue('replicated', { connection, prefix });
+    const receiver = new WebhookReceiver({ queue, waitForReplicas: 1, ackTimeoutMs: 400, logger: false });
+    const deliver = () =>
+      receiver.fetchHandler(buildDelivery(buildWebhookEvent('i_new')).request('http://receiver.test/'));
+    const { replica } = await cluster.shardOf(await slotOf(queue.toKey('id')));
+    try {
+      expect((await deliver()).status).toBe(200);
+      cluster.freeze(replica);
+      // Were WAIT sent to another primary (one with no writes of this connection), it would return at once.
+      expect((await deliver()).status).toBe(503);
+    } finally {
+      cluster.thaw(replica);
+      await queue.close();
+    }
+    await expect.poll(async () => (await deliver()).status, { timeout: 10_000 }).toBe(200);
+  });
+});

@@ -21,6 +21,11 @@ export interface RedisCluster {
   nodes: Array<{ host: string; port: number }>;
   /** `redis-cli -p <port> args…` on one node; resolves with its output. */
   cli(port: number, ...args: string[]): Promise<string>;
+  /** The port of the primary that holds `slot`, and of its replica. */
+  shardOf(slot: number): Promise<{ primary: number; replica: number }>;
+  /** SIGSTOP one node (its connections stay open, nothing answers); `thaw` sends SIGCONT. */
+  freeze(port: number): void;
+  thaw(port: number): void;
   stop(): Promise<void>;
 }
 
@@ -83,7 +88,32 @@ export async function startRedisCluster(): Promise<RedisCluster> {
     await stop();
     throw error;
   }
-  return { ports, nodes: ports.map((port) => ({ host: '127.0.0.1', port })), cli, stop };
+  const signal = (port: number, name: NodeJS.Signals) => void children[ports.indexOf(port)]?.kill(name);
+  const shardOf = async (slot: number) => {
+    // CLUSTER NODES: `id host:port@bus flags master-id … slot-ranges` per line.
+    const rows = (await cli(ports[0] as number, 'CLUSTER', 'NODES'))
+      .trim()
+      .split('\n')
+      .map((line) => line.split(' '));
+    const holds = (row: string[]) =>
+      row.slice(8).some((range) => {
+        const [from, to = from] = range.split('-').map(Number);
+        return slot >= (from as number) && slot <= (to as number);
+      });
+    const primary = rows.find((row) => row[2]?.includes('master') && holds(row));
+    const replica = rows.find((row) => row[3] === primary?.[0]);
+    const portOf = (row: string[] | undefined) => Number(row?.[1]?.split('@')[0]?.split(':')[1]);
+    return { primary: portOf(primary), replica: portOf(replica) };
+  };
+  return {
+    ports,
+    nodes: ports.map((port) => ({ host: '127.0.0.1', port })),
+    cli,
+    shardOf,
+    freeze: (port) => signal(port, 'SIGSTOP'),
+    thaw: (port) => signal(port, 'SIGCONT'),
+    stop,
+  };
 }
 
 /** Polls `check` until it holds, at most `timeoutMs`. */

@@ -14,6 +14,8 @@ import { killHard, spawnTied, stopChild } from './lifetime.js';
 export interface RedisOptions {
   /** Append every write to an AOF in a temp dir, fsync'd before the reply; default false (no persistence). */
   persistent?: boolean;
+  /** A replica of the redis-server on this port: started once its link to that primary is up. */
+  replicaOf?: number;
 }
 
 /** A running redis-server. */
@@ -47,6 +49,8 @@ export async function startRedis(options: RedisOptions = {}): Promise<RedisServe
   const dir = options.persistent ? await mkdtemp(join(tmpdir(), 'flashduty-redis-')) : undefined;
   const args = ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--enable-debug-command', 'local'];
   args.push(...(dir ? ['--dir', dir, '--appendonly', 'yes', '--appendfsync', 'always'] : ['--appendonly', 'no']));
+  // A replica syncs without a disk (and without Redis 7's 5 s wait for more replicas to share the sync).
+  if (options.replicaOf !== undefined) args.push('--replicaof', '127.0.0.1', String(options.replicaOf));
   let child: ChildProcess | undefined;
   let log = '';
 
@@ -60,7 +64,11 @@ export async function startRedis(options: RedisOptions = {}): Promise<RedisServe
       spawned.once('exit', (code) => reject(new Error(`redis-server exited with ${code}`)));
     });
     failed.catch(() => undefined);
-    await Promise.race([waitForPong(port), failed]).catch(async (error: Error) => {
+    const ready = async () => {
+      await waitForPong(port);
+      if (options.replicaOf !== undefined) await waitForLink(port);
+    };
+    await Promise.race([ready(), failed]).catch(async (error: Error) => {
       await killHard(spawned);
       throw new Error(`${error.message}\n${log.slice(-2000)}`);
     });
@@ -132,4 +140,33 @@ async function waitForPong(port: number, timeoutMs = 15_000): Promise<void> {
       );
     await new Promise((resolve) => setTimeout(resolve, 25));
   }
+}
+
+/** Waits until a replica's link to its primary is up (its first sync done). */
+async function waitForLink(port: number, timeoutMs = 30_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const info = await replicationInfo(port).catch(() => '');
+    if (info.includes('master_link_status:up')) return;
+    if (Date.now() > deadline) throw new Error(`replica on ${port}: no link to its primary within ${timeoutMs} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+/** `INFO replication` of a server, whole (a bulk reply). */
+function replicationInfo(port: number): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const socket = createConnection({ port, host: '127.0.0.1' });
+    let reply = '';
+    socket.on('connect', () => socket.write('*2\r\n$4\r\nINFO\r\n$11\r\nreplication\r\n'));
+    socket.on('data', (chunk: Buffer) => {
+      reply += chunk.toString();
+      const header = /^\$(\d+)\r\n/.exec(reply);
+      if (header && reply.length >= header[0].length + Number(header[1])) {
+        socket.destroy();
+        resolve(reply);
+      }
+    });
+    socket.on('error', reject);
+  });
 }
