@@ -25,7 +25,7 @@ export type {
 } from './client/resources/types.js';
 export type * from './schemas/webhook-history.js';
 export type { RateLimitOptions } from './client/rate-limiter.js';
-export type { IORedisLike, NodeRedisLike, RedisClientLike } from './internal/redis.js';
+export type { IORedisLike, NodeRedisClusterLike, NodeRedisLike, RedisClientLike } from './internal/redis.js';
 export type { RetryKind } from './client/retry.js';
 export type { OperationBody, OperationData, OperationOf, OperationPath } from './client/request.js';
 export type { components, operations, paths, WithRequired } from './generated/openapi.js';

@@ -24,7 +24,13 @@ export type { HeadersLike, NodeReadable } from './body.js';
 export { MemoryStateStore } from './stores/memory.js';
 export type { MemoryStateStoreOptions } from './stores/memory.js';
 export { RedisStateStore } from './stores/redis.js';
-export type { IORedisLike, NodeRedisLike, RedisClientLike, RedisStateStoreOptions } from './stores/redis.js';
+export type {
+  IORedisLike,
+  NodeRedisClusterLike,
+  NodeRedisLike,
+  RedisClientLike,
+  RedisStateStoreOptions,
+} from './stores/redis.js';
 export type { Claim, StateStore } from './stores/store.js';
 export { fastifyWebhooks } from './adapters/fastify.js';
 export type { FastifyLike, FastifyWebhooksOptions } from './adapters/fastify.js';

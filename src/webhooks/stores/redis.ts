@@ -7,7 +7,7 @@ import { positiveWhole } from '../../internal/options.js';
 import { LuaScript, type RedisClientLike, type RedisRun, redisRunner } from '../../internal/redis.js';
 import { type Claim, claimToken, type StateStore } from './store.js';
 
-export type { IORedisLike, NodeRedisLike, RedisClientLike } from '../../internal/redis.js';
+export type { IORedisLike, NodeRedisClusterLike, NodeRedisLike, RedisClientLike } from '../../internal/redis.js';
 
 /** Options of {@link RedisStateStore}. */
 export interface RedisStateStoreOptions {
