@@ -5,25 +5,26 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { serve } from '@hono/node-server';
-import { Queue } from 'bullmq';
+import { type ConnectionOptions, Queue } from 'bullmq';
 import Fastify from 'fastify';
 import { Redis } from 'ioredis';
 import { fastifyWebhooks, RedisStateStore, WebhookReceiver } from '../../../src/webhooks/index.js';
 import { recordOutcomes } from '../support/ledger.js';
-import type { ProcessConfig } from '../support/cluster.js';
+import { type ProcessConfig, redisOptions } from '../support/cluster.js';
 
 const config = JSON.parse(process.env.CHAOS_CONFIG ?? '{}') as ProcessConfig;
-const client = new Redis(config.redisPort, '127.0.0.1');
+const client = new Redis(redisOptions(config));
 const queue = config.queue
   ? new Queue(config.queue, {
-      connection: { host: '127.0.0.1', port: config.redisPort },
+      connection: redisOptions(config) as ConnectionOptions,
       defaultJobOptions: config.jobOptions,
     })
   : undefined;
 const receiver = new WebhookReceiver({
   store: new RedisStateStore({ client, keyPrefix: config.keyPrefix }),
-  ...(queue ? { queue } : {}),
+  ...(queue ? { queue, waitForReplicas: config.waitForReplicas ?? 0 } : {}),
   ackTimeoutMs: config.ackTimeoutMs,
+  logger: false,
 });
 receiver.on('error', () => undefined); // counted by the sender's history and the ledger, not logged
 if (!queue) recordOutcomes(receiver, new Redis(config.ledgerPort, '127.0.0.1'), config.handlers);

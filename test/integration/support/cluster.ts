@@ -3,8 +3,12 @@
 // replicas and BullMQ workers as child processes (test/integration/processes/chaos-*.ts), a front door that
 // spreads connections over the replicas, and a sender that delivers by the spec's rules.
 import type { ChildProcess } from 'node:child_process';
-import { Queue } from 'bullmq';
-import { Redis } from 'ioredis';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { type ConnectionOptions, Queue } from 'bullmq';
+import { Redis, type RedisOptions } from 'ioredis';
+import { closedPort } from '../../helpers.js';
 import { startFrontDoor, type FrontDoor } from './front-door.js';
 import { type HandlerPlan, type Outcomes, readOutcomes } from './ledger.js';
 import { killHard, spawnTied, stopChild } from './lifetime.js';
@@ -28,6 +32,17 @@ export interface ProcessConfig {
   concurrency?: number;
   /** How replicas serve: node:http + nodeMiddleware (default), Fastify + fastifyWebhooks, @hono/node-server + fetchHandler. */
   adapter?: 'node' | 'fastify' | 'fetch';
+  /** Reach Redis through this Sentinel (the primary it names), not at `redisPort`. */
+  sentinel?: { port: number; name: string };
+  /** The receivers' `waitForReplicas`. */
+  waitForReplicas?: number;
+}
+
+/** How a process connects to the cluster's Redis: at its port, or through its Sentinel. */
+export function redisOptions(config: ProcessConfig): RedisOptions {
+  return config.sentinel
+    ? { sentinels: [{ host: '127.0.0.1', port: config.sentinel.port }], name: config.sentinel.name }
+    : { host: '127.0.0.1', port: config.redisPort };
 }
 
 /** A replica or worker process. */
@@ -49,9 +64,45 @@ export interface ClusterOptions {
   adapter?: ProcessConfig['adapter'];
   /** BullMQ job options; default 8 attempts, exponential backoff from 100 ms. */
   jobOptions?: ProcessConfig['jobOptions'];
+  /**
+   * A primary with one replica and a Sentinel that promotes the replica when the primary dies
+   * (`redis` is the primary); the processes reach Redis through the Sentinel.
+   */
+  failover?: { waitForReplicas: number };
 }
 
 let clusters = 0;
+const SENTINEL_NAME = 'chaos';
+
+/** A replica of `primary` and a Sentinel watching it, quick to fail over (1 s down, one vote). */
+async function startFailover(primary: RedisServer): Promise<{ sentinel: { port: number }; stop(): Promise<void> }> {
+  const replica = await startRedis({ replicaOf: primary.port });
+  const dir = await mkdtemp(join(tmpdir(), 'flashduty-sentinel-'));
+  const port = await closedPort();
+  const conf = join(dir, 'sentinel.conf');
+  // prettier-ignore
+  await writeFile(conf, [`port ${port}`, 'bind 127.0.0.1', `dir ${dir}`,
+    `sentinel monitor ${SENTINEL_NAME} 127.0.0.1 ${primary.port} 1`,
+    `sentinel down-after-milliseconds ${SENTINEL_NAME} 1000`,
+    `sentinel failover-timeout ${SENTINEL_NAME} 5000`, ''].join('\n'));
+  const sentinel = spawnTied('redis-server', [conf, '--sentinel'], { stdio: 'ignore' });
+  const probe = new Redis({ port, host: '127.0.0.1', lazyConnect: true, maxRetriesPerRequest: 1 });
+  for (let tries = 0; ; tries++) {
+    const known = await probe.call('SENTINEL', 'get-master-addr-by-name', SENTINEL_NAME).catch(() => null);
+    if (Array.isArray(known)) break;
+    if (tries > 200) throw new Error('the Sentinel did not start');
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  probe.disconnect();
+  return {
+    sentinel: { port },
+    async stop() {
+      await stopChild(sentinel);
+      await replica.stop();
+      await rm(dir, { recursive: true, force: true });
+    },
+  };
+}
 
 export class Cluster {
   readonly replicas: Member[] = [];
@@ -60,6 +111,8 @@ export class Cluster {
   readonly killed = new Set<number>();
   /** A Queue handle of the test's own, to read job counts. */
   queue?: Queue;
+  /** Stops the replica and the Sentinel of a failover cluster. */
+  stopFailover?: () => Promise<void>;
   private constructor(
     readonly redis: RedisServer,
     readonly ledgerRedis: RedisServer,
@@ -72,6 +125,7 @@ export class Cluster {
   static async start(options: ClusterOptions): Promise<Cluster> {
     const [redis, ledgerRedis] = await Promise.all([startRedis({ persistent: true }), startRedis()]);
     const name = `chaos-${process.pid}-${++clusters}`;
+    const failover = options.failover ? await startFailover(redis) : undefined;
     const config: ProcessConfig = {
       redisPort: redis.port,
       ledgerPort: ledgerRedis.port,
@@ -85,6 +139,12 @@ export class Cluster {
         backoff: { type: 'exponential', delay: 100 },
         removeOnComplete: { age: 3600 },
       },
+      ...(failover
+        ? {
+            sentinel: { port: failover.sentinel.port, name: SENTINEL_NAME },
+            waitForReplicas: options.failover?.waitForReplicas ?? 0,
+          }
+        : {}),
     };
     const frontDoor = await startFrontDoor([]);
     const cluster = new Cluster(
@@ -95,7 +155,9 @@ export class Cluster {
       frontDoor,
       new Sender(frontDoor.url),
     );
-    if (config.queue) cluster.queue = new Queue(config.queue, { connection: { host: '127.0.0.1', port: redis.port } });
+    cluster.stopFailover = failover?.stop;
+    if (config.queue)
+      cluster.queue = new Queue(config.queue, { connection: redisOptions(config) as ConnectionOptions });
     await Promise.all([
       ...Array.from({ length: options.replicas ?? 2 }, () => cluster.startReplica()),
       ...Array.from({ length: options.mode === 'queue' ? (options.workers ?? 2) : 0 }, () => cluster.startWorker()),
@@ -168,7 +230,7 @@ export class Cluster {
   async close(): Promise<void> {
     await Promise.allSettled([...this.replicas, ...this.workers].map((m) => stopChild(m.child, 2_000)));
     await Promise.allSettled([this.queue?.close(), this.ledger.quit(), this.frontDoor.close()]);
-    await Promise.allSettled([this.redis.stop(), this.ledgerRedis.stop()]);
+    await Promise.allSettled([this.redis.stop(), this.ledgerRedis.stop(), this.stopFailover?.()]);
   }
 
   async #inside(): Promise<number> {
