@@ -155,7 +155,7 @@ export class Cluster {
       frontDoor,
       new Sender(frontDoor.url),
     );
-    cluster.stopFailover = failover?.stop;
+    if (failover) cluster.stopFailover = () => failover.stop();
     if (config.queue)
       cluster.queue = new Queue(config.queue, { connection: redisOptions(config) as ConnectionOptions });
     await Promise.all([
