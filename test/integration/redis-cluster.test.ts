@@ -114,3 +114,93 @@ describe('waitForReplicas on a Redis Cluster', () => {
     await expect.poll(async () => (await deliver()).status, { timeout: 10_000 }).toBe(200);
   });
 });
+
+describe('faults of a Redis Cluster', () => {
+  it('slots moving during a run (MOVED, ASK): every claim answered, each event claimed once', async () => {
+    const store = new RedisStateStore({ client: ioredis, keyPrefix: 'moving:', ttlMs: 60_000 });
+    const rows = (await cluster.cli(cluster.ports[0] as number, 'CLUSTER', 'NODES')).trim().split('\n');
+    const primaries = rows.filter((row) => row.includes('master')).map((row) => row.split(' ')[0] as string);
+    const [from, to] = primaries as [string, string];
+    const reshard = cluster.cli(
+      cluster.ports[0] as number,
+      '--cluster',
+      'reshard',
+      `127.0.0.1:${cluster.ports[0]}`,
+      '--cluster-from',
+      from,
+      '--cluster-to',
+      to,
+      '--cluster-slots',
+      '1000',
+      '--cluster-yes',
+    );
+    // Claims go on, batch after batch, for as long as the slots move.
+    let moving = true;
+    const done = reshard.finally(() => (moving = false));
+    const ids: string[] = [];
+    const claims: Array<{ status: string }> = [];
+    while (moving || ids.length < 1_000) {
+      const batch = Array.from({ length: 50 }, () => `moving-${ids.length + Math.random()}`);
+      ids.push(...batch);
+      claims.push(...(await Promise.all(batch.map((id) => store.claim(id, 10_000)))));
+    }
+    await done;
+    expect(claims.every((claim) => claim.status === 'claimed')).toBe(true);
+    const again = await Promise.all(ids.map((id) => store.claim(id, 10_000)));
+    expect(again.every((claim) => claim.status === 'pending')).toBe(true);
+    // The slots did move: the receiving primary now holds more than a third of the 16 384.
+    const after = (await cluster.cli(cluster.ports[0] as number, 'CLUSTER', 'NODES')).trim().split('\n');
+    const slotsOf = (id: string) =>
+      (
+        after
+          .find((row) => row.startsWith(id))
+          ?.split(' ')
+          .slice(8) ?? []
+      ).reduce((sum, range) => {
+        const [a, b = a] = range.split('-').map(Number);
+        return sum + ((b as number) - (a as number) + 1);
+      }, 0);
+    expect(slotsOf(to)).toBeGreaterThan(5_461 + 900);
+  }, 120_000);
+
+  it('a primary that stops answering past the node timeout (its replica promoted, CLUSTERDOWN meanwhile): deliveries not recorded, never late, then each handled once', async () => {
+    const connection = new Cluster(cluster.nodes, {
+      redisOptions: { maxRetriesPerRequest: 1 },
+      clusterRetryStrategy: () => 100,
+    });
+    const store = new RedisStateStore({ client: connection, keyPrefix: 'down:', ttlMs: 60_000 });
+    const ACK_MS = 500;
+    const receiver = new WebhookReceiver({ store, ackTimeoutMs: ACK_MS, logger: false });
+    const handled = new Map<string, number>();
+    receiver.on('event', (event) => void handled.set(event.event_id, (handled.get(event.event_id) ?? 0) + 1));
+    const events = Array.from({ length: 60 }, () => buildWebhookEvent('i_new'));
+    const { primary } = await cluster.shardOf(0);
+    try {
+      cluster.freeze(primary); // as down: its connections stay open, nothing answers
+      let late = 0;
+      let refused = 0;
+      const deliverUntilAccepted = async (event: (typeof events)[number]) => {
+        for (let attempt = 0; attempt < 200; attempt++) {
+          const started = performance.now();
+          const result = await receiver.receive(buildDelivery(event).receiveInput());
+          if (performance.now() - started > ACK_MS * 5) late++;
+          if (result.status === 200) return;
+          refused++;
+          await new Promise((resolve) => setTimeout(resolve, 100)); // the sender's retry, later
+        }
+        throw new Error(`event ${event.event_id} never accepted`);
+      };
+      const running = Promise.all(events.map(deliverUntilAccepted));
+      await new Promise((resolve) => setTimeout(resolve, 3_500)); // past cluster-node-timeout (2 s): a failover
+      cluster.thaw(primary); // back, it rejoins as a replica of the promoted one
+      await running;
+      expect(late).toBe(0);
+      expect(refused).toBeGreaterThan(0); // some deliveries hit the frozen primary's slots
+      expect([...handled.values()].every((times) => times === 1)).toBe(true);
+      expect(handled.size).toBe(events.length);
+    } finally {
+      cluster.thaw(primary);
+      connection.disconnect();
+    }
+  }, 120_000);
+});
