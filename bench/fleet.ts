@@ -1,0 +1,111 @@
+// `npm run bench`: the durable path as a fleet. Deliveries per second, from the first delivery sent
+// to the last job handled, through N receiver processes (node:http + nodeMiddleware with a BullMQ
+// queue and a RedisStateStore) and M BullMQ worker processes (receiver.processor()), on one
+// redis-server; against the same fleet of bare node:http servers doing queue.add and bare BullMQ
+// workers running the same handler. M = 1, 2, 4; the ratio for each. The load comes from this
+// process: a keep-alive agent, 64 deliveries in flight, spread over the receivers.
+//
+// On two cores the curve flattens at once: the receivers, the workers, Redis and the load share
+// the same two cores, so more workers mostly add context switches. The ratio is what this measures.
+
+import { type ChildProcess, spawn } from 'node:child_process';
+import { Agent, request } from 'node:http';
+import { Queue } from 'bullmq';
+import { buildWebhookEvent } from '../dist/testing/index.js';
+import { startRedis } from '../test/integration/support/redis.js';
+
+const RECEIVERS = 2;
+const DELIVERIES = 3_000;
+const IN_FLIGHT = 64;
+const ROUNDS = 3;
+const agent = new Agent({ keepAlive: true, maxSockets: IN_FLIGHT });
+
+function start(file: string, args: string[], ready: RegExp): Promise<[ChildProcess, string]> {
+  const child = spawn(process.execPath, ['--import', 'tsx', `bench/processes/${file}`, ...args], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  return new Promise((resolve, reject) => {
+    let out = '';
+    child.stdout?.on('data', (chunk: Buffer) => {
+      out += chunk.toString();
+      const match = ready.exec(out);
+      if (match) resolve([child, match[1] ?? '']);
+    });
+    child.once('exit', (code) => reject(new Error(`${file} exited with ${code}: ${out}`)));
+  });
+}
+
+function post(port: number, body: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const req = request(
+      { host: '127.0.0.1', port, method: 'POST', path: '/', agent, headers: { 'Content-Type': 'application/json' } },
+      (res) => {
+        res.resume();
+        res.on('end', () => resolve(res.statusCode ?? 0));
+      },
+    );
+    req.on('error', reject);
+    req.end(body);
+  });
+}
+
+/** Deliveries/s of one fleet: N receivers and `workers` workers of `kind`, each run on a fresh queue. */
+async function run(kind: 'sdk' | 'bare', workers: number, redisPort: number, round: number): Promise<number> {
+  const name = `fleet-${kind}-${workers}-${round}`;
+  const children: ChildProcess[] = [];
+  try {
+    const ports: number[] = [];
+    for (let i = 0; i < RECEIVERS; i++) {
+      const [child, port] = await start('fleet-receiver.ts', [kind, String(redisPort), name], /LISTENING (\d+)/);
+      children.push(child);
+      ports.push(Number(port));
+    }
+    for (let i = 0; i < workers; i++)
+      children.push((await start('fleet-worker.ts', [kind, String(redisPort), name], /READY/))[0]);
+    const queue = new Queue(name, { connection: { host: '127.0.0.1', port: redisPort } });
+    const bodies = Array.from({ length: DELIVERIES }, () => JSON.stringify(buildWebhookEvent('i_new')));
+    const started = performance.now();
+    let next = 0;
+    await Promise.all(
+      Array.from({ length: IN_FLIGHT }, async () => {
+        while (next < bodies.length) {
+          const i = next++;
+          const status = await post(ports[i % ports.length] as number, bodies[i] as string);
+          if (status !== 200) throw new Error(`${kind}: delivery answered ${status}`);
+        }
+      }),
+    );
+    while (((await queue.getJobCounts('completed')).completed ?? 0) < DELIVERIES) {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    const rate = DELIVERIES / ((performance.now() - started) / 1000);
+    await queue.obliterate({ force: true });
+    await queue.close();
+    return rate;
+  } finally {
+    for (const child of children) child.kill('SIGTERM');
+  }
+}
+
+const redis = await startRedis();
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] as number;
+console.log(
+  `Fleet: ${RECEIVERS} receiver processes and M worker processes on one redis-server, ${DELIVERIES} deliveries, ${IN_FLIGHT} in flight, ${ROUNDS} rounds (median)`,
+);
+try {
+  for (const workers of [1, 2, 4]) {
+    const rates = { sdk: [] as number[], bare: [] as number[] };
+    for (let round = 0; round < ROUNDS; round++) {
+      for (const kind of round % 2 ? (['bare', 'sdk'] as const) : (['sdk', 'bare'] as const)) {
+        rates[kind].push(await run(kind, workers, redis.port, round));
+      }
+    }
+    const [sdk, bare] = [median(rates.sdk), median(rates.bare)];
+    console.log(
+      `M = ${workers}: SDK fleet ${sdk.toFixed(0).padStart(6)} deliveries/s, bare fleet ${bare.toFixed(0).padStart(6)}/s, ${(sdk / bare).toFixed(2)}× (target ≥ 0.9)`,
+    );
+  }
+} finally {
+  agent.destroy();
+  await redis.stop();
+}
