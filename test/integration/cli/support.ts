@@ -2,10 +2,10 @@
 // child process, tied to the test's lifetime, with its stdout, stderr and exit code; `flashduty
 // mock` in a child of its own; and small HTTP servers on loopback that count what reaches them.
 import type { ChildProcess } from 'node:child_process';
-import { createServer, type IncomingMessage, type RequestListener, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { IncomingMessage, RequestListener } from 'node:http';
 import { fileURLToPath } from 'node:url';
 import { afterAll } from 'vitest';
+import { standIn } from '../../helpers.js';
 import { spawnTied, stopChild } from '../support/lifetime.js';
 
 export const BIN = fileURLToPath(new URL('../../../bin/flashduty.js', import.meta.url));
@@ -76,22 +76,12 @@ export async function startMockProcess(
   return { baseUrl, appKey, child };
 }
 
-/** An HTTP server on loopback for the file's tests; `requests` counts what reached it. */
-export async function serve(
-  listener: RequestListener,
-): Promise<{ url: string; requests: IncomingMessage[]; server: Server }> {
+/** An HTTP server on loopback for the file's tests (helpers' standIn); `requests` counts what reached it. */
+export async function serve(listener: RequestListener): Promise<{ url: string; requests: IncomingMessage[] }> {
   const requests: IncomingMessage[] = [];
-  const server = createServer((req, res) => {
+  const { url } = await standIn((req, res) => {
     requests.push(req);
     listener(req, res);
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  afterAll(
-    () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  );
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, requests, server };
+  return { url, requests };
 }
