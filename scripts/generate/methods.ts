@@ -227,13 +227,13 @@ export function rulesFile(operations: Described[]): string {
     return Object.keys(rule).length > 0 ? [`  ${JSON.stringify(path)}: ${JSON.stringify(rule)},`] : [];
   });
   return `${HEADER}
-// The runtime rules of the operations that have any (scripts/generate/methods.ts says how each is
+// The runtime rules of the operations that have rules (scripts/generate/methods.ts says how each is
 // read from the OpenAPI): how a list pages, which fields take a Date or an array, which bodies get an
 // idempotency key. Loaded with a client's first method call.
 
 import type { OperationRule } from '../client/resources/rules.js';
 
-/** The rules of each operation that has any, by path. */
+/** The rules of each operation that has rules, by path. */
 export const RULES: Record<string, OperationRule> = {
 ${entries.join('\n')}
 };

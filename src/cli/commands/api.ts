@@ -1,4 +1,4 @@
-// `flashduty api <path>`: any operation by its path, as `gh api` calls any route: the body from
+// `flashduty api <path>` calls any operation by its path, as `gh api` calls any route: the body from
 // --data, the response's `data` printed as JSON; `--paginate` walks a list operation's pages and
 // prints every item, one JSON object per line.
 

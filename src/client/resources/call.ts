@@ -91,7 +91,7 @@ export function callMethod(
 }
 
 /**
- * `client.request(path, body)`: any operation by its path. A path the OpenAPI does not list is sent
+ * `client.request(path, body)` calls any operation by its path. A path the OpenAPI does not list is sent
  * unchecked as a POST mutation, the policy that can never double a write.
  */
 export function callPath(
