@@ -262,6 +262,11 @@ export class ReceiverCore {
     }
     const { event, keys } = read;
     const token = job.id ?? jobIdFor(keys.eventId);
+    // The claim and the staleness judgement go to the store together, one round trip instead of two:
+    // moving the watermark for an event that turns out a duplicate or held by another job changes
+    // nothing, since that event's time is (or will be) moved to by the job that handles it.
+    const judging = Promise.resolve(this.#isFresh(keys));
+    judging.catch(() => undefined); // awaited below, or not at all when the claim ends the job
     if (this.#dedup) {
       const claim = await this.#store.claim(keys.eventId, this.#leaseMs, token);
       if (claim.status === 'done') {
@@ -271,7 +276,7 @@ export class ReceiverCore {
       if (claim.status === 'pending')
         throw new FlashdutyError(`event ${keys.eventId} is held by another job; trying again later`);
     }
-    if (!(await this.#isFresh(keys))) {
+    if (!(await judging)) {
       // Told before the claim is completed: a worker that dies in between tells it again on the
       // re-run, rather than leave a stale event that nobody heard of.
       this.#handlers.emit('stale', event);
