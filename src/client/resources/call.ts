@@ -23,8 +23,6 @@ export interface ResolvedOperation {
   http: 'GET' | 'POST';
   kind: 'read' | 'mutation';
   rule: OperationRule | undefined;
-  /** Whether the vendored OpenAPI lists it (its body is checked against its schema). */
-  known: boolean;
 }
 
 /** The tables, by method and by path, with the conversion and the checker: all loaded on the first call. */
@@ -39,7 +37,7 @@ const loadTables = lazy(async () => {
   const byPath = new Map<string, ResolvedOperation>();
   const byMethod = new Map<string, ResolvedOperation>();
   for (const [path, info] of Object.entries(OPERATIONS)) {
-    const resolved = { name: info.method, path, http: info.http, kind: info.kind, rule: RULES[path], known: true };
+    const resolved = { name: info.method, path, http: info.http, kind: info.kind, rule: RULES[path] };
     byPath.set(path, resolved);
     byMethod.set(info.method, resolved);
   }
@@ -116,13 +114,7 @@ export function callPath(
     const tables = await loadTables();
     const known = tables.byPath.get(path);
     if (known) return send(client, known, prepare(tables, known, body, REQUEST), options);
-    // A path this OpenAPI does not list: sent unchecked, as a POST mutation (the policy that can never double a write).
-    return send(
-      client,
-      { name: path, path, http: 'POST', kind: 'mutation', rule: undefined, known: false },
-      body,
-      options,
-    );
+    return send(client, { name: path, path, http: 'POST', kind: 'mutation', rule: undefined }, body, options);
   }, dataOf);
 }
 
