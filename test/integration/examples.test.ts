@@ -53,6 +53,14 @@ describe('client examples', () => {
     expect(stdout).toContain(`${count} incidents in the last 24 hours`);
   });
 
+  it('team-roster walks every team and member through the generated methods', async () => {
+    const { stdout } = await run('team-roster.ts');
+    const [, teams, members] = /^(\d+) teams, (\d+) members$/m.exec(stdout) ?? [];
+    expect(Number(teams)).toBeGreaterThan(5); // more than one page of the mock's teams
+    expect(Number(members)).toBeGreaterThan(5);
+    expect(stdout.split('\n').filter((line) => / \(\d+\): /.test(line))).toHaveLength(Number(teams));
+  });
+
   it('triage-report groups open incidents by severity and channel', async () => {
     const { stdout } = await run('triage-report.ts');
     expect(stdout).toMatch(/^Critical: \d+ open$/m);
