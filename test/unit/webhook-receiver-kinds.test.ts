@@ -1,7 +1,7 @@
 // The receiver with every kind: alert events (staleness per alert, apart from incidents), custom
 // actions (id inside incident, answered within the 1 s their sender waits), kinds added later
 // (dedup, no staleness), and custom bodies (keys where the template put them, 'event' handlers only).
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { buildDelivery, buildWebhookEvent } from '../../src/testing/index.js';
 import {
   CustomBodyError,
@@ -53,21 +53,32 @@ describe('WebhookReceiver with every kind', () => {
   });
 
   it('handles a custom action whose event_id sits inside incident, once, and answers within 900 ms', async () => {
-    const receiver = new WebhookReceiver({ ackTimeoutMs: 1500 });
-    const { event_id, ...rest } = structuredClone(customAction);
-    const body = { ...rest, incident: { ...rest.incident, event_id } };
-    const got: string[] = [];
-    let handlerDone = false;
-    receiver.on('i_custom', async (event) => {
-      got.push(`${event.event_id} ${event.event_detail?.integration_name}`);
-      await new Promise((resolve) => setTimeout(resolve, 1200)); // slower than the 1 s the sender waits, faster than ackTimeoutMs
-      handlerDone = true;
-    });
-    const first = await receive(receiver, body);
-    expect(first).toMatchObject({ status: 200, outcome: 'accepted' });
-    expect(handlerDone).toBe(false); // answered at the custom action's deadline, while the handler still ran
-    expect((await receive(receiver, body)).outcome).toBe('duplicate');
-    expect(got).toEqual([`${event_id} Restart Host`]);
+    vi.useFakeTimers(); // the clock the deadline reads and the handler's wait: no real time passes
+    try {
+      const receiver = new WebhookReceiver({ ackTimeoutMs: 1500 });
+      const { event_id, ...rest } = structuredClone(customAction);
+      const body = { ...rest, incident: { ...rest.incident, event_id } };
+      const got: string[] = [];
+      let handlerDone = false;
+      receiver.on('i_custom', async (event) => {
+        got.push(`${event.event_id} ${event.event_detail?.integration_name}`);
+        await new Promise((resolve) => setTimeout(resolve, 1200)); // slower than the 1 s the sender waits, faster than ackTimeoutMs
+        handlerDone = true;
+      });
+      let answered = false;
+      const answering = receive(receiver, body).finally(() => (answered = true));
+      await vi.advanceTimersByTimeAsync(880);
+      expect(answered).toBe(false); // the handler still runs, the custom action's deadline not yet reached
+      await vi.advanceTimersByTimeAsync(20); // deadlines pass by 10 ms buckets, never late
+      expect(await answering).toMatchObject({ status: 200, outcome: 'accepted' });
+      expect(handlerDone).toBe(false); // answered at the custom action's deadline, while the handler still ran
+      const again = receive(receiver, body);
+      await vi.advanceTimersByTimeAsync(900);
+      expect((await again).outcome).toBe('duplicate');
+      expect(got).toEqual([`${event_id} Restart Host`]);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('accepts a kind added later on "event": dedup on event_id, no staleness', async () => {

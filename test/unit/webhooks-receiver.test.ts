@@ -1,7 +1,7 @@
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import fc from 'fast-check';
-import { describe, expect, expectTypeOf, it } from 'vitest';
+import { describe, expect, expectTypeOf, it, onTestFinished, vi } from 'vitest';
 import { buildDelivery, buildWebhookEvent } from '../../src/testing/index.js';
 import {
   MemoryStateStore,
@@ -16,6 +16,16 @@ import example from '../fixtures/incident-webhook.example.json' with { type: 'js
 const receive = (receiver: WebhookReceiver, payload: unknown, options?: Parameters<typeof buildDelivery>[1]) =>
   receiver.receive(buildDelivery(payload, options).receiveInput());
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+/** The test runs on vitest's fake clock (deadlines, handlers' waits, the stores' Date.now): no real time passes. */
+function fakeClock(): void {
+  vi.useFakeTimers();
+  onTestFinished(() => void vi.useRealTimers());
+}
+/** Advances the fake clock by `ms`, then resolves with what `running` resolves to. */
+async function after<T>(ms: number, running: Promise<T>): Promise<T> {
+  await vi.advanceTimersByTimeAsync(ms);
+  return running;
+}
 
 describe('WebhookReceiver.receive', () => {
   it('accepts the documented example and types it by event_type', async () => {
@@ -50,7 +60,8 @@ describe('WebhookReceiver.receive', () => {
     });
     receiver.on('duplicate', (event) => void duplicates.push(event.event_id));
     const event = buildWebhookEvent('i_ack');
-    const concurrent = await Promise.all(Array.from({ length: 5 }, () => receive(receiver, event)));
+    fakeClock();
+    const concurrent = await after(50, Promise.all(Array.from({ length: 5 }, () => receive(receiver, event))));
     expect(concurrent.map((r) => r.outcome).sort()).toEqual([
       'accepted',
       'duplicate',
@@ -175,6 +186,7 @@ describe('WebhookReceiver.receive', () => {
   });
 
   it('answers by ackTimeoutMs while a slow handler still runs, and reports its later failure', async () => {
+    fakeClock();
     const receiver = new WebhookReceiver({ ackTimeoutMs: 100 });
     const errors: unknown[] = [];
     receiver.on('error', (error) => void errors.push(error));
@@ -186,12 +198,12 @@ describe('WebhookReceiver.receive', () => {
     };
     receiver.on('event', slowFailing);
     const event = buildWebhookEvent('i_ack');
-    expect(await receive(receiver, event)).toMatchObject({ status: 200, outcome: 'accepted' });
-    // Answered before the handler finished: timers fire in order, so this holds on a busy machine too.
+    expect(await after(100, receive(receiver, event))).toMatchObject({ status: 200, outcome: 'accepted' });
+    // Answered at the deadline, before the handler finished.
     expect(handlerDone).toBe(false);
     // A redelivery while it still runs waits, then answers duplicate at its own deadline.
-    expect((await receive(receiver, event)).outcome).toBe('duplicate');
-    await sleep(300);
+    expect((await after(100, receive(receiver, event))).outcome).toBe('duplicate');
+    await vi.advanceTimersByTimeAsync(300);
     expect(errors).toHaveLength(1);
     // The failure released the claim: the next delivery runs the handlers again.
     let reran = false;
@@ -228,7 +240,8 @@ describe('WebhookReceiver.receive', () => {
       if (calls === 1) throw new Error('first attempt fails');
     });
     const event = buildWebhookEvent('i_assign');
-    const [a, b] = await Promise.all([receive(receiver, event), receive(receiver, event)]);
+    fakeClock();
+    const [a, b] = await after(200, Promise.all([receive(receiver, event), receive(receiver, event)]));
     expect([a.status, b.status].sort()).toEqual([200, 500]);
     expect(calls).toBe(2);
   });
@@ -335,10 +348,11 @@ describe('MemoryStateStore', () => {
   });
 
   it('forgets ids after ttlMs, and lets a lapsed claim be taken over', async () => {
+    fakeClock();
     const store = new MemoryStateStore({ ttlMs: 30 });
     const claim = store.claim('a', 20);
     expect(store.claim('a', 20).status).toBe('pending');
-    await sleep(30);
+    vi.advanceTimersByTime(30);
     const next = store.claim('a', 1000);
     expect(next.status).toBe('claimed');
     if (claim.status === 'claimed') store.release('a', claim.token); // a stale holder cannot release it
@@ -348,10 +362,11 @@ describe('MemoryStateStore', () => {
 
 describe('MemoryStateStore watermarks', () => {
   it('forget incidents after ttlMs', async () => {
+    fakeClock();
     const store = new MemoryStateStore({ ttlMs: 30 });
     expect(store.advance('inc', 2_000)).toBe(true);
     expect(store.advance('inc', 1_000)).toBe(false);
-    await sleep(40);
+    vi.advanceTimersByTime(40);
     expect(store.advance('inc', 1_000)).toBe(true);
   });
 
