@@ -24,13 +24,25 @@ async function holder(how: 'hang' | 'exit' | 'throw', variant = '') {
   return { child, pid: pid as number, port: port as number };
 }
 
-const accepts = (port: number) =>
-  new Promise<boolean>((resolve) => {
-    const socket = createConnection({ port, host: '127.0.0.1' }, () => {
-      socket.destroy();
-      resolve(true);
+/**
+ * The pid of the redis-server answering on `port` (`INFO server`'s process_id), or undefined when
+ * none answers. By pid, not by "the port accepts": once freed, the port may go to another test's
+ * redis-server started meanwhile.
+ */
+const serverPid = (port: number) =>
+  new Promise<number | undefined>((resolve) => {
+    const socket = createConnection({ port, host: '127.0.0.1' }, () => socket.write('INFO server\r\n'));
+    let reply = '';
+    socket.on('data', (chunk: Buffer) => {
+      reply += chunk.toString();
+      const match = /process_id:(\d+)/.exec(reply);
+      if (match) {
+        socket.destroy();
+        resolve(Number(match[1]));
+      }
     });
-    socket.on('error', () => resolve(false));
+    socket.on('error', () => resolve(undefined));
+    socket.on('close', () => resolve(undefined));
   });
 
 /** Polls until the process is gone; resolves with how long that took (ms), or -1 after 5 s. */
@@ -47,10 +59,10 @@ describe.concurrent('processes a test starts die with the test process', () => {
   it('kill -9 of the test process: its redis-server is gone shortly after', async () => {
     const { child, pid, port } = await holder('hang');
     expect(isRunning(pid)).toBe(true);
-    expect(await accepts(port)).toBe(true);
+    expect(await serverPid(port)).toBe(pid);
     await killHard(child);
     expect(await goneWithin(pid)).toBeGreaterThanOrEqual(0);
-    expect(await accepts(port)).toBe(false);
+    expect(await serverPid(port)).not.toBe(pid);
   });
 
   it('kill -9 of the test process while its redis-server is frozen (SIGSTOP)', async () => {
