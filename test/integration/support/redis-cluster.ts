@@ -1,7 +1,7 @@
 // A real Redis Cluster on loopback, tied to the test's lifetime: six `redis-server
 // --cluster-enabled yes` nodes in a temp dir of their own (three primaries, each with a replica),
 // joined by `redis-cli --cluster create`, ready once every node says `cluster_state:ok`. Each node
-// also opens its cluster bus on its port + 10 000, so both ports are picked free and below 55 536.
+// also opens its cluster bus on its port + 10 000, so both ports are picked free, below the ephemeral range.
 import type { ChildProcess } from 'node:child_process';
 import { execFile } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -29,10 +29,13 @@ export interface RedisCluster {
   stop(): Promise<void>;
 }
 
-/** A free port P (and P + 10 000 for the bus), below 55 536. */
+/**
+ * A free port P with P + 10 000 free for the bus, both below Linux's ephemeral range (32 768 and up),
+ * where the other tests' servers (port 0: an ephemeral port) never land.
+ */
 async function freePort(taken: Set<number>): Promise<number> {
   for (;;) {
-    const port = 20_000 + Math.floor(Math.random() * 30_000);
+    const port = 20_000 + Math.floor(Math.random() * 2_700);
     if (taken.has(port) || taken.has(port + 10_000)) continue;
     if ((await isFree(port)) && (await isFree(port + 10_000))) {
       taken.add(port);
