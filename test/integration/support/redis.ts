@@ -24,8 +24,8 @@ export interface RedisServer {
   url: string;
   /** The pid of the current redis-server process (it changes on restart). */
   readonly pid: number;
-  /** The data dir of a persistent server. */
-  dir?: string;
+  /** The server's data dir (the AOF of a persistent server, a replica's synced RDB). */
+  dir: string;
   /** SIGTERM and wait; removes the data dir. */
   stop(): Promise<void>;
   /** kill -9, as a crash would; the data dir stays for `start`. */
@@ -46,10 +46,22 @@ export interface RedisServer {
 
 export async function startRedis(options: RedisOptions = {}): Promise<RedisServer> {
   const port = await closedPort();
-  const dir = options.persistent ? await mkdtemp(join(tmpdir(), 'flashduty-redis-')) : undefined;
-  const args = ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--enable-debug-command', 'local'];
-  args.push(...(dir ? ['--dir', dir, '--appendonly', 'yes', '--appendfsync', 'always'] : ['--appendonly', 'no']));
-  // A replica syncs without a disk (and without Redis 7's 5 s wait for more replicas to share the sync).
+  // Every server has a dir of its own, even without persistence: a replica's full sync writes an
+  // RDB file there (into the test's cwd otherwise).
+  const dir = await mkdtemp(join(tmpdir(), 'flashduty-redis-'));
+  const args = [
+    '--port',
+    String(port),
+    '--bind',
+    '127.0.0.1',
+    '--dir',
+    dir,
+    '--save',
+    '',
+    '--enable-debug-command',
+    'local',
+  ];
+  args.push(...(options.persistent ? ['--appendonly', 'yes', '--appendfsync', 'always'] : ['--appendonly', 'no']));
   if (options.replicaOf !== undefined) args.push('--replicaof', '127.0.0.1', String(options.replicaOf));
   let child: ChildProcess | undefined;
   let log = '';
@@ -83,10 +95,10 @@ export async function startRedis(options: RedisOptions = {}): Promise<RedisServe
     get pid() {
       return child?.pid ?? 0;
     },
-    ...(dir ? { dir } : {}),
+    dir,
     async stop() {
       if (child) await stopChild(child);
-      if (dir) await rm(dir, { recursive: true, force: true });
+      await rm(dir, { recursive: true, force: true });
     },
     kill,
     start,
