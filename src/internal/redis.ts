@@ -51,6 +51,12 @@ export function redisRunner(client: unknown, owner: string): RedisRun {
   throw new ConfigError(`${owner} must be an ioredis or node-redis client`);
 }
 
+/** @internal Whether the client is a Redis Cluster client (ioredis `Cluster`, node-redis `createCluster()`). */
+export function isClusterClient(client: unknown): boolean {
+  const candidate = client as { isCluster?: unknown; nodeClient?: unknown } | null | undefined;
+  return candidate?.isCluster === true || typeof candidate?.nodeClient === 'function';
+}
+
 /** The first key of an EVAL or EVALSHA (`[command, script, numkeys, key…]`); none for other commands. */
 function scriptKey(args: string[]): string | undefined {
   return /^EVAL(SHA)?$/i.test(args[0] ?? '') && Number(args[2]) > 0 ? args[3] : undefined;

@@ -30,7 +30,7 @@ import { kindOf } from './payload.js';
 import type { Logger } from '../internal/logger.js';
 import { checkSecretOptions, type SecretOptions, secretMatches } from './secret.js';
 import { MemoryStateStore } from './stores/memory.js';
-import type { Claim, StateStore } from './stores/store.js';
+import type { Claim, ClaimAndAdvance, StateStore } from './stores/store.js';
 import type { ValueMapping } from './template.js';
 import { CustomBodyEvent, type KnownWebhookEventType, type WebhookEvent, type WebhookEventOf } from './types.js';
 
@@ -262,21 +262,14 @@ export class ReceiverCore {
     }
     const { event, keys } = read;
     const token = job.id ?? jobIdFor(keys.eventId);
-    // The claim and the staleness judgement go to the store together, one round trip instead of two:
-    // moving the watermark for an event that turns out a duplicate or held by another job changes
-    // nothing, since that event's time is (or will be) moved to by the job that handles it.
-    const judging = Promise.resolve(this.#isFresh(keys));
-    judging.catch(() => undefined); // awaited below, or not at all when the claim ends the job
-    if (this.#dedup) {
-      const claim = await this.#store.claim(keys.eventId, this.#leaseMs, token);
-      if (claim.status === 'done') {
-        this.#handlers.emit('duplicate', event);
-        return { outcome: 'duplicate', event };
-      }
-      if (claim.status === 'pending')
-        throw new FlashdutyError(`event ${keys.eventId} is held by another job; trying again later`);
+    const { claim, fresh } = await this.#claimAndJudge(keys, token);
+    if (claim.status === 'done') {
+      this.#handlers.emit('duplicate', event);
+      return { outcome: 'duplicate', event };
     }
-    if (!(await judging)) {
+    if (claim.status === 'pending')
+      throw new FlashdutyError(`event ${keys.eventId} is held by another job; trying again later`);
+    if (!fresh) {
       // Told before the claim is completed: a worker that dies in between tells it again on the
       // re-run, rather than leave a stale event that nobody heard of.
       this.#handlers.emit('stale', event);
@@ -430,9 +423,32 @@ export class ReceiverCore {
 
   /** Whether the event may run: not older than its scope's watermark (which it then moves). */
   #isFresh(keys: DeliveryKeys): boolean | Promise<boolean> {
-    if (!this.#dropStale || keys.scope === undefined) return true;
-    if (keys.eventTime > Date.now() + this.#maxClockSkewMs) return true; // from the future: judged, but never a watermark
-    return this.#store.advance(keys.scope, keys.eventTime);
+    const scope = this.#judgedScope(keys);
+    return scope === undefined || this.#store.advance(scope, keys.eventTime);
+  }
+
+  /** The scope whose watermark judges the event; none when stale events are kept or it has none. */
+  #judgedScope(keys: DeliveryKeys): string | undefined {
+    if (!this.#dropStale) return undefined;
+    // An event from the future is judged, but never moves a watermark.
+    return keys.eventTime > Date.now() + this.#maxClockSkewMs ? undefined : keys.scope;
+  }
+
+  /**
+   * The claim (when deduplicating) and the staleness judgement, in one call to a store that offers
+   * `claimAndAdvance` (one Redis round trip per job), else the two side by side. Moving a watermark
+   * for a duplicate changes nothing: its time is (or will be) moved to by whoever handles it.
+   */
+  async #claimAndJudge(keys: DeliveryKeys, token: string): Promise<ClaimAndAdvance> {
+    const scope = this.#judgedScope(keys);
+    if (!this.#dedup) return { claim: { status: 'claimed', token }, fresh: await this.#isFresh(keys) };
+    if (scope !== undefined && this.#store.claimAndAdvance)
+      return this.#store.claimAndAdvance(keys.eventId, this.#leaseMs, token, scope, keys.eventTime);
+    const [claim, fresh] = await Promise.all([
+      this.#store.claim(keys.eventId, this.#leaseMs, token),
+      this.#isFresh(keys),
+    ]);
+    return { claim, fresh };
   }
 
   /**

@@ -47,6 +47,21 @@ for (const [flavour, client] of Object.entries({ ioredis, 'node-redis': nodeRedi
       expect(after.every((claim) => claim.status === 'claimed')).toBe(true);
     });
 
+    it('RedisStateStore.claimAndAdvance: one script with a hash-tagged prefix, the claim and the watermark apart without one', async () => {
+      for (const keyPrefix of [`{ca-${flavour}}:`, `ca:${flavour}:`]) {
+        const store = new RedisStateStore({ client, keyPrefix, ttlMs: 60_000 });
+        // Without a tag the two keys lie in different slots: one script would get CROSSSLOT.
+        if (!keyPrefix.startsWith('{'))
+          expect(await slotOf(`${keyPrefix}event:a`)).not.toBe(await slotOf(`${keyPrefix}incident:a`));
+        expect(await store.claimAndAdvance('a', 10_000, 't1', 'incident:a', 2_000)).toEqual({
+          claim: { status: 'claimed', token: 't1' },
+          fresh: true,
+        });
+        expect((await store.claimAndAdvance('a', 10_000, 't2', 'incident:a', 3_000)).claim.status).toBe('pending');
+        expect((await store.claimAndAdvance('b', 10_000, 't3', 'incident:a', 1_000)).fresh).toBe(false);
+      }
+    });
+
     it('the shared limiter keeps both windows in one slot and limits calls through the cluster', async () => {
       const h = await startMock({ incidents: 5 });
       const keyPrefix = `rl:${flavour}:`;

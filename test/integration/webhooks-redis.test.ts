@@ -82,6 +82,34 @@ for (const [flavour, client] of Object.entries(clients)) {
       expect(await store.advance('inc-2', 1)).toBe(true);
     });
 
+    it('claimAndAdvance: the claim and, only when claimed, the watermark, in one script', async () => {
+      const stats = async () =>
+        Number(/cmdstat_evalsha:calls=(\d+)/.exec(String(await ioredis.call('INFO', 'commandstats')))?.[1] ?? 0);
+      await store.claimAndAdvance('warm-ca', 1_000, undefined, 'inc-ca-warm', 1); // the script known to Redis
+      const before = await stats();
+      const first = await store.claimAndAdvance('ca-1', 10_000, 'token-1', 'inc-ca', 2_000);
+      expect(first).toEqual({ claim: { status: 'claimed', token: 'token-1' }, fresh: true });
+      expect(await stats()).toBe(before + 1); // one round trip, one script
+      // Held: pending, and the watermark does not move (an older time would still be fresh below).
+      expect(await store.claimAndAdvance('ca-1', 10_000, 'token-2', 'inc-ca', 5_000)).toEqual({
+        claim: { status: 'pending' },
+        fresh: false,
+      });
+      // The holder's own token takes it again (a job run again after its worker died).
+      expect((await store.claimAndAdvance('ca-1', 10_000, 'token-1', 'inc-ca', 2_000)).claim.status).toBe('claimed');
+      await store.complete('ca-1', 'token-1');
+      expect(await store.claimAndAdvance('ca-1', 10_000, 'token-3', 'inc-ca', 9_000)).toEqual({
+        claim: { status: 'done' },
+        fresh: false,
+      });
+      // Claimed but older than the scope's watermark: stale.
+      expect(await store.claimAndAdvance('ca-2', 10_000, 'token-4', 'inc-ca', 1_999)).toEqual({
+        claim: { status: 'claimed', token: 'token-4' },
+        fresh: false,
+      });
+      expect(await store.advance('inc-ca', 2_000)).toBe(true); // the pending and done ones moved nothing
+    });
+
     it('drives a receiver: duplicates and stale events across two receivers in one process', async () => {
       const shared = new RedisStateStore({ client, keyPrefix: `test:${flavour}:rx:` });
       const a = new WebhookReceiver({ store: shared });

@@ -32,6 +32,25 @@ export interface StateStore {
    * stale.
    */
   advance(scope: string, eventTime: number): boolean | Promise<boolean>;
+  /**
+   * Optional: `claim`, then, only when claimed, `advance` of `scope`, as one step (a remote store
+   * saves a round trip per delivery). `fresh` is advance's answer (false when not claimed). The
+   * receiver uses it where present, else calls the two.
+   */
+  claimAndAdvance?(
+    eventId: string,
+    leaseMs: number,
+    token: string | undefined,
+    scope: string,
+    eventTime: number,
+  ): ClaimAndAdvance | Promise<ClaimAndAdvance>;
+}
+
+/** The answer of {@link StateStore.claimAndAdvance}. */
+export interface ClaimAndAdvance {
+  claim: Claim;
+  /** Whether the event is not stale (its scope's watermark moved to it); false when not claimed. */
+  fresh: boolean;
 }
 
 /** A token unique enough to tell claims apart across processes. */
