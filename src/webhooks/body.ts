@@ -36,11 +36,11 @@ export type BodyReader = (limit: number) => Promise<Uint8Array | 'too-large'>;
 /** How an adapter hands a body to the receiver. */
 export type BodySource =
   /** A value a framework already parsed (it was JSON). */
-  | { kind: 'parsed'; value: unknown }
+  | { form: 'parsed'; value: unknown }
   /** Bytes or text read already (express.raw(), express.text()). */
-  | { kind: 'raw'; value: string | Uint8Array }
+  | { form: 'raw'; value: string | Uint8Array }
   /** A stream still to read. */
-  | { kind: 'reader'; read: BodyReader };
+  | { form: 'stream'; read: BodyReader };
 
 /** Reads a web ReadableStream up to the limit, cancelling it beyond. */
 export function webStreamReader(stream: ReadableStream<Uint8Array> | null): BodyReader {

@@ -1,8 +1,8 @@
-// The framework-neutral core of the webhook receiver: one straight async pipeline per delivery,
-//   secret → content type → size → JSON and payload → enqueue, or dedup → staleness → handlers,
-// every wait raced against the ack deadline. It imports no adapter; adapters call `receiveFrom`.
-// The steps sit in one async method, each a line or an `await`: a value that is already there
-// (the memory store, synchronous handlers) is used as it is, so such a delivery awaits only its body.
+// The framework-neutral core of the webhook receiver. A delivery goes
+//   ingress (ingress.ts: secret → content type → size → JSON → payload)
+//   → the queue (with one), or the pipeline's steps (pipeline.ts: claim and staleness → handlers),
+// every wait raced against the ack deadline; a job of `processor()` goes through the same steps.
+// It imports no adapter; adapters call `receiveFrom`.
 //
 // Rules owned here (the sender answers only to 200, waits 2 s, and retries once, only when the
 // connection closed or timed out before headers; never after an HTTP error or a late answer):
@@ -17,22 +17,23 @@
 // - An `event_time` more than `maxClockSkewMs` ahead of this clock moves no watermark.
 
 import { ConfigError, FlashdutyError } from '../core/errors.js';
-import { loadSpans, otelRegistry } from '../internal/otel.js';
-import type { Attributes } from '../internal/otel-spans.js';
+import type { Logger } from '../internal/logger.js';
 import { positiveWhole } from '../internal/options.js';
-import { type BodySource, headerOf, type HeadersLike, isJsonContentType } from './body.js';
+import type { BodySource, HeadersLike } from './body.js';
+import { customBodyReader } from './custom-body.js';
 import { Deadline, isThenable } from './deadline.js';
 import { Handlers } from './handlers.js';
-import { customBodyReader } from './custom-body.js';
-import { type DeliveryKeys, type PayloadReader, readDefaultPayload } from './kinds.js';
+import { admit, type IngressRules } from './ingress.js';
+import { type PayloadReader, readDefaultPayload } from './kinds.js';
+import { OK, type Outcome, Pipeline } from './pipeline.js';
 import { addJob, checkWaitForReplicas, jobIdFor, type WebhookJob, type WebhookQueue } from './queue.js';
-import { kindOf } from './payload.js';
-import type { Logger } from '../internal/logger.js';
-import { checkSecretOptions, type SecretOptions, secretMatches } from './secret.js';
+import { checkSecretOptions, type SecretOptions } from './secret.js';
+import { traced } from './span.js';
 import { MemoryStateStore } from './stores/memory.js';
-import type { Claim, ClaimAndAdvance, StateStore } from './stores/store.js';
+import type { ClaimAndAdvance, StateStore } from './stores/store.js';
 import type { ValueMapping } from './template.js';
-import { CustomBodyEvent, type KnownWebhookEventType, type WebhookEvent, type WebhookEventOf } from './types.js';
+import type { KnownWebhookEventType, WebhookEvent, WebhookEventOf } from './types.js';
+import type { DeliveryKeys } from './kinds.js';
 
 /** Options of {@link WebhookReceiver}; each has a default. */
 export interface WebhookReceiverOptions {
@@ -125,12 +126,8 @@ export const UNRECORDED = 503;
 /** A custom action's sender waits 1 s (not 2): `i_custom` deliveries are answered within this. */
 const CUSTOM_ACTION_ACK_MS = 900;
 
-type Outcome = { ok: true } | { ok: false; error: unknown };
-const OK: Outcome = Object.freeze({ ok: true });
-const DONE: Claim = Object.freeze({ status: 'done' });
-const PENDING: Claim = Object.freeze({ status: 'pending' });
-
-const decoder = new TextDecoder();
+/** How often a delivery looks again at a claim another process holds. */
+const CLAIM_POLL_MS = 25;
 
 /**
  * The framework-neutral receiver that the adapters (`nodeMiddleware`, `fetchHandler`,
@@ -138,38 +135,37 @@ const decoder = new TextDecoder();
  */
 export class ReceiverCore {
   readonly #handlers: Handlers;
-  readonly #secret: SecretOptions | undefined;
-  readonly #store: StateStore;
+  readonly #ingress: IngressRules;
+  readonly #pipeline: Pipeline;
   readonly #queue: WebhookQueue | undefined;
   readonly #waitForReplicas: number;
-  readonly #dropStale: boolean;
-  readonly #dedup: boolean;
-  readonly #maxBodyBytes: number;
   readonly #ackTimeoutMs: number;
-  readonly #maxClockSkewMs: number;
-  readonly #leaseMs: number;
   readonly #maxInFlight: number;
-  readonly #read: PayloadReader;
-  /** Deliveries being handled in this process, so a concurrent duplicate can wait for the outcome. */
+  /** Deliveries whose handlers run in this process, so a concurrent duplicate can wait for the outcome. */
   readonly #inFlight = new Map<string, Promise<Outcome>>();
 
   constructor(options: WebhookReceiverOptions = {}) {
-    this.#handlers = new Handlers(failureLog(options.logger));
-    this.#secret = checkSecretOptions(options.secret);
-    this.#store = options.store ?? new MemoryStateStore();
+    this.#handlers = new Handlers(options.logger);
     this.#queue = checkQueue(options.queue);
     this.#waitForReplicas = checkWaitForReplicas(options.waitForReplicas, this.#queue);
-    this.#dropStale = options.dropStale ?? true;
-    this.#dedup = options.dedup ?? true;
-    this.#read =
-      options.customBody === undefined
-        ? readDefaultPayload
-        : customBodyReader({ ...options.customBody, dedup: this.#dedup });
-    this.#maxBodyBytes = positiveWhole(options.maxBodyBytes ?? 1024 * 1024, 'maxBodyBytes');
+    const dedup = options.dedup ?? true;
+    const read: PayloadReader =
+      options.customBody === undefined ? readDefaultPayload : customBodyReader({ ...options.customBody, dedup });
+    this.#ingress = {
+      secret: checkSecretOptions(options.secret),
+      maxBodyBytes: positiveWhole(options.maxBodyBytes ?? 1024 * 1024, 'maxBodyBytes'),
+      read,
+    };
     this.#ackTimeoutMs = positiveWhole(options.ackTimeoutMs ?? 1500, 'ackTimeoutMs');
-    this.#maxClockSkewMs = positiveWhole(options.maxClockSkewMs ?? 300_000, 'maxClockSkewMs');
-    this.#leaseMs = positiveWhole(options.leaseMs ?? 60_000, 'leaseMs');
     this.#maxInFlight = positiveWhole(options.maxInFlight ?? 10_000, 'maxInFlight');
+    this.#pipeline = new Pipeline({
+      store: options.store ?? new MemoryStateStore(),
+      handlers: this.#handlers,
+      dedup,
+      dropStale: options.dropStale ?? true,
+      leaseMs: positiveWhole(options.leaseMs ?? 60_000, 'leaseMs'),
+      maxClockSkewMs: positiveWhole(options.maxClockSkewMs ?? 300_000, 'maxClockSkewMs'),
+    });
   }
 
   /** Every accepted event, known type or not. */
@@ -200,181 +196,133 @@ export class ReceiverCore {
   receive(delivery: Delivery): Promise<ReceiveResult> {
     const { body } = delivery ?? {};
     let source: BodySource;
-    if (typeof body === 'string' || body instanceof Uint8Array) source = { kind: 'raw', value: body };
-    else if (body instanceof ArrayBuffer) source = { kind: 'raw', value: new Uint8Array(body) };
-    else source = { kind: 'parsed', value: body };
+    if (typeof body === 'string' || body instanceof Uint8Array) source = { form: 'raw', value: body };
+    else if (body instanceof ArrayBuffer) source = { form: 'raw', value: new Uint8Array(body) };
+    else source = { form: 'parsed', value: body };
     return this.receiveFrom(delivery?.headers, source);
   }
 
-  /** @internal The pipeline, for adapters that hand over the body as a stream or a parsed value. Never throws. */
-  async receiveFrom(headers: HeadersLike | undefined, source: BodySource): Promise<ReceiveResult> {
-    // OpenTelemetry: a span per delivery, the handlers' spans its children (src/internal/otel.ts).
-    const otel = otelRegistry();
-    const span = otel && (await loadSpans()).startSpan(otel, 'flashduty.webhook.receive');
-    const deadline = new Deadline(this.#ackTimeoutMs);
-    let result: ReceiveResult;
-    try {
-      result = await (span
-        ? span.run(() => this.#pipeline(headers, source, deadline))
-        : this.#pipeline(headers, source, deadline));
-    } catch (error) {
-      this.#handlers.emit('error', error);
-      result = unrecorded(error);
-    } finally {
-      deadline.dispose();
-    }
-    span?.end(deliveryAttributes(result), result.error === undefined ? result.reason : messageOf(result.error));
-    return result;
+  /** @internal What the adapters call, with the body as a stream, bytes or a parsed value. Never throws. */
+  receiveFrom(headers: HeadersLike | undefined, source: BodySource): Promise<ReceiveResult> {
+    return traced('flashduty.webhook.receive', () => this.#deliver(headers, source), unrecorded);
   }
 
   /**
    * The job processor for a BullMQ `Worker` (`new Worker(name, receiver.processor(), …)`): the
-   * staleness check and the handlers for `job.data`. It rejects when a handler fails, so BullMQ
-   * retries the job by the queue's job options; a job that is not a delivery fails for good.
+   * pipeline's steps for `job.data`. It rejects when a handler fails, so BullMQ retries the job by
+   * the queue's job options; a job that is not a delivery fails for good.
    */
   processor(): (job: WebhookJob) => Promise<void> {
     return async (job) => {
-      const otel = otelRegistry();
-      const span = otel && (await loadSpans()).startSpan(otel, 'flashduty.webhook.process');
-      if (!span) return void (await this.#runJob(job));
-      try {
-        span.end(deliveryAttributes(await span.run(() => this.#runJob(job))));
-      } catch (error) {
-        // The job's data is read again (pure, and only here) to name the event that failed.
-        const read = this.#read(job.data);
-        const name = (error as Error)?.name ?? 'Error';
-        const failure = { outcome: 'rejected' as const, event: read.ok ? read.event : undefined, errorType: name };
-        span.end(deliveryAttributes(failure), (error as Error)?.message ?? String(error));
-        throw error;
-      }
+      await traced(
+        'flashduty.webhook.process',
+        () => this.#runJob(job),
+        (error) => {
+          const read = this.#ingress.read(job.data); // pure: read again only to name the event that failed
+          return { outcome: 'rejected', event: read.ok ? read.event : undefined, error };
+        },
+      );
     };
   }
 
+  /** One delivery, answered by the deadline. */
+  async #deliver(headers: HeadersLike | undefined, source: BodySource): Promise<ReceiveResult> {
+    const deadline = new Deadline(this.#ackTimeoutMs);
+    try {
+      const admitting = admit(this.#ingress, headers, source, deadline);
+      const admitted = isThenable(admitting) ? await admitting : admitting;
+      if (!admitted.ok) return this.#invalid(admitted.status, admitted.reason);
+      const { body, event, keys } = admitted;
+      if (keys.eventType === 'i_custom') deadline.tighten(CUSTOM_ACTION_ACK_MS);
+      if (this.#queue) {
+        const jobId = this.#pipeline.dedup ? jobIdFor(keys.eventId) : undefined;
+        // The body as it came: the worker's processor() reads it again, with the same reader.
+        await addJob(this.#queue, { name: keys.eventType, data: body, jobId }, this.#waitForReplicas, deadline);
+        return { status: 200, outcome: 'accepted', event };
+      }
+      if (this.#inFlight.size >= this.#maxInFlight)
+        return unrecorded(
+          new FlashdutyError(`${this.#maxInFlight} deliveries are being handled already (maxInFlight)`),
+        );
+      const beginning = this.#beginBy(keys, event, deadline);
+      let begun = isThenable(beginning) ? await beginning : beginning;
+      if (begun.claim.status === 'pending') begun = await this.#waitForClaim(keys, event, deadline);
+      const { claim, fresh } = begun;
+      if (claim.status === 'done') return this.#told('duplicate', event);
+      if (claim.status === 'pending')
+        return unrecorded(new FlashdutyError(`event ${keys.eventId} is being handled by another process`));
+      const token = this.#pipeline.dedup ? claim.token : undefined;
+      if (!fresh) {
+        if (token !== undefined) void this.#pipeline.settle('complete', keys.eventId, token, event);
+        return this.#told('stale', event);
+      }
+      // The handlers: answered when they are done, or at the deadline (then still running: accepted).
+      const running = this.#pipeline.run(event, keys, token);
+      if (!isThenable(running)) return handled(event, running);
+      this.#trackInFlight(keys.eventId, running);
+      const settled = await deadline.settledBy(running);
+      return handled(event, settled ? settled.value : OK);
+    } catch (error) {
+      this.#handlers.emit('error', error);
+      return unrecorded(error);
+    } finally {
+      deadline.dispose();
+    }
+  }
+
   /** One job of `processor()`: what became of it; throws what the processor rejects with. */
-  async #runJob(job: WebhookJob): Promise<Handled> {
-    const read = this.#read(job.data);
+  async #runJob(job: WebhookJob): Promise<ReceiveResultOfJob> {
+    const read = this.#ingress.read(job.data);
     if (!read.ok) {
+      const { path, message } = read.problem;
       const error = new FlashdutyError(
-        `job ${String(job.id)} is not a webhook delivery: ${describeProblem(read.problem)}`,
+        `job ${String(job.id)} is not a webhook delivery: ${path ? `${path}: ` : ''}${message}`,
       );
       error.name = 'UnrecoverableError'; // BullMQ's marker for "do not retry"
       throw error;
     }
     const { event, keys } = read;
     const token = job.id ?? jobIdFor(keys.eventId);
-    const { claim, fresh } = await this.#claimAndJudge(keys, token);
-    if (claim.status === 'done') {
-      this.#handlers.emit('duplicate', event);
-      return { outcome: 'duplicate', event };
-    }
+    const { claim, fresh } = await this.#pipeline.begin(keys, event, token);
+    if (claim.status === 'done') return this.#told('duplicate', event);
     if (claim.status === 'pending')
       throw new FlashdutyError(`event ${keys.eventId} is held by another job; trying again later`);
+    const dedup = this.#pipeline.dedup;
     if (!fresh) {
       // Told before the claim is completed: a worker that dies in between tells it again on the
       // re-run, rather than leave a stale event that nobody heard of.
-      this.#handlers.emit('stale', event);
-      if (this.#dedup)
-        await persist(
-          () => this.#store.complete(keys.eventId, token),
-          (error) => this.#handlers.emit('error', error, event),
-        );
-      return { outcome: 'stale', event };
+      const told = this.#told('stale', event);
+      if (dedup) await this.#pipeline.persistComplete(keys.eventId, token, event);
+      return told;
     }
-    const outcome = await this.#process(event, keys, undefined);
+    const outcome = await this.#pipeline.run(event, keys, undefined);
     if (!outcome.ok) {
       // A release that fails is harmless here: the job's next attempt holds the same token.
-      if (this.#dedup) await this.#settleClaim('release', keys.eventId, token, event);
+      if (dedup) await this.#pipeline.settle('release', keys.eventId, token, event);
       throw outcome.error;
     }
     // The handlers succeeded: until the store says so, a re-run of this job (its worker died, or
-    // BullMQ could not record the completion either) would run them again. Keep trying while
-    // Redis restarts rather than give up on the first error.
-    if (this.#dedup)
-      await persist(
-        () => this.#store.complete(keys.eventId, token),
-        (error) => this.#handlers.emit('error', error, event),
-      );
+    // BullMQ could not record the completion either) would run them again.
+    if (dedup) await this.#pipeline.persistComplete(keys.eventId, token, event);
     return { outcome: 'accepted', event };
   }
 
-  async #pipeline(headers: HeadersLike | undefined, source: BodySource, deadline: Deadline): Promise<ReceiveResult> {
-    const refusal = this.#checkHeaders(headers, source.kind === 'parsed');
-    if (refusal) return refusal;
-    let value: unknown;
-    if (source.kind === 'parsed') value = source.value;
-    else {
-      const bytes =
-        source.kind === 'raw' ? source.value : await deadline.race(source.read(this.#maxBodyBytes), 'reading the body');
-      if (bytes === 'too-large' || overLimit(bytes, this.#maxBodyBytes))
-        return this.#invalid(413, `body over ${this.#maxBodyBytes} bytes`);
-      const text = typeof bytes === 'string' ? bytes : decoder.decode(bytes);
-      try {
-        value = JSON.parse(text);
-      } catch (error) {
-        return this.#invalid(400, text.trim() === '' ? 'empty body' : `malformed JSON: ${(error as Error).message}`);
-      }
-    }
-    const read = this.#read(value);
-    if (!read.ok)
-      return this.#invalid(
-        400,
-        `invalid payload${read.problem.path ? ` at ${read.problem.path}` : ''}: ${read.problem.message}`,
+  /** The claim and the judgement by the deadline; a claim that lands later is released (it would hold off the retry). */
+  #beginBy(keys: DeliveryKeys, event: WebhookEvent, deadline: Deadline): ClaimAndAdvance | Promise<ClaimAndAdvance> {
+    const beginning = this.#pipeline.begin(keys, event);
+    if (!isThenable(beginning)) return beginning;
+    const late = () =>
+      beginning.then(
+        ({ claim }) =>
+          this.#pipeline.dedup &&
+          claim.status === 'claimed' &&
+          void this.#pipeline.settle('release', keys.eventId, claim.token, event),
+        () => {},
       );
-    const { event, keys } = read;
-    if (keys.eventType === 'i_custom') deadline.tighten(CUSTOM_ACTION_ACK_MS);
-    if (this.#queue) {
-      const jobId = this.#dedup ? jobIdFor(keys.eventId) : undefined;
-      // The body as it came: the worker's processor() reads it again, with the same reader.
-      await addJob(this.#queue, { name: keys.eventType, data: value, jobId }, this.#waitForReplicas, deadline);
-      return { status: 200, outcome: 'accepted', event };
-    }
-    if (this.#inFlight.size >= this.#maxInFlight) {
-      return unrecorded(new FlashdutyError(`${this.#maxInFlight} deliveries are being handled already (maxInFlight)`));
-    }
-
-    // Dedup. A store that answers at once (memory) is not awaited: no promise, no tick.
-    let token: string | undefined;
-    if (this.#dedup) {
-      const claiming = this.#store.claim(keys.eventId, this.#leaseMs);
-      let claim = isThenable(claiming) ? await this.#claimBy(claiming, keys.eventId, deadline, event) : claiming;
-      if (claim.status === 'pending') claim = await this.#waitForClaim(keys.eventId, deadline, event);
-      if (claim.status === 'done') return this.#duplicate(event);
-      if (claim.status === 'pending')
-        return unrecorded(new FlashdutyError(`event ${keys.eventId} is being handled by another process`));
-      token = claim.token;
-    }
-
-    // Staleness.
-    let fresh: boolean;
-    try {
-      const judging = this.#isFresh(keys);
-      fresh = typeof judging === 'boolean' ? judging : await deadline.race(judging, 'the state store');
-    } catch (error) {
-      if (token !== undefined) this.#releaseLater(keys.eventId, token, event);
+    return Promise.resolve(deadline.race(beginning, 'the state store')).catch((error: unknown) => {
+      void late();
       throw error;
-    }
-    if (!fresh) {
-      if (token !== undefined) this.#completeLater(keys.eventId, token, event);
-      this.#handlers.emit('stale', event);
-      return { status: 200, outcome: 'stale', event };
-    }
-
-    // The handlers: answered when they are done, or at the deadline (then still running: accepted).
-    const running = this.#process(event, keys, token);
-    if (!isThenable(running)) return handled(event, running);
-    this.#trackInFlight(keys.eventId, running);
-    const settled = await deadline.settledBy(running);
-    return handled(event, settled ? settled.value : OK);
-  }
-
-  #checkHeaders(headers: HeadersLike | undefined, parsed: boolean): ReceiveResult | undefined {
-    if (this.#secret && !secretMatches(this.#secret, headerOf(headers, this.#secret.header))) {
-      return this.#invalid(401, `missing or wrong ${this.#secret.header} header`);
-    }
-    if (parsed) return undefined; // a framework parsed it, so it was JSON
-    const contentType = headerOf(headers, 'content-type');
-    if (isJsonContentType(contentType)) return undefined;
-    return this.#invalid(415, contentType ? `content type ${contentType} is not JSON` : 'no Content-Type header');
+    });
   }
 
   /**
@@ -383,33 +331,18 @@ export class ReceiverCore {
    * Held by another process, which may have died holding it: look again until the deadline, then
    * give up ('pending'), never answer `duplicate` for what may be lost.
    */
-  async #waitForClaim(id: string, deadline: Deadline, event: WebhookEvent): Promise<Claim> {
+  async #waitForClaim(keys: DeliveryKeys, event: WebhookEvent, deadline: Deadline): Promise<ClaimAndAdvance> {
     for (;;) {
-      const local = this.#inFlight.get(id);
+      const local = this.#inFlight.get(keys.eventId);
       if (local) {
         const settled = await deadline.settledBy(local);
-        if (!settled || settled.value.ok) return DONE;
+        if (!settled || settled.value.ok) return { claim: { status: 'done' }, fresh: false };
       } else {
-        if (deadline.remaining <= 25) return PENDING;
-        await new Promise((resolve) => setTimeout(resolve, 25));
+        if (deadline.remaining <= CLAIM_POLL_MS) return { claim: { status: 'pending' }, fresh: false };
+        await new Promise((resolve) => setTimeout(resolve, CLAIM_POLL_MS));
       }
-      const claiming = this.#store.claim(id, this.#leaseMs);
-      const claim = isThenable(claiming) ? await this.#claimBy(claiming, id, deadline, event) : claiming;
-      if (claim.status !== 'pending') return claim;
-    }
-  }
-
-  /** A claim from a store that answers later, by the deadline. */
-  async #claimBy(claiming: PromiseLike<Claim>, id: string, deadline: Deadline, event: WebhookEvent): Promise<Claim> {
-    try {
-      return await deadline.race(claiming, 'the state store');
-    } catch (error) {
-      // A claim that lands after the deadline would hold off the sender's retry for the lease.
-      claiming.then(
-        (late) => late.status === 'claimed' && this.#releaseLater(id, late.token, event),
-        () => {},
-      );
-      throw error;
+      const begun = await this.#beginBy(keys, event, deadline);
+      if (begun.claim.status !== 'pending') return begun;
     }
   }
 
@@ -421,97 +354,10 @@ export class ReceiverCore {
     });
   }
 
-  /** Whether the event may run: not older than its scope's watermark (which it then moves). */
-  #isFresh(keys: DeliveryKeys): boolean | Promise<boolean> {
-    const scope = this.#judgedScope(keys);
-    return scope === undefined || this.#store.advance(scope, keys.eventTime);
-  }
-
-  /** The scope whose watermark judges the event; none when stale events are kept or it has none. */
-  #judgedScope(keys: DeliveryKeys): string | undefined {
-    if (!this.#dropStale) return undefined;
-    // An event from the future is judged, but never moves a watermark.
-    return keys.eventTime > Date.now() + this.#maxClockSkewMs ? undefined : keys.scope;
-  }
-
-  /**
-   * The claim (when deduplicating) and the staleness judgement, in one call to a store that offers
-   * `claimAndAdvance` (one Redis round trip per job), else the two side by side. Moving a watermark
-   * for a duplicate changes nothing: its time is (or will be) moved to by whoever handles it.
-   */
-  async #claimAndJudge(keys: DeliveryKeys, token: string): Promise<ClaimAndAdvance> {
-    const scope = this.#judgedScope(keys);
-    if (!this.#dedup) return { claim: { status: 'claimed', token }, fresh: await this.#isFresh(keys) };
-    if (scope !== undefined && this.#store.claimAndAdvance)
-      return this.#store.claimAndAdvance(keys.eventId, this.#leaseMs, token, scope, keys.eventTime);
-    const [claim, fresh] = await Promise.all([
-      this.#store.claim(keys.eventId, this.#leaseMs, token),
-      this.#isFresh(keys),
-    ]);
-    return { claim, fresh };
-  }
-
-  /**
-   * Runs the handlers, then completes (or, on failure, releases) the claim. Never rejects. Stays
-   * synchronous while the handlers and the store are: no promise, microtask or timer per delivery.
-   */
-  #process(event: WebhookEvent, keys: DeliveryKeys, token: string | undefined): Outcome | Promise<Outcome> {
-    let called: void | Promise<void>;
-    try {
-      // A custom body is not the default payload that typed handlers expect: 'event' handlers only.
-      called = this.#handlers.call(event instanceof CustomBodyEvent ? 'event' : keys.eventType, event);
-    } catch (error) {
-      return this.#failed(error, event, keys, token);
-    }
-    if (isThenable(called)) {
-      return called.then(
-        () => this.#succeeded(event, keys, token),
-        (error: unknown) => this.#failed(error, event, keys, token),
-      );
-    }
-    return this.#succeeded(event, keys, token);
-  }
-
-  #succeeded(event: WebhookEvent, keys: DeliveryKeys, token: string | undefined): Outcome | Promise<Outcome> {
-    const settled = token === undefined ? undefined : this.#settleClaim('complete', keys.eventId, token, event);
-    return isThenable(settled) ? settled.then(() => OK) : OK;
-  }
-
-  #failed(
-    error: unknown,
-    event: WebhookEvent,
-    keys: DeliveryKeys,
-    token: string | undefined,
-  ): Outcome | Promise<Outcome> {
-    this.#handlers.emit('error', error, event);
-    const outcome: Outcome = { ok: false, error };
-    const settled = token === undefined ? undefined : this.#settleClaim('release', keys.eventId, token, event);
-    return isThenable(settled) ? settled.then(() => outcome) : outcome;
-  }
-
-  /** Completes or releases a claim; a store failure is reported on 'error', never thrown. */
-  #settleClaim(how: 'complete' | 'release', eventId: string, token: string, event: WebhookEvent): void | Promise<void> {
-    const report = (error: unknown) => this.#handlers.emit('error', error, event);
-    try {
-      const done = this.#store[how](eventId, token);
-      if (isThenable(done)) return Promise.resolve(done).then(() => {}, report);
-    } catch (error) {
-      report(error);
-    }
-  }
-
-  #completeLater(eventId: string, token: string, event: WebhookEvent): void {
-    void this.#settleClaim('complete', eventId, token, event);
-  }
-
-  /** A claim taken for a delivery that then failed to be recorded: let the sender's retry take it. */
-  #releaseLater(eventId: string, token: string, event: WebhookEvent): void {
-    void this.#settleClaim('release', eventId, token, event);
-  }
-
-  #duplicate(event: WebhookEvent): ReceiveResult {
-    this.#handlers.emit('duplicate', event);
-    return { status: 200, outcome: 'duplicate', event };
+  /** A duplicate or stale delivery, told to its listeners; answered 200. */
+  #told(outcome: 'duplicate' | 'stale', event: WebhookEvent): ReceiveResult {
+    this.#handlers.emit(outcome, event);
+    return { status: 200, outcome, event };
   }
 
   #invalid(status: number, reason: string): ReceiveResult {
@@ -520,35 +366,8 @@ export class ReceiverCore {
   }
 }
 
-/** What became of a job of `processor()`, or of a delivery, as its span records it. */
-interface Handled {
-  outcome: ReceiveOutcome;
-  event?: WebhookEvent;
-  /** The answer's status (deliveries; jobs have none). */
-  status?: number;
-  /** A rejected job: the class of what the processor threw. */
-  errorType?: string;
-}
-
-/**
- * A delivery span's attributes: the outcome, the event (once it parsed) and the answer; a rejected
- * delivery's `error.type` is its status, as HTTP's semantic conventions name a failed answer.
- */
-function deliveryAttributes({ outcome, event, status, errorType }: Handled): Attributes {
-  return {
-    'flashduty.webhook.outcome': outcome,
-    'flashduty.webhook.event_type': event?.event_type,
-    'flashduty.webhook.event_id': event?.event_id,
-    'flashduty.webhook.kind':
-      event === undefined
-        ? undefined
-        : event instanceof CustomBodyEvent
-          ? 'custom_body'
-          : kindOf(event as object as Record<string, unknown>),
-    'http.response.status_code': status,
-    'error.type': outcome === 'rejected' ? (errorType ?? String(status)) : undefined,
-  };
-}
+/** What became of a job (no answer is sent for one). */
+type ReceiveResultOfJob = Omit<ReceiveResult, 'status'>;
 
 /** The answer once the handlers ran (or still run at the deadline). */
 function handled(event: WebhookEvent, outcome: Outcome): ReceiveResult {
@@ -561,55 +380,9 @@ function unrecorded(error: unknown): ReceiveResult {
   return { status: UNRECORDED, outcome: 'rejected', reason: 'not recorded', error };
 }
 
-/** A failure's own words, for the logger and the span (never for the sender). */
-function messageOf(error: unknown): string {
-  return error instanceof Error ? `${error.name}: ${error.message}` : String(error);
-}
-
-/** How the receiver logs what failed on its side: to the logger given, stderr by default, nowhere with `false`. */
-function failureLog(logger: Logger | false | undefined): ((error: unknown, subject: unknown) => void) | undefined {
-  if (logger === false) return undefined;
-  return (error, subject) => {
-    const id = (subject as { event_id?: unknown } | undefined)?.event_id;
-    const line = `[flashduty] webhook${typeof id === 'string' ? ` ${id}` : ''}: ${messageOf(error)}`;
-    if (logger) logger.error(line);
-    else console.error(line);
-  };
-}
-
-function describeProblem(problem: { path: string; message: string }): string {
-  return `${problem.path ? `${problem.path}: ` : ''}${problem.message}`;
-}
-
 function checkQueue(queue: WebhookQueue | undefined): WebhookQueue | undefined {
   if (queue !== undefined && typeof queue?.add !== 'function') {
     throw new ConfigError('queue: expected a BullMQ Queue (anything with add(name, data, { jobId }))');
   }
   return queue;
-}
-
-/** Delays between attempts of a write that must land (about 30 s in all), as a store restarts. */
-const PERSIST_DELAYS_MS = [50, 100, 200, 400, 800, 1600, 3200, 6400, 6400, 6400, 6400];
-
-/** Runs `write` until it succeeds, reporting each failure; throws the last one when the delays run out. */
-async function persist(write: () => unknown, report: (error: unknown) => void): Promise<void> {
-  for (let attempt = 0; ; attempt++) {
-    try {
-      await write();
-      return;
-    } catch (error) {
-      report(error);
-      const delay = PERSIST_DELAYS_MS[attempt];
-      if (delay === undefined) throw error;
-      await new Promise((resolve) => setTimeout(resolve, delay));
-    }
-  }
-}
-
-/** UTF-8 size over the limit? Text is measured only when its length alone cannot tell. */
-function overLimit(body: string | Uint8Array, limit: number): boolean {
-  if (typeof body !== 'string') return body.byteLength > limit;
-  if (body.length * 3 <= limit) return false; // a UTF-16 unit is at most 3 bytes of UTF-8
-  if (body.length > limit) return true; // and at least 1
-  return new TextEncoder().encode(body).byteLength > limit;
 }

@@ -8,6 +8,7 @@
 // - Lists are replaced, never changed, on `on`/`off`: a delivery iterates them without a copy, and
 //   a handler added or removed during a call takes effect from the next one.
 
+import type { Logger } from '../internal/logger.js';
 import { isThenable } from './deadline.js';
 
 /** The informational events, which are never event types. */
@@ -22,9 +23,9 @@ export class Handlers {
   readonly #lists = new Map<string, readonly Listener[]>();
   readonly #log: ((error: unknown, subject: unknown) => void) | undefined;
 
-  /** `log` gets every failure told to 'error', before the listeners. */
-  constructor(log?: (error: unknown, subject: unknown) => void) {
-    this.#log = log;
+  /** Every failure told to 'error' is logged first: to `logger`, stderr by default, nowhere with `false`. */
+  constructor(logger?: Logger | false) {
+    this.#log = failureLog(logger);
   }
 
   on(name: string, handler: Listener): void {
@@ -87,4 +88,20 @@ export class Handlers {
       }
     }
   }
+}
+
+/** A failure's own words, for the logger and the span (never for the sender). */
+export function messageOf(error: unknown): string {
+  return error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+}
+
+/** How failures are logged: to the logger given, stderr by default, nowhere with `false`. */
+function failureLog(logger: Logger | false | undefined): ((error: unknown, subject: unknown) => void) | undefined {
+  if (logger === false) return undefined;
+  return (error, subject) => {
+    const id = (subject as { event_id?: unknown } | undefined)?.event_id;
+    const line = `[flashduty] webhook${typeof id === 'string' ? ` ${id}` : ''}: ${messageOf(error)}`;
+    if (logger) logger.error(line);
+    else console.error(line);
+  };
 }

@@ -49,8 +49,8 @@ export async function fastifyWebhooks(app: FastifyLike, options: FastifyWebhooks
   app.post(path, async (request, reply) => {
     const stream = request.body as NodeReadable | undefined;
     const source = stream
-      ? { kind: 'reader' as const, read: nodeStreamReader(stream) }
-      : { kind: 'raw' as const, value: '' };
+      ? { form: 'stream' as const, read: nodeStreamReader(stream) }
+      : { form: 'raw' as const, value: '' };
     const result = await receiver.receiveFrom(request.headers, source);
     if (result.status === UNRECORDED) {
       reply.hijack();

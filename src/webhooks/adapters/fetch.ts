@@ -19,7 +19,7 @@ export function fetchHandler(receiver: ReceiverCore): FetchHandler {
         headers: { 'Content-Type': 'application/json', Allow: 'POST' },
       });
     }
-    const result = await receiver.receiveFrom(request.headers, { kind: 'reader', read: webStreamReader(request.body) });
+    const result = await receiver.receiveFrom(request.headers, { form: 'stream', read: webStreamReader(request.body) });
     return new Response(answerBody(result), { status: result.status, headers: answerHeaders(result) });
   };
 }

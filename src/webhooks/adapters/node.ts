@@ -50,8 +50,8 @@ export function nodeMiddleware(receiver: ReceiverCore): NodeMiddleware {
 
 function sourceOf(req: NodeRequestLike): BodySource {
   const consumed = req._body === true || (req.body !== undefined && req.readableEnded === true);
-  if (!consumed) return { kind: 'reader', read: nodeStreamReader(req) };
+  if (!consumed) return { form: 'stream', read: nodeStreamReader(req) };
   const { body } = req;
-  if (typeof body === 'string' || body instanceof Uint8Array) return { kind: 'raw', value: body }; // express.raw()/text()
-  return { kind: 'parsed', value: body };
+  if (typeof body === 'string' || body instanceof Uint8Array) return { form: 'raw', value: body }; // express.raw()/text()
+  return { form: 'parsed', value: body };
 }

@@ -1,0 +1,86 @@
+// What a delivery must be before the pipeline takes it, read from what an adapter hands over
+// (headers and a body in some form); else the answer that refuses it. Rules owned here, in order:
+// - The secret header is checked first, in constant time (401), before a byte of the body is read.
+// - The content type must be JSON (415), unless a framework parsed the body (then it was JSON).
+// - At most `maxBodyBytes` are read (413, and reading stops there), raced against the deadline.
+// - The text must be JSON (400), then a payload the reader accepts (400 naming the path at fault).
+
+import { type BodySource, headerOf, type HeadersLike, isJsonContentType } from './body.js';
+import type { Deadline } from './deadline.js';
+import type { DeliveryKeys, PayloadReader } from './kinds.js';
+import { andThen } from './pipeline.js';
+import { type SecretOptions, secretMatches } from './secret.js';
+import type { WebhookEvent } from './types.js';
+
+/** What ingress checks a delivery against. */
+export interface IngressRules {
+  secret: SecretOptions | undefined;
+  maxBodyBytes: number;
+  read: PayloadReader;
+}
+
+/** A delivery let in (the body as parsed, the event and its keys), or why not. */
+export type Admission =
+  { ok: true; body: unknown; event: WebhookEvent; keys: DeliveryKeys } | { ok: false; status: number; reason: string };
+
+const decoder = new TextDecoder();
+
+/**
+ * Checks and reads one delivery: at once when the body is there already, else once it is read.
+ * Rejects only when reading the body fails (or passes the deadline).
+ */
+export function admit(
+  rules: IngressRules,
+  headers: HeadersLike | undefined,
+  source: BodySource,
+  deadline: Deadline,
+): Admission | Promise<Admission> {
+  if (rules.secret && !secretMatches(rules.secret, headerOf(headers, rules.secret.header))) {
+    return refuse(401, `missing or wrong ${rules.secret.header} header`);
+  }
+  if (source.form === 'parsed') return readPayload(rules, source.value);
+  const contentType = headerOf(headers, 'content-type');
+  if (!isJsonContentType(contentType))
+    return refuse(415, contentType ? `content type ${contentType} is not JSON` : 'no Content-Type header');
+  if (source.form === 'raw') return parse(rules, source.value);
+  return andThen(deadline.race(source.read(rules.maxBodyBytes), 'reading the body'), (bytes) =>
+    bytes === 'too-large' ? tooLarge(rules) : parse(rules, bytes),
+  );
+}
+
+/** The body's bytes or text, within the size limit and as JSON. */
+function parse(rules: IngressRules, bytes: string | Uint8Array): Admission {
+  if (overLimit(bytes, rules.maxBodyBytes)) return tooLarge(rules);
+  const text = typeof bytes === 'string' ? bytes : decoder.decode(bytes);
+  let body: unknown;
+  try {
+    body = JSON.parse(text);
+  } catch (error) {
+    return refuse(400, text.trim() === '' ? 'empty body' : `malformed JSON: ${(error as Error).message}`);
+  }
+  return readPayload(rules, body);
+}
+
+/** The parsed body as a delivery, by the receiver's payload reader. */
+function readPayload(rules: IngressRules, body: unknown): Admission {
+  const read = rules.read(body);
+  if (read.ok) return { ok: true, body, event: read.event, keys: read.keys };
+  const { path, message } = read.problem;
+  return refuse(400, `invalid payload${path ? ` at ${path}` : ''}: ${message}`);
+}
+
+function tooLarge(rules: IngressRules): Admission {
+  return refuse(413, `body over ${rules.maxBodyBytes} bytes`);
+}
+
+function refuse(status: number, reason: string): Admission {
+  return { ok: false, status, reason };
+}
+
+/** UTF-8 size over the limit? Text is measured only when its length alone cannot tell. */
+function overLimit(body: string | Uint8Array, limit: number): boolean {
+  if (typeof body !== 'string') return body.byteLength > limit;
+  if (body.length * 3 <= limit) return false; // a UTF-16 unit is at most 3 bytes of UTF-8
+  if (body.length > limit) return true; // and at least 1
+  return new TextEncoder().encode(body).byteLength > limit;
+}
