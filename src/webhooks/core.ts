@@ -16,7 +16,7 @@
 //   may have died): it is unrecorded (503), so the event stays in the sender's failed history.
 // - An `event_time` more than `maxClockSkewMs` ahead of this clock moves no watermark.
 
-import { ConfigError, FlashdutyError } from '../core/errors.js';
+import { ConfigError, FlashdutyError } from '../internal/errors.js';
 import type { Logger } from '../internal/logger.js';
 import { positiveWhole } from '../internal/options.js';
 import type { BodySource, HeadersLike } from './body.js';

@@ -9,7 +9,7 @@
 // event_id and event_time are refused, since the delivered value could not be trusted as the key.
 
 import type { Problem } from '../core/problem.js';
-import { FlashdutyError } from '../core/errors.js';
+import { FlashdutyError } from '../internal/errors.js';
 import type { DeliveryKeys, PayloadReader } from './kinds.js';
 import { MAX_ID_LENGTH } from './payload.js';
 import { parseTemplate, stringify, type ValueMapping, VARIABLE, WHOLE_VARIABLE } from './template.js';

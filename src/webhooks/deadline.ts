@@ -9,7 +9,7 @@
 //   rounded down, so a deadline fires a few ms early at most, never late.
 // - A wait is one promise settled by whichever comes first, not a `Promise.race` of two.
 
-import { FlashdutyError } from '../core/errors.js';
+import { FlashdutyError } from '../internal/errors.js';
 
 /** A wait that did not finish by the delivery's deadline. */
 export class DeadlineExceededError extends FlashdutyError {

@@ -15,7 +15,7 @@
 //   bounded by what is left of the ack deadline (never 0: WAIT 0 blocks for ever). Fewer replicas
 //   in time: the delivery is not recorded, so the sender retries it.
 
-import { ConfigError, FlashdutyError } from '../core/errors.js';
+import { ConfigError, FlashdutyError } from '../internal/errors.js';
 import type { Deadline } from './deadline.js';
 
 /** What the receiver needs of a queue: BullMQ's `Queue#add(name, data, { jobId })`. */

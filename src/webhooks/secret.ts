@@ -1,7 +1,7 @@
 // The shared-secret header check. Flashduty does not sign webhook calls; an integration can send
 // custom headers, so a secret header is the way to tell the real sender from anyone else.
 
-import { ConfigError } from '../core/errors.js';
+import { ConfigError } from '../internal/errors.js';
 
 /** The shared-secret header check. */
 export interface SecretOptions {

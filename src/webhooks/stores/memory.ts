@@ -11,7 +11,7 @@
 // a key just touched. A claim never completed (a handler that hangs) goes with its generation.
 
 import { positiveWhole } from '../../internal/options.js';
-import { ConfigError } from '../../core/errors.js';
+import { ConfigError } from '../../internal/errors.js';
 import { type Claim, claimToken, type StateStore } from './store.js';
 
 /** Options of {@link MemoryStateStore}. */
