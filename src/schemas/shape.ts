@@ -2,6 +2,7 @@
 // this path would cost more bytes (about 7 kB min+gzip) and time than the checks themselves.
 // `validate: 'deep'` runs the zod schemas on top (see deep.ts).
 import type { Problem } from '../core/problem.js';
+import { isObject } from '../internal/guards.js';
 
 /** Incident, alert and event ids: 24 hexadecimal characters. */
 export const HEX24 = /^[0-9a-fA-F]{24}$/;
@@ -12,9 +13,6 @@ export const HEX24 = /^[0-9a-fA-F]{24}$/;
  * @deprecated The same as {@link Problem}; use that name.
  */
 export type ShapeProblem = Problem;
-
-const isObject = (value: unknown): value is Record<string, unknown> =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 function typeOf(value: unknown): string {
   return value === null ? 'null' : Array.isArray(value) ? 'array' : typeof value;

@@ -6,10 +6,10 @@
 
 import type { HistoryRecord, WebhookIntegrationConfig } from './sender.js';
 import type { MockService } from './service.js';
-import { ALERT_EVENT_TYPES, WEBHOOK_EVENT_TYPES } from '../webhooks/types.js';
+import { ALERT_EVENT_TYPES, INCIDENT_EVENT_TYPES } from '../webhooks/types.js';
 
 /** Every event type a trigger can make: the incident webhook's, the alert webhook's and `i_custom`. */
-export const TRIGGER_EVENT_TYPES: readonly string[] = [...WEBHOOK_EVENT_TYPES, ...ALERT_EVENT_TYPES];
+export const TRIGGER_EVENT_TYPES: readonly string[] = [...INCIDENT_EVENT_TYPES, ...ALERT_EVENT_TYPES];
 
 /** What {@link triggerDeliveries} sends. */
 export interface TriggerOptions {

@@ -9,7 +9,7 @@ export { replayFromHistory } from './replay.js';
 export type { ReplayClient, ReplayOptions, ReplayRejection, ReplayReport } from './replay.js';
 export type { WebhookJob, WebhookQueue } from './queue.js';
 export type { BodyReader, BodySource } from './body.js';
-export { MAX_EVENT_ID_LENGTH, readDefaultPayload } from './kinds.js';
+export { readDefaultPayload } from './kinds.js';
 export type { DeliveryKeys, PayloadReader, ReadResult } from './kinds.js';
 export type {
   Delivery,
@@ -51,6 +51,7 @@ export {
   isEventType,
   isKnownEvent,
   isKnownEventType,
+  INCIDENT_EVENT_TYPES,
   WEBHOOK_EVENT_TYPES,
 } from './types.js';
 export type {
@@ -68,7 +69,6 @@ export type {
   KnownWebhookEventType,
   Person,
   WebhookEvent,
-  WebhookEventFor,
   WebhookEventOf,
   WebhookEventType,
   WebhookIncident,

@@ -4,11 +4,8 @@
 // reader, not a new branch in the pipeline.
 
 import type { Problem } from '../core/problem.js';
-import { findProblem, MAX_ID_LENGTH, validKind } from './payload.js';
+import { findProblem, validKind } from './payload.js';
 import type { WebhookEvent } from './types.js';
-
-/** Longest `event_id` accepted (400 beyond): ids are opaque, the documented ones are 32 characters. */
-export const MAX_EVENT_ID_LENGTH = MAX_ID_LENGTH;
 
 /** What the receiver takes from a valid delivery. */
 export interface DeliveryKeys {

@@ -10,7 +10,8 @@
 // tables that only explain a failure. A property test keeps the two in agreement.
 
 import type { Problem } from '../core/problem.js';
-import { ALERT_EVENT_TYPES, WEBHOOK_EVENT_TYPES, type WebhookEvent } from './types.js';
+import { ALERT_EVENT_TYPES, INCIDENT_EVENT_TYPES, type WebhookEvent } from './types.js';
+import { isObject } from '../internal/guards.js';
 
 /**
  * Where a delivery breaks the payload contract.
@@ -27,7 +28,6 @@ export type PayloadKind = 'incident' | 'alert' | 'other';
 
 type Rule = [field: string, valid: (v: unknown) => boolean, expected: string];
 
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 const isInteger = (v: unknown) => Number.isSafeInteger(v);
 const isNonEmptyString = (v: unknown) => typeof v === 'string' && v !== '';
 const isString = (v: unknown) => typeof v === 'string';
@@ -66,7 +66,7 @@ const ALERT: Rule[] = [
 ];
 
 const ALERT_TYPES: ReadonlySet<unknown> = new Set(ALERT_EVENT_TYPES);
-const INCIDENT_TYPES: ReadonlySet<unknown> = new Set(WEBHOOK_EVENT_TYPES);
+const INCIDENT_TYPES: ReadonlySet<unknown> = new Set(INCIDENT_EVENT_TYPES);
 
 /** The kind a body claims by its type, or for an unknown type by what it carries. */
 export function kindOf(body: Record<string, unknown>): PayloadKind {

@@ -7,8 +7,8 @@
 import type { Progress, Severity } from '../schemas/common.js';
 import type { AssignedTo } from '../schemas/incident.js';
 
-/** The event types the spec lists. More may come; receivers get those too, as `string`. */
-export const WEBHOOK_EVENT_TYPES = [
+/** The incident event types the spec lists. More may come; receivers get those too, as `string`. */
+export const INCIDENT_EVENT_TYPES = [
   'i_new',
   'i_assign',
   'i_a_rspd',
@@ -35,7 +35,10 @@ export const WEBHOOK_EVENT_TYPES = [
 export const ALERT_EVENT_TYPES = ['a_new', 'a_update', 'a_merge', 'a_close'] as const;
 
 /** An incident event type of the spec. */
-export type IncidentEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
+export type IncidentEventType = (typeof INCIDENT_EVENT_TYPES)[number];
+
+/** @deprecated The incident event types only, as the name did not say: use {@link INCIDENT_EVENT_TYPES}. */
+export const WEBHOOK_EVENT_TYPES = INCIDENT_EVENT_TYPES;
 /** An alert event type. */
 export type AlertEventType = (typeof ALERT_EVENT_TYPES)[number];
 
@@ -276,10 +279,7 @@ export class CustomBodyEvent {
  */
 export type WebhookEvent = KnownWebhookEvent | UnknownWebhookEvent | CustomBodyEvent;
 
-/** The payload for a given event type name, known or not (the same as {@link WebhookEventOf}). */
-export type WebhookEventFor<T extends string> = WebhookEventOf<T>;
-
-const KNOWN_TYPES: ReadonlySet<string> = new Set<string>([...WEBHOOK_EVENT_TYPES, ...ALERT_EVENT_TYPES]);
+const KNOWN_TYPES: ReadonlySet<string> = new Set<string>([...INCIDENT_EVENT_TYPES, ...ALERT_EVENT_TYPES]);
 
 /** Whether an event type is one this SDK knows. */
 export function isKnownEventType(type: string): type is KnownWebhookEventType {

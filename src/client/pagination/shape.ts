@@ -3,9 +3,7 @@
 // shape.ts: it runs on every page.
 
 import type { Problem } from '../../core/problem.js';
-
-const isObject = (value: unknown): value is Record<string, unknown> =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
+import { isObject } from '../../internal/guards.js';
 
 /** What a list operation's `data` promises beside `items`. */
 export interface ListShape {

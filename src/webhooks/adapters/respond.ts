@@ -1,6 +1,6 @@
 // The answer every adapter sends: the status, and a small JSON body saying what happened.
 
-import type { ReceiveResult } from '../receiver.js';
+import type { ReceiveResult } from '../core.js';
 
 // Built once: most answers are one of these.
 const PLAIN_BODIES: Record<string, string> = {
