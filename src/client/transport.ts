@@ -9,7 +9,7 @@
 import { APIError, ResponseTooLargeError } from '../core/errors.js';
 import type { SanitizedCause } from '../internal/cause.js';
 import type { Attempt } from '../internal/abort.js';
-import { concat } from '../internal/bytes.js';
+import { readBounded } from '../internal/bytes.js';
 import type { LogFn } from '../internal/logger.js';
 
 export { sanitizeCause } from '../internal/cause.js';
@@ -110,19 +110,9 @@ export function readText(response: Response, limit: number, context: BodyContext
   const reader = response.body.getReader();
   const cancel = () => void reader.cancel().catch(() => {});
   const read = async () => {
-    const chunks: Uint8Array[] = [];
-    let size = 0;
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      size += value.byteLength;
-      if (size > limit) {
-        cancel();
-        throw tooLarge();
-      }
-      chunks.push(value);
-    }
-    return decoder.decode(concat(chunks, size));
+    const bytes = await readBounded(reader, limit);
+    if (bytes === 'too-large') throw tooLarge();
+    return decoder.decode(bytes);
   };
   return attempt.guard(read(), { timed: true, cancel });
 }

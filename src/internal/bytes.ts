@@ -1,5 +1,26 @@
-// Bodies read chunk by chunk (the client's responses, the webhook receiver's requests) are joined
-// once at the end, so that they are decoded once: decoding chunk by chunk cost a call ~10%.
+// Bodies read chunk by chunk from a web stream (the client's responses, the webhook receiver's
+// requests through fetchHandler): at most a limit, counted as the chunks arrive, the stream
+// cancelled beyond it; joined once at the end, so that they are decoded once (decoding chunk by
+// chunk cost a call ~10%).
+
+/** The stream's bytes, or `'too-large'` (and the stream cancelled) as soon as more than `limit` arrived. */
+export async function readBounded(
+  reader: ReadableStreamDefaultReader<Uint8Array>,
+  limit: number,
+): Promise<Uint8Array | 'too-large'> {
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) return concat(chunks, size);
+    size += value.byteLength;
+    if (size > limit) {
+      await reader.cancel().catch(() => {});
+      return 'too-large';
+    }
+    chunks.push(value);
+  }
+}
 
 /** The chunks as one array of `size` bytes; a single chunk as it is. */
 export function concat(chunks: Uint8Array[], size: number): Uint8Array {

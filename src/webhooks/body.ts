@@ -1,7 +1,7 @@
 // Request bodies as the adapters meet them: raw bytes or text (read here with a limit), a stream
 // (read until the limit, then abandoned), or a value a framework already parsed.
 
-import { concat } from '../internal/bytes.js';
+import { concat, readBounded } from '../internal/bytes.js';
 
 /** Headers as frameworks give them: a `Headers`, or a plain object (node's `IncomingHttpHeaders`). */
 export type HeadersLike = Headers | Record<string, string | string[] | undefined>;
@@ -44,23 +44,7 @@ export type BodySource =
 
 /** Reads a web ReadableStream up to the limit, cancelling it beyond. */
 export function webStreamReader(stream: ReadableStream<Uint8Array> | null): BodyReader {
-  return async (limit) => {
-    if (!stream) return new Uint8Array(0);
-    const reader = stream.getReader();
-    const chunks: Uint8Array[] = [];
-    let size = 0;
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      size += value.byteLength;
-      if (size > limit) {
-        await reader.cancel().catch(() => {});
-        return 'too-large';
-      }
-      chunks.push(value);
-    }
-    return concat(chunks, size);
-  };
+  return (limit) => (stream ? readBounded(stream.getReader(), limit) : Promise.resolve(new Uint8Array(0)));
 }
 
 /** The parts of a node readable (an IncomingMessage) used here. */
