@@ -3,7 +3,8 @@
 // types of every operation (openapi-typescript: types only, no runtime bytes), every operation as a
 // named method with its manifest entry and runtime rules (generate/methods.ts, names by
 // generate/naming.ts, paging facts the OpenAPI lacks in generate/paging.ts), the request schemas the
-// client checks bodies with, and the mock's answers. `--check` (part of `npm test`) fails when the
+// client checks bodies with, the mock's answers, and the report of what changed between the two files
+// (openapi/CHANGES.md, generate/changes.ts). `--check` (part of `npm test`) fails when the
 // committed output differs from what the files give: edit the files or the generator, never the output.
 
 import { readFileSync, writeFileSync } from 'node:fs';
@@ -11,6 +12,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import openapiTS, { astToString, type OpenAPI3 } from 'openapi-typescript';
 import ts from 'typescript';
+import { changesFile } from './generate/changes.js';
 import { loadDescription, NEWER, OLDER } from './generate/merge.js';
 import {
   bodySchemaOf,
@@ -28,6 +30,7 @@ const RULES = path.join(root, 'src/generated/operation-rules.ts');
 const RESOURCES = path.join(root, 'src/generated/resources.ts');
 const SCHEMAS = path.join(root, 'src/generated/request-schemas.ts');
 const RESPONSES = path.join(root, 'src/testing/generated/responses.ts');
+const CHANGES = path.join(root, 'openapi/CHANGES.md');
 
 /** The keywords the SDK's checker (src/internal/schema.ts) reads; the rest (descriptions, examples) is left out. */
 const KEPT = new Set([
@@ -282,6 +285,7 @@ const outputs: Array<[string, string]> = [
   [RESOURCES, resourcesFile(described, HEADER)],
   [SCHEMAS, generateSchemas(document)],
   [RESPONSES, generateResponses(document)],
+  [CHANGES, changesFile(description, described)],
 ];
 
 if (process.argv.includes('--check')) {

@@ -69,7 +69,7 @@ const NAMED_TYPES: Record<string, { params: string; result: string }> = {
 const READ_SUMMARY = /^(List|Get|Batch get|Search|Query|Preview|Export|Download)\b/;
 
 /** What the generator knows of one operation. */
-interface Described {
+export interface Described {
   path: string;
   method: string;
   http: 'GET' | 'POST';
@@ -133,9 +133,16 @@ function dataSchema(operation: Operation): ObjectSchema | undefined {
   return envelope?.allOf?.find((part) => part.properties?.data)?.properties?.data;
 }
 
-/** What the generator knows of every operation of `document`; `kept` are the paths only the older file has. */
-export function describeOperations(document: Document, kept: ReadonlySet<string> = new Set()): Described[] {
-  const names = methodNames(Object.keys(document.paths));
+/**
+ * What the generator knows of every operation of `document`; `kept` are the paths only the older file
+ * has; `partial` describes an older file alone (for the report of what changed, see naming.ts).
+ */
+export function describeOperations(
+  document: Document,
+  kept: ReadonlySet<string> = new Set(),
+  partial = false,
+): Described[] {
+  const names = methodNames(Object.keys(document.paths), partial);
   return Object.entries(document.paths).map(([path, methods]) => {
     const http = methods.post ? 'POST' : 'GET';
     const operation = (methods.post ?? methods.get) as Operation;
