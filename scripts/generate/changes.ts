@@ -21,14 +21,14 @@ import { type Description, NEWER, OLDER, REPAIRS, substance } from './merge.js';
 type Json = Record<string, unknown>;
 
 /** One change of a reshaped operation: where, what, and whether existing callers are unaffected. */
-interface Change {
+export interface Change {
   at: string;
   what: string;
   compatible: boolean;
 }
 
 /** Which side of a call a schema describes: the rules of compatibility are each other's mirror. */
-type Side = 'request' | 'answer';
+export type Side = 'request' | 'answer';
 
 const BOUNDS_LOW = ['minimum', 'exclusiveMinimum', 'minLength', 'minItems'] as const;
 const BOUNDS_HIGH = ['maximum', 'exclusiveMaximum', 'maxLength', 'maxItems'] as const;
@@ -135,8 +135,11 @@ function compare(
     const wider = typesAfter.size === 0 || (typesBefore.size > 0 && covers(typesAfter, typesBefore));
     const narrower = typesBefore.size === 0 || (typesAfter.size > 0 && covers(typesBefore, typesAfter));
     if (!(wider && narrower)) {
-      if (wider) add(`type ${was} → ${is} (accepts more)`, request);
-      else if (narrower) add(`type ${was} → ${is} (accepts less)`, !request);
+      // A request's type accepts values; an answer's holds them.
+      const more = request ? 'accepts more' : 'may hold more';
+      const less = request ? 'accepts less' : 'holds less';
+      if (wider) add(`type ${was} → ${is} (${more})`, request);
+      else if (narrower) add(`type ${was} → ${is} (${less})`, !request);
       else add(`type ${was} → ${is}`, false);
     }
   }
@@ -206,6 +209,13 @@ function compare(
   }
 }
 
+/** The changes from `before` (a schema of `older`) to `after` (of `newer`), judged for a request or an answer. */
+export function schemaChanges(older: Document, newer: Document, before: unknown, after: unknown, side: Side): Change[] {
+  const out: Change[] = [];
+  compare({ old: older, new: newer }, before, after, side, '', { old: [], new: [] }, out);
+  return out;
+}
+
 /** What the report says of a kept or added operation's method. */
 const methodCell = (operation: Described) =>
   `\`${operation.method}\`${operation.paging ? ' (pages)' : ''}${operation.multipart ? ' (a form)' : ''}${operation.ndjson ? ' (NDJSON lines)' : ''}`;
@@ -217,7 +227,6 @@ const cell = (text: string) => text.replace(/\|/g, '\\|').replace(/\s*\n\s*/g, '
 export function changesFile(description: Description, described: Described[]): string {
   const older = description.older as unknown as Document;
   const newer = description.document as unknown as Document;
-  const documents = { old: older, new: newer };
   const byPath = new Map(described.map((operation) => [operation.path, operation]));
   const before = new Map(describeOperations(older, new Set(), true).map((operation) => [operation.path, operation]));
   const olderPaths = Object.keys(older.paths);
@@ -231,8 +240,8 @@ export function changesFile(description: Description, described: Described[]): s
     const [was, is] = [operationOf(older, path) as Json, operationOf(newer, path) as Json];
     const request: Change[] = [];
     const answer: Change[] = [];
-    compare(documents, requestSchema(was), requestSchema(is), 'request', '', { old: [], new: [] }, request);
-    compare(documents, answerSchema(was), answerSchema(is), 'answer', '', { old: [], new: [] }, answer);
+    request.push(...schemaChanges(older, newer, requestSchema(was), requestSchema(is), 'request'));
+    answer.push(...schemaChanges(older, newer, answerSchema(was), answerSchema(is), 'answer'));
     if (request.length > 0 || answer.length > 0) reshaped.push({ path, request, answer });
     else if (JSON.stringify(ownText(older, was)) !== JSON.stringify(ownText(newer, is))) reworded.push(path);
   }
