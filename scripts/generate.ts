@@ -1,24 +1,36 @@
-// `npm run generate`: from the vendored OpenAPI (openapi/openapi.en.json), the types of every
-// operation (openapi-typescript: types only, no runtime bytes), every operation as a named method
-// with its manifest entry and runtime rules (generate/methods.ts, names by generate/naming.ts, paging
-// facts the OpenAPI lacks in generate/paging.ts), the request schemas the client checks bodies with,
-// and the mock's answers. `--check` (part of `npm test`) fails when the committed output differs
-// from what the document gives: edit the document or the generator, never the output.
+// `npm run generate`: from the vendored OpenAPI, made one description from its two files
+// (generate/merge.ts: go-flashduty's newer file, and the operations only the older file has), the
+// types of every operation (openapi-typescript: types only, no runtime bytes), every operation as a
+// named method with its manifest entry and runtime rules (generate/methods.ts, names by
+// generate/naming.ts, paging facts the OpenAPI lacks in generate/paging.ts), the request schemas the
+// client checks bodies with, the mock's answers, and the report of what changed between the two files
+// (openapi/CHANGES.md, generate/changes.ts). `--check` (part of `npm test`) fails when the
+// committed output differs from what the files give: edit the files or the generator, never the output.
 
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import openapiTS, { astToString } from 'openapi-typescript';
-import { type Document, describeOperations, manifestFile, resourcesFile, rulesFile } from './generate/methods.js';
+import openapiTS, { astToString, type OpenAPI3 } from 'openapi-typescript';
+import ts from 'typescript';
+import { changesFile } from './generate/changes.js';
+import { loadDescription, NEWER, OLDER } from './generate/merge.js';
+import {
+  bodySchemaOf,
+  type Document,
+  describeOperations,
+  manifestFile,
+  resourcesFile,
+  rulesFile,
+} from './generate/methods.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const SOURCE = path.join(root, 'openapi/openapi.en.json');
 const TYPES = path.join(root, 'src/generated/openapi.ts');
 const OPERATIONS = path.join(root, 'src/generated/operations.ts');
 const RULES = path.join(root, 'src/generated/operation-rules.ts');
 const RESOURCES = path.join(root, 'src/generated/resources.ts');
 const SCHEMAS = path.join(root, 'src/generated/request-schemas.ts');
 const RESPONSES = path.join(root, 'src/testing/generated/responses.ts');
+const CHANGES = path.join(root, 'openapi/CHANGES.md');
 
 /** The keywords the SDK's checker (src/internal/schema.ts) reads; the rest (descriptions, examples) is left out. */
 const KEPT = new Set([
@@ -44,6 +56,46 @@ const KEPT = new Set([
   'nullable',
 ]);
 
+/**
+ * A form's file field (`format: binary` in a `multipart/form-data` body): a Blob (or File) to the
+ * checker and to the types. Elsewhere (a JSON body, an answer) a binary string stays a string: the
+ * OpenAPI describes `/enrichment/mapping/data/upload`'s file in a JSON body, and its callers send text.
+ */
+const isBinary = (schema: Record<string, unknown>) => schema.type === 'string' && schema.format === 'binary';
+
+/** The shared schemas a value names, and those they name in turn. */
+function reachable(document: Document, value: unknown, found = new Set<string>()): Set<string> {
+  if (Array.isArray(value)) for (const item of value) reachable(document, item, found);
+  else if (typeof value === 'object' && value !== null) {
+    for (const [key, child] of Object.entries(value)) {
+      if (key !== '$ref' || typeof child !== 'string') reachable(document, child, found);
+      else if (!found.has(child.replace('#/components/schemas/', ''))) {
+        const name = child.replace('#/components/schemas/', '');
+        found.add(name);
+        reachable(document, document.components.schemas[name], found);
+      }
+    }
+  }
+  return found;
+}
+
+/** The shared schemas of forms' bodies: their binary fields are files. One also in a JSON body would be both: refused. */
+function formSchemas(document: Document): Set<string> {
+  const operations = Object.values(document.paths).map((methods) => methods.post ?? methods.get);
+  const content = operations.map((operation) => operation?.requestBody?.content);
+  const forms = reachable(
+    document,
+    content.map((c) => c?.['multipart/form-data']?.schema),
+  );
+  const json = reachable(
+    document,
+    content.map((c) => c?.['application/json']?.schema),
+  );
+  const both = [...forms].filter((name) => json.has(name));
+  if (both.length > 0) throw new Error(`generate: ${both.join(', ')} describe a form and a JSON body at once`);
+  return forms;
+}
+
 /** Doc comments for the top-level declarations openapi-typescript leaves bare (typedoc needs one on each export). */
 const TOP_LEVEL_DOCS: Record<string, string> = {
   'export interface paths': 'Every operation of the Flashduty Open API by path, as the vendored OpenAPI describes it.',
@@ -54,9 +106,20 @@ const TOP_LEVEL_DOCS: Record<string, string> = {
   'type WithRequired': "openapi-typescript's helper: `T` with the keys `K` required.",
 };
 
-async function generateTypes(): Promise<string> {
+const BLOB = ts.factory.createTypeReferenceNode('Blob');
+
+async function generateTypes(document: Document): Promise<string> {
+  const forms = formSchemas(document);
+  /** Whether a schema, at its place in the document (`#/components/schemas/X/…`, `#/paths/…`), is a form's file. */
+  const file = (schema: Record<string, unknown>, at: string) =>
+    isBinary(schema) &&
+    (at.includes('/multipart~1form-data/') || forms.has(/^#\/components\/schemas\/([^/]+)/.exec(at)?.[1] ?? ''));
   // defaultNonNullable would make every field with a default required in request bodies too.
-  const ast = await openapiTS(new URL(`file://${SOURCE}`), { defaultNonNullable: false });
+  // A copy: openapi-typescript changes the document it is given (it writes discriminators' properties into their schemas).
+  const ast = await openapiTS(structuredClone(document) as unknown as OpenAPI3, {
+    defaultNonNullable: false,
+    transform: (schema, { path: at }) => (file(schema as Record<string, unknown>, at ?? '') ? BLOB : undefined),
+  });
   // typedoc knows no @description: its text becomes the comment's summary.
   let text = `\n${astToString(ast)}`.replace(/(\/\*\*| \*) @description /g, '$1 ');
   for (const [declaration, doc] of Object.entries(TOP_LEVEL_DOCS)) {
@@ -65,7 +128,7 @@ async function generateTypes(): Promise<string> {
     const exported = declaration.startsWith('export ') ? declaration : `export ${declaration}`;
     text = text.replace(`\n${declaration}`, `\n/** ${doc} */\n${exported}`);
   }
-  return `// Generated by \`npm run generate\` from openapi/openapi.en.json with openapi-typescript. Do not edit.\n${text}`;
+  return `${HEADER.replace('. Do not edit.', ', with openapi-typescript. Do not edit.')}\n${text}`;
 }
 
 /**
@@ -90,14 +153,19 @@ function refine(name: string, schema: Record<string, unknown>): Record<string, u
 /** Keeps a schema as it is (the responses' schemas: the spec's request rules are not theirs). */
 const asIs = (_name: string, schema: Record<string, unknown>) => schema;
 
-/** A schema with only the checked keywords; `properties` keep every name (a property may be called `type`). */
-function compact(schema: unknown, refs: Set<string>, refined = asIs): unknown {
-  if (Array.isArray(schema)) return schema.map((item) => compact(item, refs, refined));
+/**
+ * A schema with only the checked keywords; `properties` keep every name (a property may be called
+ * `type`). In a form (`form`), a binary string is a file: the checker's type `binary`.
+ */
+function compact(schema: unknown, refs: Set<string>, refined = asIs, form = false): unknown {
+  if (Array.isArray(schema)) return schema.map((item) => compact(item, refs, refined, form));
   if (typeof schema !== 'object' || schema === null) return schema;
   const out: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(schema)) {
     if (!KEPT.has(key)) continue;
-    if (key === '$ref') {
+    if (key === 'type' && form && isBinary(schema as Record<string, unknown>)) {
+      out.type = 'binary'; // the checker's name for a Blob (src/internal/schema.ts)
+    } else if (key === '$ref') {
       const name = String(value).replace('#/components/schemas/', '');
       refs.add(name);
       out.$ref = name;
@@ -105,41 +173,50 @@ function compact(schema: unknown, refs: Set<string>, refined = asIs): unknown {
       out.properties = Object.fromEntries(
         Object.entries(value as object).map(([name, sub]) => [
           name,
-          refined(name, compact(sub, refs, refined) as Record<string, unknown>),
+          refined(name, compact(sub, refs, refined, form) as Record<string, unknown>),
         ]),
       );
     } else if (key === 'enum' || key === 'required' || key === 'const' || typeof value !== 'object') {
       out[key] = value;
     } else {
-      out[key] = compact(value, refs, refined);
+      out[key] = compact(value, refs, refined, form);
     }
   }
   return out;
 }
 
-/** The shared schemas \`refs\` name, and those they name in turn, compacted. */
-function closure(document: Document, refs: Set<string>, refined = asIs): Record<string, unknown> {
+/** The shared schemas \`refs\` name, and those they name in turn, compacted (those of \`forms\` as forms). */
+function closure(
+  document: Document,
+  refs: Set<string>,
+  refined = asIs,
+  forms = new Set<string>(),
+): Record<string, unknown> {
   const defs: Record<string, unknown> = {};
   for (let pending = [...refs]; pending.length > 0;) {
     const name = pending.pop() as string;
     if (name in defs) continue;
     const before = new Set(refs);
-    defs[name] = compact(document.components.schemas[name], refs, refined);
+    defs[name] = compact(document.components.schemas[name], refs, refined, forms.has(name));
     pending.push(...[...refs].filter((ref) => !before.has(ref)));
   }
   return Object.fromEntries(Object.entries(defs).sort(([a], [b]) => (a < b ? -1 : 1)));
 }
 
-/** Each operation's request body schema (GET: its query parameters as one object), and the shared schemas they use. */
+/**
+ * Each operation's request body schema (a form's too; GET: its query parameters as one object, an
+ * empty one where it has none), and the shared schemas they use.
+ */
 function generateSchemas(document: Document): string {
   const refs = new Set<string>();
   const requests: Record<string, unknown> = {};
   for (const [route, methods] of Object.entries(document.paths)) {
     const operation = methods.post ?? methods.get;
-    const body = operation?.requestBody?.content?.['application/json']?.schema;
-    if (body) requests[route] = compact(body, refs, refine);
-    else if (operation?.parameters) {
-      const query = operation.parameters.filter((p) => p.in === 'query');
+    const body = operation && bodySchemaOf(operation);
+    const form = operation?.requestBody?.content?.['multipart/form-data'] !== undefined;
+    if (body) requests[route] = compact(body, refs, refine, form);
+    else if (operation) {
+      const query = (operation.parameters ?? []).filter((p) => p.in === 'query');
       requests[route] = {
         type: 'object',
         required: query.filter((p) => p.required).map((p) => p.name),
@@ -153,10 +230,10 @@ function generateSchemas(document: Document): string {
       };
     }
   }
-  const defs = closure(document, refs, refine);
+  const defs = closure(document, refs, refine, formSchemas(document));
   const sorted = (o: Record<string, unknown>) =>
     Object.fromEntries(Object.entries(o).sort(([a], [b]) => (a < b ? -1 : 1)));
-  return `// Generated by \`npm run generate\` from openapi/openapi.en.json. Do not edit.
+  return `${HEADER}
 // Every operation's request schema, reduced to what src/internal/schema.ts checks. Loaded on demand
 // (resource methods check their params with it; the mock validates every request with it).
 
@@ -183,7 +260,7 @@ function generateResponses(document: Document): string {
       ...(success?.example?.data !== undefined ? { example: success.example.data } : {}),
     };
   }
-  return `// Generated by \`npm run generate\` from openapi/openapi.en.json. Do not edit.
+  return `${HEADER}
 // The mock's answer to the operations it does not model: the OpenAPI's example of the success
 // \`data\` where it fits the schema, else a minimal value built from the schema.
 
@@ -197,15 +274,18 @@ export const RESPONSE_DEFS: Record<string, Schema> = ${JSON.stringify(closure(do
 `;
 }
 
-const document = JSON.parse(readFileSync(SOURCE, 'utf8')) as Document;
-const described = describeOperations(document);
+const description = loadDescription();
+const document = description.document as unknown as Document;
+const HEADER = `// Generated by \`npm run generate\` from ${NEWER} and the ${description.kept.length} operations only ${OLDER} has (scripts/generate/merge.ts). Do not edit.`;
+const described = describeOperations(document, new Set(description.kept));
 const outputs: Array<[string, string]> = [
-  [TYPES, await generateTypes()],
-  [OPERATIONS, manifestFile(described)],
-  [RULES, rulesFile(described)],
-  [RESOURCES, resourcesFile(described)],
+  [TYPES, await generateTypes(document)],
+  [OPERATIONS, manifestFile(described, HEADER)],
+  [RULES, rulesFile(described, HEADER)],
+  [RESOURCES, resourcesFile(described, HEADER)],
   [SCHEMAS, generateSchemas(document)],
   [RESPONSES, generateResponses(document)],
+  [CHANGES, changesFile(description, described)],
 ];
 
 if (process.argv.includes('--check')) {
@@ -218,11 +298,11 @@ if (process.argv.includes('--check')) {
   });
   if (stale.length > 0) {
     console.error(
-      `generate: out of date with openapi/openapi.en.json: ${stale.map(([file]) => path.relative(root, file)).join(', ')}; run npm run generate`,
+      `generate: out of date with ${NEWER} and ${OLDER}: ${stale.map(([file]) => path.relative(root, file)).join(', ')}; run npm run generate`,
     );
     process.exit(1);
   }
-  console.log(`generate: ${outputs.length} files match openapi/openapi.en.json`);
+  console.log(`generate: ${outputs.length} files match ${NEWER} and ${OLDER}`);
 } else {
   for (const [file, text] of outputs) writeFileSync(file, text);
   console.log(`generate: wrote ${outputs.map(([file]) => path.relative(root, file)).join(', ')}`);

@@ -27,7 +27,7 @@ export type * from './schemas/webhook-history.js';
 export type { RateLimitOptions } from './client/rate-limiter.js';
 export type { IORedisLike, NodeRedisClusterLike, NodeRedisLike, RedisClientLike } from './internal/redis.js';
 export type { RetryKind } from './client/retry.js';
-export type { OperationBody, OperationData, OperationOf, OperationPath } from './client/request.js';
+export type { NdjsonLines, OperationBody, OperationData, OperationOf, OperationPath } from './client/request.js';
 export type { components, operations, paths, WithRequired } from './generated/openapi.js';
 export type { ShapeProblem } from './schemas/shape.js';
 export type { Problem } from './core/problem.js';

@@ -43,7 +43,8 @@ export async function startMock(options: MockServiceOptions = {}): Promise<Harne
       url: request.url,
       method: request.method,
       headers: request.headers,
-      body: text ? JSON.parse(text) : undefined,
+      // JSON, as every body but an upload's (multipart/form-data: kept as its text).
+      body: text && /json/i.test(request.headers.get('content-type') ?? '') ? JSON.parse(text) : text || undefined,
     });
     return fetch(request);
   };

@@ -2,12 +2,15 @@
 // public manifest), its runtime rules (paging, the conveniences its fields get) and its typed,
 // documented method. What is decided here, once, for every operation:
 // - kind: a read (retried as reads) when it is a GET or its summary starts with List, Get, Batch
-//   get, Search, Preview, Export or Download; every other operation is a mutation;
-// - paging: a list operation has a cursor (`search_after_ctx`) or a page number (`p`) in its body;
-//   its items are the response's `items` (or `docs`), its page size the default of `limit`;
-//   scripts/generate/paging.ts adds what the OpenAPI does not say;
+//   get, Search, Query, Preview, Export or Download; every other operation is a mutation;
+// - paging: a list operation has a cursor (`search_after_ctx`, or `cursor` answered by `next_cursor`)
+//   or a page number (`p`, or `offset` with `limit`: the page's first row) in its body; its items are
+//   the response's `items` (or `docs`, `list`, else its one array), its page size the default of
+//   `limit`; scripts/generate/paging.ts adds what the OpenAPI does not say;
 // - conveniences: a top-level integer field described as Unix seconds or milliseconds also takes a
-//   `Date`; a string field described as comma-separated also takes an array.
+//   `Date`; a string field described as comma-separated also takes an array;
+// - the wire: a request described as `multipart/form-data` is sent as a form (its binary fields take a
+//   Blob or File); an answer described as `application/x-ndjson` resolves to its lines, each parsed.
 
 import { methodNames } from './naming.js';
 import { PAGING_OVERRIDES } from './paging.js';
@@ -15,8 +18,21 @@ import { PAGING_OVERRIDES } from './paging.js';
 export interface Operation {
   summary?: string;
   description?: string;
-  responses?: Record<string, { content?: { 'application/json'?: { schema?: unknown; example?: { data?: unknown } } } }>;
-  requestBody?: { content?: { 'application/json'?: { schema?: unknown } } };
+  responses?: Record<
+    string,
+    {
+      content?: {
+        'application/json'?: { schema?: unknown; example?: { data?: unknown } };
+        'application/x-ndjson'?: { schema?: unknown };
+      };
+    }
+  >;
+  requestBody?: {
+    content?: {
+      'application/json'?: { schema?: unknown; example?: unknown };
+      'multipart/form-data'?: { schema?: unknown; example?: unknown };
+    };
+  };
   parameters?: Array<{ name: string; in: string; required?: boolean; schema?: unknown; description?: string }>;
 }
 export interface Document {
@@ -26,6 +42,7 @@ export interface Document {
 
 interface Property {
   type?: string | string[];
+  format?: string;
   description?: string;
   default?: unknown;
   $ref?: string;
@@ -49,10 +66,10 @@ const NAMED_TYPES: Record<string, { params: string; result: string }> = {
   '/webhook/history/detail': { params: 'GetWebhookHistoryDetailRequest', result: 'APIPromise<WebhookHistoryDetail>' },
 };
 
-const READ_SUMMARY = /^(List|Get|Batch get|Search|Preview|Export|Download)\b/;
+const READ_SUMMARY = /^(List|Get|Batch get|Search|Query|Preview|Export|Download)\b/;
 
 /** What the generator knows of one operation. */
-interface Described {
+export interface Described {
   path: string;
   method: string;
   http: 'GET' | 'POST';
@@ -74,6 +91,12 @@ interface Described {
   times: Record<string, 's' | 'ms'>;
   lists: string[];
   idempotency: boolean;
+  /** The request is a `multipart/form-data` form. */
+  multipart: boolean;
+  /** The answer is `application/x-ndjson` lines, not an envelope. */
+  ndjson: boolean;
+  /** Only the older description has this operation: it was kept from there (merge.ts). */
+  kept: boolean;
 }
 
 function resolve(document: Document, schema: ObjectSchema | undefined): ObjectSchema | undefined {
@@ -98,18 +121,32 @@ function requiredOf(document: Document, schema: ObjectSchema | undefined): strin
   return [...(resolved?.required ?? []), ...(resolved?.allOf ?? []).flatMap((part) => requiredOf(document, part))];
 }
 
+/** The request body's schema, JSON or a form (an operation has one or the other). */
+export function bodySchemaOf(operation: Operation): unknown {
+  const content = operation.requestBody?.content;
+  return content?.['application/json']?.schema ?? content?.['multipart/form-data']?.schema;
+}
+
 /** The `data` schema of an operation's success envelope. */
 function dataSchema(operation: Operation): ObjectSchema | undefined {
   const envelope = operation.responses?.['200']?.content?.['application/json']?.schema as ObjectSchema | undefined;
   return envelope?.allOf?.find((part) => part.properties?.data)?.properties?.data;
 }
 
-export function describeOperations(document: Document): Described[] {
-  const names = methodNames(Object.keys(document.paths));
+/**
+ * What the generator knows of every operation of `document`; `kept` are the paths only the older file
+ * has; `partial` describes an older file alone (for the report of what changed, see naming.ts).
+ */
+export function describeOperations(
+  document: Document,
+  kept: ReadonlySet<string> = new Set(),
+  partial = false,
+): Described[] {
+  const names = methodNames(Object.keys(document.paths), partial);
   return Object.entries(document.paths).map(([path, methods]) => {
     const http = methods.post ? 'POST' : 'GET';
     const operation = (methods.post ?? methods.get) as Operation;
-    const bodySchema = operation.requestBody?.content?.['application/json']?.schema as ObjectSchema | undefined;
+    const bodySchema = bodySchemaOf(operation) as ObjectSchema | undefined;
     const query = (operation.parameters ?? []).filter((parameter) => parameter.in === 'query');
     const fields: Record<string, Property> = bodySchema
       ? propertiesOf(document, bodySchema)
@@ -137,6 +174,9 @@ export function describeOperations(document: Document): Described[] {
       times,
       lists,
       idempotency: 'idempotency_key' in fields,
+      multipart: operation.requestBody?.content?.['multipart/form-data'] !== undefined,
+      ndjson: operation.responses?.['200']?.content?.['application/x-ndjson'] !== undefined,
+      kept: kept.has(path),
     } satisfies Described;
   });
 }
@@ -147,16 +187,29 @@ function pagingOf(
   operation: Operation,
   fields: Record<string, Property>,
 ): Pick<Described, 'paging'> {
-  const cursor = 'search_after_ctx' in fields;
-  const number = 'p' in fields;
-  const override = PAGING_OVERRIDES[path];
-  if (!cursor && !number && !override?.single) {
-    if (override) throw new Error(`generate: paging.ts names ${path}, which does not page`);
+  const data = propertiesOf(document, dataSchema(operation));
+  // The usual fields, else another name for each: a cursor sent as `cursor` and answered as
+  // `next_cursor` (/monit/targets), a page's first row as `offset` (/safari/a2a-agent/list).
+  const cursorFields =
+    !('search_after_ctx' in fields) && 'cursor' in fields && 'next_cursor' in data
+      ? { request: 'cursor', response: 'next_cursor' }
+      : undefined;
+  const offset = !('p' in fields) && 'offset' in fields && 'limit' in fields;
+  const cursor = 'search_after_ctx' in fields || cursorFields !== undefined;
+  const number = 'p' in fields || offset;
+  const { detail, ...override } = PAGING_OVERRIDES[path] ?? {};
+  if (detail) {
+    if (!cursor && !number) throw new Error(`generate: paging.ts calls ${path} a detail, but it does not page`);
     return {};
   }
-  const data = propertiesOf(document, dataSchema(operation));
+  if (!cursor && !number && !override.single) {
+    if (PAGING_OVERRIDES[path]) throw new Error(`generate: paging.ts names ${path}, which does not page`);
+    return {};
+  }
   const promised = requiredOf(document, dataSchema(operation));
-  const items = ['items', 'docs', 'list'].find((key) => key in data);
+  // The usual names first; else the data's one array (AI SRE's lists: `skills`, `servers`, `sessions`).
+  const arrays = Object.keys(data).filter((key) => resolve(document, data[key])?.type === 'array');
+  const items = ['items', 'docs', 'list'].find((key) => key in data) ?? (arrays.length === 1 ? arrays[0] : undefined);
   if (!items) throw new Error(`generate: ${path} pages but its data has no items array`);
   const limit = resolve(document, fields.limit)
     ? Number((resolve(document, fields.limit) as Property).default ?? 20)
@@ -173,6 +226,8 @@ function pagingOf(
       limit,
       ...(promised.includes('total') ? { total: true as const } : {}),
       ...(promised.includes('has_next_page') ? { hasNext: true as const } : {}),
+      ...(cursorFields ? { cursorFields } : {}),
+      ...(offset ? { offset: true as const } : {}),
       ...override,
     },
   };
@@ -186,10 +241,8 @@ function pagingModes(mode: string): { cursor?: true; number?: true } {
   };
 }
 
-const HEADER = `// Generated by \`npm run generate\` from openapi/openapi.en.json. Do not edit.`;
-
 /** `src/generated/operations.ts`: the public manifest. */
-export function manifestFile(operations: Described[]): string {
+export function manifestFile(operations: Described[], header: string): string {
   const entries = operations.map(({ path, method, http, kind, summary, paging }) => {
     const info = {
       method,
@@ -200,10 +253,10 @@ export function manifestFile(operations: Described[]): string {
     };
     return `  ${JSON.stringify(path)}: ${JSON.stringify(info)},`;
   });
-  return `${HEADER}
+  return `${header}
 // Every operation: its method's name (the naming rule, scripts/generate/naming.ts), its HTTP method,
-// its retry kind (a read when a GET or its summary starts with List, Get, Batch get, Search, Preview,
-// Export or Download; else a mutation), the OpenAPI's summary, and how a list operation pages. The
+// its retry kind (a read when a GET or its summary starts with List, Get, Batch get, Search, Query,
+// Preview, Export or Download; else a mutation), the OpenAPI's summary, and how a list operation pages. The
 // entry \`flashduty-sdk/operations\` exports it; the client loads it with its first call.
 
 import type { OperationInfo } from '../operations.js';
@@ -216,20 +269,23 @@ ${entries.join('\n')}
 }
 
 /** `src/generated/operation-rules.ts`: what the client's runtime needs beyond the manifest. */
-export function rulesFile(operations: Described[]): string {
-  const entries = operations.flatMap(({ path, paging, times, lists, idempotency }) => {
+export function rulesFile(operations: Described[], header: string): string {
+  const entries = operations.flatMap(({ path, paging, times, lists, idempotency, multipart, ndjson }) => {
     const rule = {
       ...(paging ? { paging: { ...paging, single: undefined, mode: undefined, ...pagingModes(paging.mode) } } : {}),
       ...(Object.keys(times).length > 0 ? { times } : {}),
       ...(lists.length > 0 ? { lists } : {}),
       ...(idempotency ? { idempotency } : {}),
+      ...(multipart ? { multipart } : {}),
+      ...(ndjson ? { ndjson } : {}),
     };
     return Object.keys(rule).length > 0 ? [`  ${JSON.stringify(path)}: ${JSON.stringify(rule)},`] : [];
   });
-  return `${HEADER}
+  return `${header}
 // The runtime rules of the operations that have rules (scripts/generate/methods.ts says how each is
 // read from the OpenAPI): how a list pages, which fields take a Date or an array, which bodies get an
-// idempotency key. Loaded with a client's first method call.
+// idempotency key, which requests are forms and which answers NDJSON lines. Loaded with a client's
+// first method call.
 
 import type { OperationRule } from '../client/resources/rules.js';
 
@@ -255,7 +311,7 @@ function doc(lines: string[], indent: string): string {
 }
 
 /** `src/generated/resources.ts`: the typed namespaces, and the table their methods are built from. */
-export function resourcesFile(operations: Described[]): string {
+export function resourcesFile(operations: Described[], header: string): string {
   const namespaces = new Map<string, { methods: Described[]; children: Set<string> }>();
   const ensure = (name: string) => {
     let entry = namespaces.get(name);
@@ -296,7 +352,7 @@ export function resourcesFile(operations: Described[]): string {
       const verbs = methods.map((m) => `${m.paging ? '*' : ''}${m.method.split('.').pop()}`);
       return `  ${JSON.stringify(name)}: ${JSON.stringify(verbs.join(' '))},`;
     });
-  return `${HEADER}
+  return `${header}
 // Every operation as a method \`client.<resource>[.<sub>].<verb>\`: the namespaces' types with the
 // OpenAPI's summary and description, and the table the client builds them from at construction
 // (src/client/resources/build.ts). The table holds only names, so the methods cost the up-front bundle
@@ -332,7 +388,8 @@ function fieldList(fields: string[]): string {
 }
 
 function methodSignature(operation: Described): string {
-  const { path, http, summary, description, required, paging, times, lists, method } = operation;
+  const { path, http, summary, description, required, paging, times, lists, method, multipart, ndjson, kept } =
+    operation;
   const conveniences = [
     Object.keys(times).length > 0 ? `${fieldList(Object.keys(times))} a \`Date\` as well.` : '',
     lists.length > 0 ? `${fieldList(lists)} an array as well.` : '',
@@ -343,6 +400,15 @@ function methodSignature(operation: Described): string {
     ...(description && description !== summary ? ['', description] : []),
     ...(conveniences.length > 0 ? ['', conveniences.join(' ')] : []),
     ...(list ? ['', '`await` gives the first page; `for await` walks every item of every page.'] : []),
+    ...(multipart
+      ? ['', 'Sent as `multipart/form-data`: give the file as a `File` (its name is sent) or a `Blob`.']
+      : []),
+    ...(ndjson
+      ? ['', 'Resolves to the answer’s NDJSON lines, each parsed, read whole within `maxResponseBytes`.']
+      : []),
+    ...(kept
+      ? ['', 'Kept from the older OpenAPI description (openapi/openapi.en.json): the newer one does not list it.']
+      : []),
   ];
   const timeKeys =
     Object.keys(times)

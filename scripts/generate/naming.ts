@@ -6,6 +6,9 @@
 //     plural: `/channel/escalate/rule/list` → `channels.escalateRules`, `/incident/war-room/list` →
 //     `incidents.warRooms`;
 //   - the last segment is the verb, camelCase: `/incident/list-by-ids` → `incidents.listByIds`.
+// A first segment that names a product rather than a resource (PRODUCTS: `/safari/` is AI SRE) is
+// not a resource: the segments between it and the verb make the resource, joined in camelCase and
+// plural (`/safari/mcp/server/list` → `mcpServers.list`, `/safari/a2a-agent/enable` → `a2aAgents.enable`).
 // A name the rule would make awkward, or one fixed earlier under another name (API.md), is in
 // OVERRIDES with its reason. The generator refuses two paths with one name, and a name that is both
 // a method and a namespace.
@@ -27,12 +30,31 @@ export const OVERRIDES: Record<string, { method: string; why: string }> = {
   },
   '/monit/rule/delete/batch': { method: 'monitors.rules.deleteBatch', why: 'a verb with a modifier, not a resource' },
   '/monit/rule/update/fields': { method: 'monitors.rules.updateFields', why: 'a verb with a modifier, not a resource' },
+  '/status-page/change/active/list': {
+    method: 'statusPages.changes.listActive',
+    why: '"active" filters the changes, it is no resource: the rule would say changeActives (as incidents.listPast)',
+  },
+  '/datasource/im/war-room-enabled/list': {
+    method: 'datasources.im.listWarRoomEnabled',
+    why: 'IM is an acronym with no plural (as rum), and "war-room-enabled" filters the list: the rule would say imWarRoomEnableds',
+  },
 };
 
 /** First segments whose plural the rule would get wrong, or that the service names otherwise. */
 const RESOURCES: Record<string, { name: string; why: string }> = {
   monit: { name: 'monitors', why: 'the product is "Monitors" (the OpenAPI’s tags); "monits" is no word' },
   rum: { name: 'rum', why: 'an acronym (Real User Monitoring) with no plural' },
+};
+
+/**
+ * First segments that name a product, not a resource: the resource is what follows. AI SRE's paths
+ * (`/safari/skill/…`, `/safari/mcp/server/…`) would otherwise all be one namespace `safaris`, a word
+ * nobody calls them by, and its resources would sit a level deeper than every other product's;
+ * `client.skills`, `client.a2aAgents` also read as the siblings of the fixed `deleteSkill` and
+ * `enableA2AAgent`.
+ */
+const PRODUCTS: Record<string, { why: string }> = {
+  safari: { why: 'the AI SRE product (Safari), whose paths name skills, MCP servers, A2A agents and sessions' },
 };
 
 /** The method name the rule gives a path (`'/channel/escalate/rule/list'` → `'channels.escalateRules.list'`). */
@@ -43,6 +65,10 @@ export function methodName(path: string): string {
   if (segments.length < 2) throw new Error(`generate: ${path} has no verb segment; add it to OVERRIDES`);
   const [first, ...rest] = segments as [string, ...string[]];
   const verb = camel(rest.pop() as string);
+  if (PRODUCTS[first]) {
+    if (rest.length === 0) throw new Error(`generate: ${path} names no resource after /${first}/; add it to OVERRIDES`);
+    return `${plural(camel(rest.join('-')))}.${verb}`;
+  }
   const resource = RESOURCES[first]?.name ?? plural(camel(first));
   const sub = rest.length > 0 ? plural(camel(rest.join('-'))) : undefined;
   return [resource, sub, verb].filter(Boolean).join('.');
@@ -61,8 +87,12 @@ export function plural(name: string): string {
   return `${name}s`;
 }
 
-/** Every path's method, checked: no two paths share a name, and no name is both a method and a namespace. */
-export function methodNames(paths: string[]): Map<string, string> {
+/**
+ * Every path's method, checked: no two paths share a name, and no name is both a method and a
+ * namespace. With `partial` (an older description alone, for the report of what changed), OVERRIDES
+ * may name paths it does not have.
+ */
+export function methodNames(paths: string[], partial = false): Map<string, string> {
   const byPath = new Map(paths.map((path) => [path, methodName(path)]));
   const owners = new Map<string, string>();
   for (const [path, method] of byPath) {
@@ -75,7 +105,7 @@ export function methodNames(paths: string[]): Map<string, string> {
       throw new Error(`generate: ${method} (${path}) is also a namespace of other methods; add one to OVERRIDES`);
     }
   }
-  for (const path of Object.keys(OVERRIDES)) {
+  for (const path of partial ? [] : Object.keys(OVERRIDES)) {
     if (!byPath.has(path)) throw new Error(`generate: OVERRIDES names ${path}, which the OpenAPI no longer has`);
   }
   return byPath;

@@ -16,6 +16,8 @@ export interface PagingOverride {
   id?: string;
   /** A list answered in one page that returns a PagePromise all the same (fixed so in wave 2). */
   single?: true;
+  /** A detail whose body has a cursor for a list inside it: a plain method, resolving to the whole `data`. */
+  detail?: true;
 }
 
 const DAY_MS = 86_400_000;
@@ -29,4 +31,7 @@ export const PAGING_OVERRIDES: Record<string, PagingOverride> = {
   '/rum/issue/list': { window: 183 * DAY_MS },
   '/sourcemap/list': { window: 365 * DAY_MS },
   '/audit/search': { window: 90 * 86_400 },
+  // The session with a window of its events: `search_after_ctx` pages older events (`has_more_older`).
+  // As a list, its pages would hold the events alone and lose the session, which is what it is for.
+  '/safari/session/get': { detail: true },
 };

@@ -8,6 +8,7 @@
 // lacks, "did you mean", is a dozen lines here.
 
 import { readFileSync } from 'node:fs';
+import { basename } from 'node:path';
 import { parseArgs } from 'node:util';
 
 /** A mistake in the command line: exit 2, nothing sent. */
@@ -125,8 +126,17 @@ export function readData(text: string | undefined, command: string, stdin: () =>
 
 /** A file's text; a UsageError naming the flag when it cannot be read. */
 export function readText(file: string, what: string, command: string): string {
+  return readOrRefuse(() => readFileSync(file, 'utf8'), file, what, command);
+}
+
+/** A file to upload, named as on disk (the service reads an archive's kind from its name); a UsageError when it cannot be read. */
+export function readFile(file: string, what: string, command: string): File {
+  return new File([readOrRefuse(() => readFileSync(file), file, what, command)], basename(file));
+}
+
+function readOrRefuse<T>(read: () => T, file: string, what: string, command: string): T {
   try {
-    return readFileSync(file, 'utf8');
+    return read();
   } catch (error) {
     throw new UsageError(
       `${what}: cannot read ${file}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`,

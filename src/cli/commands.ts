@@ -122,19 +122,33 @@ export const COMMANDS: Command[] = [
 /** `escalateRules` → `escalate-rules`: a method's words as the command line writes them. */
 export const kebab = (word: string): string => word.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
 
-/** One command per named method of the manifest, for the words no written command has. */
+const FILE: Flag = {
+  type: 'string',
+  value: '<path>',
+  description: 'the file to upload (sent as the form’s file, under its name on disk)',
+};
+
+/**
+ * One command per named method of the manifest, for the words no written command has. An upload
+ * (a form, as the generated rules say) also takes --file; a list, and an answer of NDJSON lines,
+ * print one item (line) after another.
+ */
 export async function methodCommands(): Promise<Command[]> {
-  const { OPERATIONS } = await import('../operations.js');
-  return Object.entries(OPERATIONS).map(([path, info]) => {
+  const [{ OPERATIONS }, { RULES }] = await Promise.all([
+    import('../operations.js'),
+    import('../generated/operation-rules.js'),
+  ]);
+  return Object.entries(OPERATIONS).map(([path, info]): Command => {
     const words = info.method.split('.').map(kebab);
+    const upload = RULES[path]?.multipart === true;
+    const output = info.paging ? 'items' : RULES[path]?.ndjson ? 'lines' : 'data';
     return {
       words,
       summary: `${info.summary} (${info.http} ${path})${info.paging ? '; walks every page' : ''}`,
-      flags: { data: DATA },
-      example: `flashduty ${words.join(' ')}${info.paging ? ' --json' : " --data '{…}'"}`,
+      flags: { data: DATA, ...(upload ? { file: FILE } : {}) },
+      example: `flashduty ${words.join(' ')}${upload ? ' --file skill.zip' : info.paging ? ' --json' : " --data '{…}'"}`,
       details: async () => (await import('./commands/method.js')).bodyHelp(path),
-      run: async (context) =>
-        (await import('./commands/method.js')).method(context, info.method, info.paging !== undefined),
+      run: async (context) => (await import('./commands/method.js')).method(context, info.method, output),
     };
   });
 }

@@ -14,7 +14,7 @@ import {
   FlashdutyError,
   ResponseValidationError,
 } from '../core/errors.js';
-import { interpret, type ValidateMode } from '../core/envelope.js';
+import { interpret, interpretLines, type ValidateMode } from '../core/envelope.js';
 import { sleep, startAttempt } from '../internal/abort.js';
 import type { LogFn } from '../internal/logger.js';
 import { loadSpans, otelRegistry } from '../internal/otel.js';
@@ -73,13 +73,18 @@ export class RequestLoop {
     });
   }
 
-  /** One call: attempts until one succeeds, the error is final, or the retries are spent. */
+  /**
+   * One call: attempts until one succeeds, the error is final, or the retries are spent. `body` is
+   * sent as JSON, or as `multipart/form-data` when it is a FormData (an upload); `answer` says what a
+   * success is: an envelope's `data`, or (`'ndjson'`) the lines of an NDJSON answer.
+   */
   async send(
     method: 'GET' | 'POST',
     path: string,
     body: unknown,
     kind: RetryKind,
     options: RequestOptions = {},
+    answer: 'envelope' | 'ndjson' = 'envelope',
   ): Promise<ApiResponse> {
     const maxRetries =
       options.maxRetries === undefined ? this.#settings.maxRetries : checkWhole(options.maxRetries, 'maxRetries');
@@ -91,6 +96,7 @@ export class RequestLoop {
       target: `${this.#settings.baseUrl}/${path}${this.#settings.query}${query}`,
       body: method === 'GET' ? undefined : body,
       url,
+      answer,
     };
     // OpenTelemetry: one span per call, its retries as events (src/internal/otel.ts).
     const otel = otelRegistry();
@@ -118,7 +124,7 @@ export class RequestLoop {
   }
 
   async #attempt(
-    { method, target, body, url, trace }: Call,
+    { method, target, body, url, trace, answer }: Call,
     timeout: number,
     kind: RetryKind,
     options: RequestOptions,
@@ -136,7 +142,8 @@ export class RequestLoop {
         attempt.guard(
           this.#http(to, {
             method,
-            ...(body === undefined ? {} : { json: body }),
+            // A form is built anew for every attempt by fetch; ky sets its multipart boundary.
+            ...(body === undefined ? {} : isForm(body) ? { body } : { json: body }),
             headers:
               options.headers || trace
                 ? { ...this.#settings.headers, ...trace, ...options.headers }
@@ -163,12 +170,12 @@ export class RequestLoop {
       // The server had the request before it answered: its window counts from here at the latest.
       release?.();
       const text = await readText(response, this.#settings.maxResponseBytes, { status: response.status, url }, attempt);
-      const result = interpret(
+      const result = (answer === 'ndjson' ? interpretLines : interpret)(
         { status: response.status, headers: response.headers, text, url },
         this.#settings.validate,
         this.#settings.scrub,
       );
-      if (this.#settings.validate === 'deep') {
+      if (this.#settings.validate === 'deep' && answer === 'envelope') {
         const problem = (await loadDeep()).checkEnvelopeDeep(result.body);
         if (problem) {
           const message = `Invalid response envelope: ${problem.path || 'body'}: ${problem.message}`;
@@ -238,8 +245,10 @@ interface Call {
   method: 'GET' | 'POST';
   /** The URL, app_key included: never logged or shown. */
   target: string;
-  /** The JSON body (POST only). */
+  /** The JSON body, or the form of an upload (POST only). */
   body: unknown;
+  /** What a success is: an envelope, or NDJSON lines. */
+  answer: 'envelope' | 'ndjson';
   /** The URL as errors and logs show it, app_key redacted. */
   url: string;
   /** The trace context's headers (`traceparent`), when the call is traced. */
@@ -250,6 +259,11 @@ interface Call {
 function failed(span: ClientSpan | undefined, failure: FlashdutyError, resends: number): FlashdutyError {
   span?.end(failure, resends);
   return failure;
+}
+
+/** An upload's form (FormData exists wherever fetch does; checked so that a runtime without it sends JSON). */
+function isForm(body: unknown): body is FormData {
+  return typeof FormData !== 'undefined' && body instanceof FormData;
 }
 
 /** `&name=value` for each defined query parameter of a GET operation (arrays joined by commas). */

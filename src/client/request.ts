@@ -1,6 +1,6 @@
 // The types of client.request(path, body) and of every generated method: an operation by its path,
-// its body (for the few GET operations, its query parameters) and the `data` of its answer, all from
-// the OpenAPI's generated types. The call itself is resources/call.ts.
+// its body (a form's fields for an upload; for the few GET operations, its query parameters) and the
+// `data` of its answer, all from the OpenAPI's generated types. The call itself is resources/call.ts.
 
 import type { paths } from '../generated/openapi.js';
 
@@ -15,22 +15,36 @@ export type OperationOf<P extends OperationPath> = paths[P] extends { post: infe
     : never;
 
 /**
- * What `client.request(path, …)` takes for an operation: its JSON request body, or for the few GET
+ * What `client.request(path, …)` takes for an operation: its JSON request body, the fields of its
+ * form for an upload (`multipart/form-data`: a file field takes a Blob or File), or for the few GET
  * operations its query parameters (the `app_key` is added by the client).
  */
 export type OperationBody<P extends OperationPath> =
   OperationOf<P> extends { requestBody?: { content: { 'application/json': infer B } } }
     ? B
-    : OperationOf<P> extends { parameters: { query?: infer Q } }
-      ? [Q] extends [undefined] // also when Q is never
-        ? Record<string, never>
-        : Q
-      : Record<string, never>;
+    : OperationOf<P> extends { requestBody?: { content: { 'multipart/form-data': infer F } } }
+      ? F
+      : OperationOf<P> extends { parameters: { query?: infer Q } }
+        ? [Q] extends [undefined] // also when Q is never
+          ? Record<string, never>
+          : Q
+        : Record<string, never>;
 
-/** What `client.request(path, …)` resolves to for an operation: the `data` of its success envelope. */
+/**
+ * What an operation that answers NDJSON resolves to (`sessions.export`): its lines, each a JSON
+ * object, in order. The OpenAPI types that answer only as text, so the lines' fields are the service's.
+ */
+export type NdjsonLines = Array<Record<string, unknown>>;
+
+/**
+ * What `client.request(path, …)` resolves to for an operation: the `data` of its success envelope,
+ * or the lines of an NDJSON answer.
+ */
 export type OperationData<P extends OperationPath> =
   OperationOf<P> extends { responses: { 200: { content: { 'application/json': infer R } } } }
     ? R extends { data?: infer D }
       ? D
       : unknown
-    : unknown;
+    : OperationOf<P> extends { responses: { 200: { content: { 'application/x-ndjson': unknown } } } }
+      ? NdjsonLines
+      : unknown;

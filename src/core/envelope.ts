@@ -1,6 +1,7 @@
 // Turns one HTTP answer into data or a typed error. Every rule about envelopes lives here: the
 // error class follows `error.code` whatever the status, `code: "OK"` beside data is a success, and
-// a body that is not an envelope is an APIError (non-2xx) or a ResponseValidationError (2xx).
+// a body that is not an envelope is an APIError (non-2xx) or a ResponseValidationError (2xx). An
+// operation that answers NDJSON (interpretLines) succeeds with its lines and fails as every other.
 
 import { checkEnvelope } from '../schemas/shape.js';
 import {
@@ -52,6 +53,40 @@ function parseOr(text: string, fallback: unknown): unknown {
   } catch {
     return fallback;
   }
+}
+
+/**
+ * The answer of an operation that answers NDJSON (`application/x-ndjson`): a 2xx that is not JSON is
+ * its lines, each a JSON object (a blank line is skipped; anything else is a ResponseValidationError
+ * naming the line); a JSON answer is an envelope as any other, so an error keeps its class, and a
+ * JSON success is refused (lines were promised). Lines carry no request id: it is the header's, or ''.
+ */
+export function interpretLines(answer: RawAnswer, validate: ValidateMode, scrub: Redactor): Success {
+  const ok = answer.status >= 200 && answer.status < 300;
+  const json = /^application\/json\b/i.test(answer.headers.get('content-type')?.trim() ?? '');
+  if (!ok || json) {
+    const envelope = interpret(answer, validate, scrub);
+    throw new ResponseValidationError('Invalid NDJSON answer: a JSON envelope instead of lines', '', {
+      status: answer.status,
+      url: answer.url,
+      ...(envelope.requestId ? { requestId: scrub(envelope.requestId) } : {}),
+    });
+  }
+  const requestId = requestIdOf(answer.headers) ?? '';
+  const lines: Array<Record<string, unknown>> = [];
+  for (const [index, line] of answer.text.split('\n').entries()) {
+    if (line.trim() === '') continue;
+    const value = parseOr(line, undefined);
+    if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+      throw new ResponseValidationError(`Invalid NDJSON answer: line ${index + 1} is not a JSON object`, `[${index}]`, {
+        status: answer.status,
+        url: answer.url,
+        ...(requestId ? { requestId: scrub(requestId) } : {}),
+      });
+    }
+    lines.push(value as Record<string, unknown>);
+  }
+  return { data: lines, requestId, body: lines };
 }
 
 export function interpret(answer: RawAnswer, validate: ValidateMode, scrub: Redactor): Success {

@@ -4,6 +4,7 @@
 // Unknown properties pass (the server may accept fields this copy of the OpenAPI does not list), and
 // so does any `format`: both are the server's to judge. Enum membership can be left out too
 // (`{ enums: false }`), for callers that must be able to send a value the service added later.
+// A form's file field (`format: binary` in the OpenAPI) has the type `binary`: a Blob (or File).
 import type { Problem } from '../core/problem.js';
 
 /** A JSON Schema reduced to the keywords this checker reads. */
@@ -35,6 +36,7 @@ const patterns = new Map<string, RegExp>();
 
 function typeOf(value: unknown): string {
   if (value === null) return 'null';
+  if (typeof Blob !== 'undefined' && value instanceof Blob) return 'binary';
   if (Array.isArray(value)) return 'array';
   if (typeof value === 'number') return Number.isInteger(value) ? 'integer' : 'number';
   return typeof value;

@@ -1,16 +1,22 @@
 // One `(Request) → Response` for every route of the mock. MSW handlers and the loopback HTTP server
-// both call it, so the model never knows which transport brought the call.
+// both call it, so the model never knows which transport brought the call. Bodies are JSON, but an
+// upload's (`multipart/form-data`, as the generated rules say), whose fields are read as the request
+// schema types them; an operation that answers NDJSON answers lines. AI SRE's operations
+// (`/safari/…`) are a product of their own: they neither need the on-call permission nor count
+// against the account's on-call limit.
 
 import type { ListIncidentsRequest } from '../schemas/list.js';
 import type { ListWebhookHistoryRequest } from '../schemas/webhook-history.js';
 import type { Fault } from './faults.js';
 import { type Locale, localeOf, message, type MessageKey } from './messages.js';
-import type { AgentOutcome } from './model/agents.js';
+import type { AgentOutcome, AgentRegistry, AuditEntry } from './model/agents.js';
 import { checkListRequest, queryIncidents, type Refusal } from './model/incident-query.js';
 import { REQUEST_SCHEMAS, SCHEMA_DEFS } from '../generated/request-schemas.js';
 import { checkSchema } from '../internal/schema.js';
 import { OPERATIONS } from '../generated/operations.js';
-import { answerFor, OPENAPI_PATHS } from './model/any-operation.js';
+import { RULES } from '../generated/operation-rules.js';
+import type { Schema } from '../internal/schema.js';
+import { answerFor, linesFor, OPENAPI_PATHS } from './model/any-operation.js';
 import { MODELLED_PATHS, operationHandler } from './model/operations.js';
 import {
   checkHistoryDetailRequest,
@@ -56,11 +62,13 @@ const CODE_OF_STATUS: Record<number, string> = Object.fromEntries(
     .map(([code, status]) => [status, code]),
 );
 
-type Operation = 'list' | 'enable' | 'delete' | 'historyList' | 'historyDetail' | 'modelled';
+type AgentOperation = 'enable' | 'disable' | 'delete';
+type Operation = 'list' | AgentOperation | 'historyList' | 'historyDetail' | 'modelled';
 const ROUTES: Record<string, Operation> = {
   ...Object.fromEntries(OPENAPI_PATHS.map((path) => [path, 'modelled' as const])),
   '/incident/list': 'list',
   '/safari/a2a-agent/enable': 'enable',
+  '/safari/a2a-agent/disable': 'disable',
   '/safari/skill/delete': 'delete',
   '/webhook/history/list': 'historyList',
   '/webhook/history/detail': 'historyDetail',
@@ -68,6 +76,8 @@ const ROUTES: Record<string, Operation> = {
 };
 /** Every path the mock answers (for MSW). */
 export const ROUTE_PATHS = Object.keys(ROUTES);
+/** The paths the mock answers from its state (its own rules judge their ids), not from the OpenAPI's examples. */
+export const STATEFUL_PATHS = ROUTE_PATHS.filter((path) => ROUTES[path] !== 'modelled' || operationHandler(path));
 /** Operations of the on-call product: they need its permission and count against the account's limit. */
 const ON_CALL = new Set<Operation>(['list', 'historyList', 'historyDetail', 'modelled']);
 
@@ -135,20 +145,32 @@ async function answer(call: Call, request: Request, url: URL, path: string): Pro
   if (!key) return fail(call, 'Unauthorized', 'unauthorized');
   if (key.expired) return fail(call, 'Unauthorized', 'expiredKey');
 
-  const bucket = ON_CALL.has(operation) ? `account:${state.world.account.account_id}` : `key:${key.name}`;
+  const onCall = ON_CALL.has(operation) && !path.startsWith('/safari/');
+  const bucket = onCall ? `account:${state.world.account.account_id}` : `key:${key.name}`;
   if (state.limiter && !state.limiter.admit(bucket, call.arrived)) {
     return fail(call, 'RequestTooFrequently', 'tooFrequent', {}, { 'Retry-After': '1' });
   }
-  if (ON_CALL.has(operation) && !key.permissions.includes('on-call')) {
+  if (onCall && !key.permissions.includes('on-call')) {
     return fail(call, 'AccessDenied', 'accessDenied', { permission: 'on-call' });
   }
 
-  if (method === 'GET') return modelled(call, path, queryBody(url, path), key.personId);
+  if (method === 'GET') return modelled(call, path, typedFields(url.searchParams, path), key.personId);
   const contentType = request.headers.get('content-type') ?? '';
-  if (!/^application\/json\b/i.test(contentType.trim())) return fail(call, 'InvalidContentType', 'contentType');
+  const form = RULES[path]?.multipart === true;
+  if (!(form ? /^multipart\/form-data\b/i : /^application\/json\b/i).test(contentType.trim()))
+    return fail(call, 'InvalidContentType', 'contentType');
   const bytes = new Uint8Array(await request.arrayBuffer());
   if (bytes.byteLength > state.maxBodyBytes)
     return fail(call, 'EntityTooLarge', 'tooLarge', { limit: state.maxBodyBytes });
+  if (form) {
+    let fields: FormData;
+    try {
+      fields = await new Response(bytes, { headers: { 'content-type': contentType } }).formData();
+    } catch {
+      return fail(call, 'BadRequest', 'badJson');
+    }
+    return modelled(call, path, typedFields(fields, path), key.personId);
+  }
   let body: unknown;
   try {
     body = JSON.parse(new TextDecoder().decode(bytes));
@@ -174,17 +196,27 @@ async function answer(call: Call, request: Request, url: URL, path: string): Pro
   }
 }
 
-/** A GET operation's query parameters as a body, numbers where the schema wants them. */
-function queryBody(url: URL, path: string): Record<string, unknown> {
-  const properties = REQUEST_SCHEMAS[path]?.properties ?? {};
+/**
+ * A GET operation's query parameters, or an upload's form fields, as a body: numbers and booleans
+ * where the request schema wants them (the wire has only text), files as they came.
+ */
+function typedFields(fields: URLSearchParams | FormData, path: string): Record<string, unknown> {
+  let schema: Schema | undefined = REQUEST_SCHEMAS[path];
+  for (let hops = 0; schema?.$ref !== undefined && hops < 8; hops++) schema = SCHEMA_DEFS[schema.$ref];
+  const properties = schema?.properties ?? {};
   const body: Record<string, unknown> = {};
-  for (const [name, value] of url.searchParams) {
+  for (const [name, value] of fields) {
     if (name === 'app_key') continue;
-    const type = properties[name]?.type;
-    body[name] =
-      (type === 'integer' || type === 'number') && value.trim() !== '' && Number.isFinite(Number(value))
-        ? Number(value)
-        : value;
+    const types = [properties[name]?.type ?? []].flat(); // `['integer', 'null']` too
+    if (typeof value !== 'string') body[name] = value;
+    else if (
+      types.some((t) => t === 'integer' || t === 'number') &&
+      value.trim() !== '' &&
+      Number.isFinite(Number(value))
+    )
+      body[name] = Number(value);
+    else if (types.includes('boolean') && (value === 'true' || value === 'false')) body[name] = value === 'true';
+    else body[name] = value;
   }
   return body;
 }
@@ -196,6 +228,7 @@ async function modelled(call: Call, path: string, body: Record<string, unknown>,
   if (problem)
     return fail(call, 'InvalidParameter', 'schema', { field: problem.path || 'body', message: problem.message });
   const handler = operationHandler(path);
+  if (!handler && RULES[path]?.ndjson) return ndjson(call, linesFor(path, body));
   if (!handler) return json(call, 200, { request_id: call.requestId, data: answerFor(path, body) });
   const result = await handler(call.state, body, personId);
   if ('data' in result) return json(call, 200, { request_id: call.requestId, data: result.data });
@@ -231,23 +264,33 @@ function listIncidents(call: Call, body: Record<string, unknown>, personId: numb
   return json(call, 200, { request_id: call.requestId, data: result });
 }
 
+/** Each agent operation: its id field, its audit log name, and what it does to the registry. */
+const AGENT_OPERATIONS: Record<
+  AgentOperation,
+  { field: string; audit: AuditEntry['operation']; run: (agents: AgentRegistry, id: string) => AgentOutcome }
+> = {
+  enable: { field: 'agent_id', audit: 'a2a-agent.enable', run: (agents, id) => agents.enable(id) },
+  disable: { field: 'agent_id', audit: 'a2a-agent.disable', run: (agents, id) => agents.disable(id) },
+  delete: { field: 'skill_id', audit: 'skill.delete', run: (agents, id) => agents.deleteSkill(id) },
+};
+
 function agentOperation(
   call: Call,
-  operation: 'enable' | 'delete',
+  operation: AgentOperation,
   body: Record<string, unknown>,
   keyName: string,
 ): Response {
-  const field = operation === 'enable' ? 'agent_id' : 'skill_id';
+  const { field, audit, run } = AGENT_OPERATIONS[operation];
   const id = body[field];
   const { agents } = call.state;
   let outcome: AgentOutcome | 'missing' | 'type';
   if (id === undefined || id === null || id === '') outcome = 'missing';
   else if (typeof id !== 'string') outcome = 'type';
-  else outcome = operation === 'enable' ? agents.enable(id) : agents.deleteSkill(id);
+  else outcome = run(agents, id);
   agents.record({
     request_id: call.requestId,
     time: call.state.clock.now(),
-    operation: operation === 'enable' ? 'a2a-agent.enable' : 'skill.delete',
+    operation: audit,
     target: typeof id === 'string' ? id : JSON.stringify(id ?? null),
     account_id: call.state.world.account.account_id,
     key_name: keyName,
@@ -263,7 +306,7 @@ function agentOperation(
     case 'InvalidParameter':
       return fail(call, 'InvalidParameter', 'agentEnabled', { id: id as string });
     case 'ResourceNotFound':
-      return fail(call, 'ResourceNotFound', operation === 'enable' ? 'agentMissing' : 'skillMissing', {
+      return fail(call, 'ResourceNotFound', field === 'agent_id' ? 'agentMissing' : 'skillMissing', {
         id: id as string,
       });
   }
@@ -309,7 +352,13 @@ function json(call: Call, status: number, body: unknown, headers: Record<string,
   });
 }
 
-/** The route a path names, whatever base path the client was given (`/api/incident/list` too). */
+function ndjson(call: Call, text: string): Response {
+  return new Response(text, {
+    status: 200,
+    headers: { 'Content-Type': 'application/x-ndjson', 'Service-Request-Id': call.requestId, ...CORS },
+  });
+}
+
 /**
  * The route of a request path: itself, or under a base path (`/api/incident/list`) the longest route
  * it ends with, so that `/insight/incident/list` is never taken for `/incident/list`.

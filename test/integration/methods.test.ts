@@ -8,14 +8,14 @@ import { OPERATIONS } from '../../src/operations.js';
 import { RESPONSE_DEFS, RESPONSES } from '../../src/testing/generated/responses.js';
 import { SCHEMA_DEFS } from '../../src/generated/request-schemas.js';
 import { checkSchema } from '../../src/internal/schema.js';
-import { MODELLED_PATHS } from '../../src/testing/model/operations.js';
+import { STATEFUL_PATHS } from '../../src/testing/router.js';
 import { rejection, startMock } from '../helpers.js';
 import { callMethod, methodOf, OPERATION_CASES } from './support/operations.js';
 
 const h = await startMock({ incidents: 5, rateLimits: false });
 const client = h.client();
 const DEFS = { ...SCHEMA_DEFS, ...RESPONSE_DEFS };
-const STATEFUL = new Set([...MODELLED_PATHS, '/incident/list', '/webhook/history/list', '/webhook/history/detail']);
+const STATEFUL = new Set(STATEFUL_PATHS);
 
 /** The path and HTTP method of the last request the client sent. */
 function lastCall(): { path: string; method: string } {
@@ -26,7 +26,7 @@ function lastCall(): { path: string; method: string } {
 describe('every operation is a method', () => {
   it('one per path of OPERATIONS, every one a function on the client, no two with one name', () => {
     const names = Object.values(OPERATIONS).map((info) => info.method);
-    expect(names).toHaveLength(214);
+    expect(names).toHaveLength(258);
     expect(new Set(names).size).toBe(names.length);
     for (const name of [
       'incidents.list',
@@ -73,7 +73,7 @@ describe('every operation is a method', () => {
       expect(h.calls.length, path).toBe(before + 1);
       expect(lastCall(), path).toEqual({ path, method: info.http });
     }
-    expect(lists).toBe(20);
+    expect(lists).toBe(26);
   });
 
   it('every list that pages walks to its end by its own paging, each item once, and the count is its total', async () => {

@@ -132,6 +132,8 @@ describe('client.request', () => {
       '/channel/infos',
       '/webhook/history/detail',
       '/status-page/change/list',
+      '/monit/query/rows', // "Query data source rows"
+      '/safari/session/export', // "Export session transcript"
     ]) {
       expect(READ_PATHS.has(path), path).toBe(true);
     }
@@ -142,11 +144,13 @@ describe('client.request', () => {
       '/channel/create',
       '/incident/remove',
       '/member/invite',
+      '/safari/skill/upload',
+      '/monit/query/diagnose',
     ]) {
       expect(READ_PATHS.has(path), path).toBe(false);
     }
-    expect(GET_PATHS).toHaveLength(5);
-    expect(READ_PATHS.size).toBe(99);
+    expect(GET_PATHS).toHaveLength(7);
+    expect(READ_PATHS.size).toBe(121);
   });
 
   it("fills in an idempotency_key where the operation defines one, and keeps the caller's", () => {

@@ -4,7 +4,12 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, describe, expect, it } from 'vitest';
-import { InternalError, RequestValidationError, ResourceNotFoundError } from '../../src/index.js';
+import {
+  InternalError,
+  InvalidParameterError,
+  RequestValidationError,
+  ResourceNotFoundError,
+} from '../../src/index.js';
 import { type WebhookEvent, WebhookReceiver } from '../../src/webhooks/index.js';
 import { collect, DAY, NOW, rejection, startMock } from '../helpers.js';
 
@@ -72,6 +77,16 @@ describe('client.incidents', () => {
     });
     const byIds = await client.incidents.listByIds({ incident_ids: [id, h.service.world.incidents[0]!.incident_id] });
     expect(byIds?.items.map((i) => i.incident_id)).toContain(id);
+  });
+
+  it('finds an incident by its short number too (the newer OpenAPI), and needs one of the two', async () => {
+    const incident = h.service.world.incidents[3]!;
+    expect(await client.incidents.info({ num: incident.num.toLowerCase() })).toMatchObject({
+      incident_id: incident.incident_id,
+    });
+    const neither = await rejection(client.incidents.info({}));
+    expect(neither).toBeInstanceOf(InvalidParameterError);
+    expect((neither as Error).message).toContain('incident_id');
   });
 
   it('adds responders, merges and removes', async () => {

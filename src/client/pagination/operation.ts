@@ -40,6 +40,12 @@ export interface ListOperation<Item> {
   shape?: ListShape;
   /** Checks the page instead of `shape` (`validate` is not false). */
   check?(data: unknown, client: Flashduty): Problem | undefined | Promise<Problem | undefined>;
+  /**
+   * Where the wire names paging otherwise: the engine works with `search_after_ctx` and `p`, and
+   * these are their names on the wire (a cursor sent as `request`, answered as `response`; a page
+   * number sent as `offset`, its first row). Pages keep the engine's names in `request`.
+   */
+  wire?: { cursor?: { request: string; response: string }; offset?: true };
 }
 
 /** The request of a list operation, as far as paging touches it. */

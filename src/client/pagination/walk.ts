@@ -56,11 +56,22 @@ export async function fetchPage<Item, Request extends PagedRequest, Page extends
   context: PageContext,
   factory?: PageFactory<Item, Request, Page>,
 ): Promise<Page> {
-  const response = await client._request(operation.http ?? 'POST', operation.path, request, 'read', options);
+  const response = await client._request(
+    operation.http ?? 'POST',
+    operation.path,
+    onTheWire(operation, request),
+    'read',
+    options,
+  );
   const key = operation.items ?? 'items';
+  const cursor = operation.wire?.cursor?.response;
   const raw = response.data as Record<string, unknown> | null | undefined;
-  // The page reads `items`; an operation whose items are elsewhere (`docs`) gets them there too.
-  const data = key === 'items' || raw === null || typeof raw !== 'object' ? raw : { ...raw, items: raw[key] };
+  // The page reads `items` (and `search_after_ctx`); an operation whose items are elsewhere (`docs`)
+  // or whose cursor is (`next_cursor`) gets them there too.
+  const data =
+    (key === 'items' && cursor === undefined) || raw === null || typeof raw !== 'object'
+      ? raw
+      : { ...raw, items: raw[key], ...(cursor !== undefined ? { search_after_ctx: raw[cursor] } : {}) };
   const items = (data as { items?: unknown } | null | undefined)?.items;
   // Even unvalidated, a walk needs an array of items.
   let problem: Problem | undefined = Array.isArray(items)
@@ -83,6 +94,18 @@ export async function fetchPage<Item, Request extends PagedRequest, Page extends
   }
   const Factory = (factory ?? ListPage) as PageFactory<Item, Request, Page>;
   return new Factory(client, operation, request, options, data as { items: Item[] }, response, context);
+}
+
+/** The request as the wire names its paging fields (operation.wire): `cursor` for the cursor, `offset` for the page. */
+function onTheWire<Request extends PagedRequest>(operation: ListOperation<never>, request: Request): PagedRequest {
+  const { wire } = operation;
+  if (!wire) return request;
+  const { search_after_ctx: cursor, p, ...rest } = request;
+  const out: Record<string, unknown> = rest;
+  if (cursor !== undefined) out[wire.cursor?.request ?? 'search_after_ctx'] = cursor;
+  if (p !== undefined && wire.offset) out.offset = (p - 1) * (request.limit || operation.defaultLimit);
+  else if (p !== undefined) out.p = p;
+  return out;
 }
 
 /** @internal */

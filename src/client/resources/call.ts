@@ -2,8 +2,9 @@
 // client.request and listIncidents come here: the operation's path, HTTP method, retry kind and
 // rules are looked up in the generated tables, which load with the first call together with the
 // params' conversion and the schema checker, so a client that is only constructed carries none of
-// them. Then: params → wire body (params.ts) → the OpenAPI's request schema → the request loop; a
-// list operation goes to the paging engine with the page shape its rules promise.
+// them. Then: params → wire body (params.ts) → the OpenAPI's request schema → the request loop (a
+// form for an upload, the answer's lines for an NDJSON answer, as the rules say); a list operation
+// goes to the paging engine with the page shape its rules promise.
 
 import type { APIPromise } from '../../core/api-promise.js';
 import { RequestValidationError } from '../../core/errors.js';
@@ -65,7 +66,9 @@ function prepare(
   const schema = tables.schemas.REQUEST_SCHEMAS[operation.path];
   const problem = schema ? tables.checker.checkSchema(wire, schema, tables.schemas.SCHEMA_DEFS, { enums }) : undefined;
   if (problem) throw new RequestValidationError(problem.path || (convert ? 'params' : 'body'), problem.message);
-  return Array.isArray(wire) ? wire : tables.params.withIdempotencyKey(wire, operation.rule?.idempotency === true);
+  if (Array.isArray(wire)) return wire;
+  if (operation.rule?.multipart) return tables.params.toForm(wire);
+  return tables.params.withIdempotencyKey(wire, operation.rule?.idempotency === true);
 }
 
 async function byMethod(method: string): Promise<[Tables, ResolvedOperation]> {
@@ -124,7 +127,8 @@ function send(
   wire: unknown,
   options?: RequestOptions,
 ): Promise<ApiResponse> {
-  return client._request(operation.http, operation.path.slice(1), wire, operation.kind, options);
+  const answer = operation.rule?.ndjson ? 'ndjson' : 'envelope';
+  return client._request(operation.http, operation.path.slice(1), wire, operation.kind, options, answer);
 }
 
 const dataOf = (response: ApiResponse): unknown => response.data;
@@ -141,7 +145,11 @@ export function listMethod<Item, Request extends PagedRequest>(
   const copy = snapshot(params);
   const source = async () => {
     const [tables, operation] = await byMethod(method);
-    return { operation: listOperation<Item>(operation), request: prepare(tables, operation, copy, METHOD) as Request };
+    const wire = prepare(tables, operation, copy, METHOD) as Record<string, unknown>;
+    return {
+      operation: listOperation<Item>(operation),
+      request: tables.params.toPaged(wire, operation.rule) as Request,
+    };
   };
   return new Promise_<Item, Request>(client, source, options, Page);
 }
@@ -162,7 +170,7 @@ function listOperation<Item>(operation: ResolvedOperation): ListOperation<Item> 
   if (made) return made;
   const paging = operation.rule?.paging ?? { items: 'items', limit: 20 };
   const field = (item: Item, name: string): unknown => (item as Record<string, unknown>)[name];
-  const { window, windowField = 'start_time', id } = paging;
+  const { window, windowField = 'start_time', id, cursorFields, offset } = paging;
   made = {
     name: operation.name,
     path: operation.path.slice(1),
@@ -177,6 +185,9 @@ function listOperation<Item>(operation: ResolvedOperation): ListOperation<Item> 
       : {}),
     ...(id !== undefined ? { idOf: (item: Item) => JSON.stringify(field(item, id) ?? null) } : {}),
     shape: { total: paging.total === true, hasNextPage: paging.hasNext === true },
+    ...(cursorFields || offset
+      ? { wire: { ...(cursorFields ? { cursor: cursorFields } : {}), ...(offset ? { offset } : {}) } }
+      : {}),
     ...(LIST_EXTRAS[operation.path] as Partial<ListOperation<Item>> | undefined),
   };
   LIST_OPERATIONS.set(operation.name, made);

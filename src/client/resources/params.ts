@@ -3,7 +3,8 @@
 // milliseconds, as the field is), an array for a comma-separated one; a number that is plausibly in
 // the other unit is refused rather than sent. Then the checks that need more than one field: a time
 // window ends after it starts, and page-number paging stays within the service's depth. The body's
-// own schema is checked after this (request.ts). Loaded with a client's first method call.
+// own schema is checked after this (request.ts); an upload's checked body then becomes its form
+// (toForm). Loaded with a client's first method call.
 
 import { RequestValidationError } from '../../core/errors.js';
 import { definedFields, describe } from './values.js';
@@ -95,6 +96,52 @@ function toCommaList(value: unknown, field: string): string | undefined {
     clean.push(trimmed);
   }
   return clean.length === 0 ? undefined : clean.join(',');
+}
+
+/**
+ * A list's checked body in the paging engine's terms, where the wire names paging otherwise: a cursor
+ * given under its wire name (`cursor`) as `search_after_ctx`, an `offset` as the page number `p` it
+ * starts (the engine sends them back under the wire's names). An offset that starts no page (not a
+ * multiple of the page size) cannot be walked page by page: refused.
+ */
+export function toPaged(wire: Record<string, unknown>, rule: OperationRule | undefined): Record<string, unknown> {
+  const paging = rule?.paging;
+  if (!paging?.cursorFields && !paging?.offset) return wire;
+  const paged = { ...wire };
+  const field = paging.cursorFields?.request;
+  if (field !== undefined) {
+    const cursor = paged[field];
+    delete paged[field];
+    if (cursor !== undefined && cursor !== '') paged.search_after_ctx = cursor; // '' asks for the first page
+  }
+  if (paging.offset && paged.offset !== undefined) {
+    const limit = typeof paged.limit === 'number' && paged.limit > 0 ? paged.limit : paging.limit;
+    const offset = paged.offset as number;
+    if (offset % limit !== 0)
+      throw new RequestValidationError(
+        'offset',
+        `must be a multiple of limit (${limit}) to page from it, got ${offset}`,
+      );
+    delete paged.offset;
+    if (offset > 0) paged.p = offset / limit + 1;
+  }
+  return paged;
+}
+
+/**
+ * A checked body as the `multipart/form-data` form of an upload: a Blob or File as a file part (a
+ * File keeps its name, which the service reads the archive's kind from), an array as one part per
+ * item, an object as its JSON, anything else as its text (`team_id: 0` → `"0"`, `true` → `"true"`).
+ */
+export function toForm(body: Record<string, unknown>): FormData {
+  const form = new FormData();
+  const part = (value: unknown): string | Blob =>
+    value instanceof Blob ? value : typeof value === 'object' && value !== null ? JSON.stringify(value) : String(value);
+  for (const [name, value] of Object.entries(body)) {
+    if (value === null) continue;
+    for (const item of Array.isArray(value) ? (value as unknown[]) : [value]) form.append(name, part(item));
+  }
+  return form;
 }
 
 /**

@@ -27,6 +27,10 @@ export interface OperationRule {
     hasNext?: true;
     /** The OpenAPI requires `limit`: the default is sent when the params give none. */
     limitRequired?: true;
+    /** The cursor's fields where they are not `search_after_ctx`: sent as `request`, answered as `response`. */
+    cursorFields?: { request: string; response: string };
+    /** Pages by `offset` (the page number's rows: `(p − 1) × limit`) instead of `p`. */
+    offset?: true;
   };
   /** Top-level Unix-time fields, in seconds (`s`) or milliseconds (`ms`): they also take a `Date`. */
   times?: Record<string, 's' | 'ms'>;
@@ -34,4 +38,8 @@ export interface OperationRule {
   lists?: string[];
   /** The body has an `idempotency_key`, filled in when the caller gives none. */
   idempotency?: true;
+  /** The request is sent as `multipart/form-data` (a file upload), not JSON. */
+  multipart?: true;
+  /** The answer is NDJSON lines (`application/x-ndjson`), not an envelope: the call resolves to them, parsed. */
+  ndjson?: true;
 }

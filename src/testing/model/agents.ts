@@ -1,5 +1,7 @@
-// The AI SRE side of the mock: A2A agents (disabled → enabled, once) and skills (deleted for good),
-// with the account audit log that records every call, refused ones included.
+// The AI SRE side of the mock: A2A agents (disabled → enabled, once; enabled → disabled, which an
+// agent already disabled also answers with OK: the OpenAPI names no refusal for it) and skills
+// (deleted for good), with the account audit log that records every call, refused ones included.
+// The other AI SRE operations are answered from the OpenAPI (any-operation.ts).
 
 /** An A2A agent of the mock at start. */
 export interface AgentSeed {
@@ -18,7 +20,7 @@ export interface AuditEntry {
   request_id: string;
   /** Unix ms, by the mock's clock. */
   time: number;
-  operation: 'a2a-agent.enable' | 'skill.delete';
+  operation: 'a2a-agent.enable' | 'a2a-agent.disable' | 'skill.delete';
   /** The agent or skill id as sent. */
   target: string;
   account_id: number;
@@ -45,6 +47,13 @@ export class AgentRegistry {
     if (!agent) return 'ResourceNotFound';
     if (agent.enabled) return 'InvalidParameter';
     agent.enabled = true;
+    return 'OK';
+  }
+
+  disable(agentId: string): AgentOutcome {
+    const agent = this.agents.get(agentId);
+    if (!agent) return 'ResourceNotFound';
+    agent.enabled = false;
     return 'OK';
   }
 

@@ -4,7 +4,9 @@
 // where it fits, else the smallest value the schema allows. A list operation (the generated rules
 // say which, and how it pages) answers pages of a fixed collection made from its example's first
 // item, one per path, so that walks by page number or cursor see every item once and end: the same
-// answer to the same request, nothing remembered.
+// answer to the same request, nothing remembered. An operation that answers NDJSON (the session
+// export) answers lines: a `session_meta` line naming the session, then the events of the OpenAPI's
+// example of that session's detail.
 
 import { RULES } from '../../generated/operation-rules.js';
 import { SCHEMA_DEFS } from '../../generated/request-schemas.js';
@@ -28,6 +30,25 @@ export function answerFor(path: string, body: Record<string, unknown> = {}): unk
   return paging && (paging.cursor || paging.number) ? pageOf(path, data, body) : data;
 }
 
+/**
+ * NDJSON operations, and the operation whose example's `events` make their lines: the OpenAPI types
+ * the export's answer only as text, and describes its lines as the session's events after a
+ * `session_meta` line.
+ */
+const TRANSCRIPTS: Record<string, string> = { '/safari/session/export': '/safari/session/get' };
+
+/** The lines of an NDJSON operation's answer to `body`, as NDJSON text. */
+export function linesFor(path: string, body: Record<string, unknown> = {}): string {
+  const source = TRANSCRIPTS[path];
+  const detail = source ? (RESPONSES[source]?.example as { events?: unknown[] } | undefined) : undefined;
+  const session = typeof body.session_id === 'string' ? body.session_id : '';
+  const lines = [
+    { type: 'session_meta', session_id: session, include_subagents: body.include_subagents === true },
+    ...(detail?.events ?? []).map((event) => ({ ...(event as object), session_id: session })),
+  ];
+  return lines.map((line) => `${JSON.stringify(line)}\n`).join('');
+}
+
 /** How many items each list operation's collection holds: 12 to 41, fixed per path, so walks take several pages. */
 function collectionSize(path: string): number {
   let hash = 0x811c9dc5;
@@ -35,7 +56,10 @@ function collectionSize(path: string): number {
   return 12 + ((hash >>> 0) % 30);
 }
 
-/** One page of the path's collection, by `search_after_ctx` (an item's position) or by `p` and `limit`. */
+/**
+ * One page of the path's collection, by cursor (an item's position; `search_after_ctx`, or the
+ * fields the rules name), by `p` and `limit`, or by `offset` and `limit`.
+ */
 function pageOf(path: string, example: unknown, body: Record<string, unknown>): unknown {
   const paging = RULES[path]?.paging;
   if (!paging || typeof example !== 'object' || example === null) return example;
@@ -43,9 +67,12 @@ function pageOf(path: string, example: unknown, body: Record<string, unknown>): 
   const first = (data[paging.items] as unknown[] | undefined)?.[0] ?? sampleItem(path, paging.items);
   const size = first === undefined ? 0 : collectionSize(path);
   const limit = typeof body.limit === 'number' && body.limit > 0 ? body.limit : paging.limit;
-  const cursor = typeof body.search_after_ctx === 'string' ? /^c(\d+)$/.exec(body.search_after_ctx) : null;
+  const sent = body[paging.cursorFields?.request ?? 'search_after_ctx'];
+  const cursor = typeof sent === 'string' ? /^c(\d+)$/.exec(sent) : null;
   const p = typeof body.p === 'number' && body.p > 0 ? body.p : 1;
-  const from = cursor ? Number(cursor[1]) : (p - 1) * limit;
+  // An operation paged by offset reads that alone, as the service would (a `p` there is not its field).
+  const offset = typeof body.offset === 'number' && body.offset > 0 ? body.offset : 0;
+  const from = cursor ? Number(cursor[1]) : paging.offset ? offset : (p - 1) * limit;
   const count = Math.max(0, Math.min(limit, size - from));
   let items = Array.from({ length: count }, (_, i) => variant(first, from + i, true));
   // A string id with a pattern of its own may not take a suffix: then only the numeric ids vary.
@@ -61,8 +88,9 @@ function pageOf(path: string, example: unknown, body: Record<string, unknown>): 
   if ('limit' in data) page.limit = limit;
   if (paging.cursor) {
     // The last page has no cursor: an empty one where the operation always answers the field.
-    if (more) page.search_after_ctx = `c${from + items.length}`;
-    else if ('search_after_ctx' in data) page.search_after_ctx = '';
+    const field = paging.cursorFields?.response ?? 'search_after_ctx';
+    if (more) page[field] = `c${from + items.length}`;
+    else if (field in data) page[field] = '';
   }
   return page;
 }
@@ -129,6 +157,8 @@ export function sample(schema: Schema, depth: number): unknown {
       return schema.minimum ?? (schema.exclusiveMinimum !== undefined ? schema.exclusiveMinimum + 1 : 0);
     case 'boolean':
       return false;
+    case 'binary': // a form's file (the checker's type for `format: binary`): an empty one
+      return new File([], 'file');
     default:
       return null;
   }

@@ -51,9 +51,20 @@ function allAlerts(state: MockState): AlertInfo[] {
 }
 
 const HANDLERS: Record<string, Handler> = {
+  // By id, or by its short number as the service resolves it: the most recent incident that has it.
   '/incident/info': async (state, body) => {
-    const incident = incidentOf(state, body.incident_id);
-    return incident ? ok(structuredClone(incident)) : missing(String(body.incident_id));
+    if (body.incident_id === undefined && body.num === undefined)
+      return { code: 'InvalidParameter', key: 'required', vars: { field: 'incident_id' } };
+    const incident =
+      body.incident_id !== undefined
+        ? incidentOf(state, body.incident_id)
+        : state.world.incidents
+            .filter((i) => i.num === String(body.num).toUpperCase() && !i.deleted_at)
+            .reduce<IncidentInfo | undefined>(
+              (latest, i) => (!latest || i.start_time > latest.start_time ? i : latest),
+              undefined,
+            );
+    return incident ? ok(structuredClone(incident)) : missing(String(body.incident_id ?? body.num));
   },
   '/incident/list-by-ids': async (state, body) => {
     const items = (body.incident_ids as string[])

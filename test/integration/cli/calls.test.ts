@@ -1,6 +1,10 @@
 // `flashduty` against `flashduty mock`, each in a child process over HTTP: the per-method commands
-// from OPERATIONS, `api`, the incident conveniences, help, every exit code, and output parsed as a
-// script parses it. Usage errors are sent at a counting server: nothing reaches it.
+// from OPERATIONS (an upload's --file, an export's lines), `api`, the incident conveniences, help,
+// every exit code, and output parsed as a script parses it. Usage errors are sent at a counting
+// server: nothing reaches it.
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { flashduty, lines, serve, startMockProcess } from './support.js';
 
@@ -35,6 +39,32 @@ describe('flashduty against flashduty mock', () => {
     expect(JSON.parse(rules.stdout)).toEqual(expect.any(Object));
     // camelCase words work as well as kebab-case
     expect((await flashduty(['channels', 'escalateRules', 'list', '--data', '{"channel_id":1}'], env)).code).toBe(0);
+  });
+
+  it('uploads a file with --file, and prints an export’s NDJSON lines one by one', async () => {
+    const directory = mkdtempSync(path.join(tmpdir(), 'flashduty-cli-'));
+    try {
+      const archive = path.join(directory, 'k8s-triage.zip');
+      writeFileSync(archive, Buffer.from([0x50, 0x4b, 3, 4]));
+      const upload = await flashduty(
+        ['skills', 'upload', '--file', archive, '--data', '{"replace":true}', '--json'],
+        env,
+      );
+      expect(upload.code).toBe(0);
+      expect(JSON.parse(upload.stdout)).toMatchObject({ skill_id: expect.any(String) });
+      const missing = await flashduty(['skills', 'upload', '--file', path.join(directory, 'nope.zip')], env);
+      expect([missing.code, missing.stderr]).toEqual([2, expect.stringContaining('--file: cannot read')]);
+      const help = await flashduty(['skills', 'upload', '--help'], env);
+      expect(help.stdout).toMatch(/--file <path>/);
+      expect(help.stdout).toMatch(/file\s+file \(--file\)\s+required/);
+    } finally {
+      rmSync(directory, { recursive: true, force: true });
+    }
+    const transcript = lines(
+      await flashduty(['sessions', 'export', '--data', '{"session_id":"sess_1"}', '--json'], env),
+    );
+    expect(transcript[0]).toEqual({ type: 'session_meta', session_id: 'sess_1', include_subagents: false });
+    expect(transcript.length).toBeGreaterThan(1);
   });
 
   it('api calls any path, with --data from a string, a file or stdin, and --paginate prints every item', async () => {

@@ -1,7 +1,7 @@
-// Every operation of the vendored OpenAPI as a test calls it through its generated method: the
-// method found on a client by its dotted name, and a body the operation accepts (the OpenAPI's own
-// request example where it fits the request schema, else the smallest body the schema allows).
-import { readFileSync } from 'node:fs';
+// Every operation of the vendored OpenAPI (the one description scripts/generate/merge.ts makes of its
+// two files) as a test calls it through its generated method: the method found on a client by its
+// dotted name, and a body the operation accepts (the OpenAPI's own request example where it fits the
+// request schema, else the smallest body the schema allows: an upload's file is an empty File).
 import type { Flashduty } from '../../../src/index.js';
 import { OPERATIONS } from '../../../src/generated/operations.js';
 import { RULES } from '../../../src/generated/operation-rules.js';
@@ -9,13 +9,7 @@ import { REQUEST_SCHEMAS, SCHEMA_DEFS } from '../../../src/generated/request-sch
 import { checkSchema } from '../../../src/internal/schema.js';
 import { sample } from '../../../src/testing/model/any-operation.js';
 import type { OperationInfo } from '../../../src/operations.js';
-
-interface OpenAPIOperation {
-  requestBody?: { content?: { 'application/json'?: { example?: unknown } } };
-}
-const document = JSON.parse(readFileSync(new URL('../../../openapi/openapi.en.json', import.meta.url), 'utf8')) as {
-  paths: Record<string, Record<string, OpenAPIOperation>>;
-};
+import { requestExample } from '../../openapi.js';
 
 export interface OperationCase {
   path: string;
@@ -25,12 +19,11 @@ export interface OperationCase {
 }
 
 /**
- * A body the schema accepts: the OpenAPI's example where it fits (four do not), else the schema's
+ * A body the schema accepts: the OpenAPI's example where it fits (five do not), else the schema's
  * smallest; a time window in it is the last day (the smallest would be empty, 0 to 0).
  */
 function bodyFor(path: string): Record<string, unknown> {
-  const methods = document.paths[path] ?? {};
-  const example = (methods.post ?? methods.get)?.requestBody?.content?.['application/json']?.example;
+  const example = requestExample(path);
   const schema = REQUEST_SCHEMAS[path];
   if (!schema) return {};
   const body = (
