@@ -31,7 +31,7 @@ export type {
   RedisClientLike,
   RedisStateStoreOptions,
 } from './stores/redis.js';
-export type { Claim, StateStore } from './stores/store.js';
+export type { Claim, ClaimAndAdvance, StateStore } from './stores/store.js';
 export { fastifyWebhooks } from './adapters/fastify.js';
 export type { FastifyLike, FastifyWebhooksOptions } from './adapters/fastify.js';
 export type { FetchHandler } from './adapters/fetch.js';
