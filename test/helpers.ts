@@ -1,5 +1,6 @@
-// Shared test setup: the mock service over real HTTP on loopback, and a fetch that records what
-// went on the wire (the client's public `fetch` option, delegating to the real fetch).
+// Shared test setup: the mock service over real HTTP on loopback, a fetch that records what went on
+// the wire (the client's public `fetch` option, delegating to the real fetch), and the one way a
+// test hands a delivery to a receiver or waits a while.
 import { createServer as createHttpServer, type RequestListener } from 'node:http';
 import { createServer } from 'node:net';
 import { afterAll } from 'vitest';
@@ -10,6 +11,8 @@ import {
   type MockServiceOptions,
   type RunningServer,
 } from '../src/testing/index.js';
+import { buildDelivery } from '../src/testing/index.js';
+import type { ReceiveResult, ReceiverCore } from '../src/webhooks/index.js';
 
 export interface WireCall {
   url: string;
@@ -102,3 +105,18 @@ export async function standIn(handler: RequestListener): Promise<{ url: string; 
   const { port } = server.address() as { port: number };
   return { url: `http://127.0.0.1:${port}`, port };
 }
+
+/** `payload` delivered as the service sends it (JSON, its content type, any `headers`) to `receiver.receive()`. */
+export function receive(
+  receiver: ReceiverCore,
+  payload: unknown,
+  options?: Parameters<typeof buildDelivery>[1],
+): Promise<ReceiveResult> {
+  return receiver.receive(buildDelivery(payload, options).receiveInput());
+}
+
+/**
+ * Resolves after `ms`. In unit tests on vitest's fake clock (advance it); in integration tests only
+ * where real time must pass (a lease or a TTL lapsing), never to wait for something that happens.
+ */
+export const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));

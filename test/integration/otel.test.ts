@@ -28,6 +28,7 @@ import { APIUserAbortError, Flashduty, ResourceNotFoundError } from '../../src/i
 import { buildDelivery, buildWebhookEvent } from '../../src/testing/index.js';
 import { WebhookReceiver } from '../../src/webhooks/index.js';
 import { closedPort, DAY, NOW, rejection, standIn, startMock } from '../helpers.js';
+import { receive } from '../helpers.js';
 
 const h = await startMock({ incidents: 5, skills: [{ skill_id: 'skill_a' }] });
 const window = { start_time: NOW - 7 * DAY, end_time: NOW };
@@ -258,9 +259,6 @@ describe('client spans', () => {
 describe('webhook delivery spans', () => {
   beforeAll(register);
 
-  const receive = (receiver: WebhookReceiver, payload: unknown, headers: Record<string, string> = {}) =>
-    receiver.receive(buildDelivery(payload, { headers }).receiveInput());
-
   const deliveries = () =>
     exporter
       .getFinishedSpans()
@@ -293,8 +291,8 @@ describe('webhook delivery spans', () => {
 
   it('a rejected delivery: a bad secret (401) or payload (400), an ERROR span with the status as error.type', async () => {
     const receiver = new WebhookReceiver({ secret: { header: 'x-token', values: ['right'] } });
-    await receive(receiver, buildWebhookEvent('i_new'), { 'x-token': 'wrong' });
-    await receive(receiver, { event_type: 'i_new' }, { 'x-token': 'right' });
+    await receive(receiver, buildWebhookEvent('i_new'), { headers: { 'x-token': 'wrong' } });
+    await receive(receiver, { event_type: 'i_new' }, { headers: { 'x-token': 'right' } });
     expect(deliveries()).toEqual([
       {
         'flashduty.webhook.outcome': 'rejected',

@@ -6,10 +6,10 @@ import { buildDelivery, buildWebhookEvent } from '../../src/testing/index.js';
 import { MemoryStateStore, type StateStore, type WebhookEvent, WebhookReceiver } from '../../src/webhooks/index.js';
 import { adapters, listening, PATH, post, type Running } from './support/adapters.js';
 import example from '../fixtures/incident-webhook.example.json' with { type: 'json' };
+import { sleep } from '../helpers.js';
 
 const SECRET = { header: 'x-flashduty-token', values: ['s3cret', 'old-s3cret'] };
 const AUTH = { 'x-flashduty-token': 's3cret' };
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 const deliver = (
   url: string,

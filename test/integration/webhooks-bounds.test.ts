@@ -6,10 +6,7 @@ import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { buildDelivery, buildWebhookEvent } from '../../src/testing/index.js';
 import { type Claim, MemoryStateStore, type StateStore, WebhookReceiver } from '../../src/webhooks/index.js';
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-const receive = (receiver: WebhookReceiver, payload: unknown) =>
-  receiver.receive(buildDelivery(payload).receiveInput());
+import { receive, sleep } from '../helpers.js';
 
 /** A state store of the user's making whose claims answer after `delayMs` (a slow Redis). */
 function slowStore(delayMs: number): StateStore & { delayMs: number; lateClaims: number; inner: MemoryStateStore } {

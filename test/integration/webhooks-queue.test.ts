@@ -10,6 +10,7 @@ import { buildDelivery, buildWebhookEvent } from '../../src/testing/index.js';
 import { jobIdFor, RedisStateStore, type WebhookEvent, WebhookReceiver } from '../../src/webhooks/index.js';
 import { closedPort } from '../helpers.js';
 import { startRedis } from './support/redis.js';
+import { receive } from '../helpers.js';
 
 const redis = await startRedis();
 afterAll(() => redis.stop());
@@ -46,9 +47,6 @@ function setup(options: { attempts?: number; store?: RedisStateStore } = {}) {
   };
   return { name, queue, store, receiver, events, startWorker };
 }
-
-const receive = (receiver: WebhookReceiver, payload: unknown) =>
-  receiver.receive(buildDelivery(payload).receiveInput());
 
 function waitFor(events: QueueEvents, kind: 'completed' | 'failed', jobId: string): Promise<void> {
   return new Promise((resolve) => {

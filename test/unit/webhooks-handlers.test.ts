@@ -1,11 +1,13 @@
 // The receiver's handler lists: typed and 'event' handlers all run, the first failure counts,
 // `off` removes a handler, and a list changed during a delivery takes effect from the next one.
 import { describe, expect, it } from 'vitest';
-import { buildDelivery, buildWebhookEvent } from '../../src/testing/index.js';
+import { buildWebhookEvent } from '../../src/testing/index.js';
 import { WebhookReceiver } from '../../src/webhooks/index.js';
+import { receive } from '../helpers.js';
 
-const receive = (receiver: WebhookReceiver, type: 'i_ack' | 'i_new' = 'i_ack') =>
-  receiver.receive(buildDelivery(buildWebhookEvent(type)));
+/** A fresh event of `type` delivered to the receiver. */
+const deliver = (receiver: WebhookReceiver, type: 'i_ack' | 'i_new' = 'i_ack') =>
+  receive(receiver, buildWebhookEvent(type));
 
 describe('handlers', () => {
   it('runs every handler of the type and of every event, even after one throws; the first failure answers', async () => {
@@ -23,7 +25,7 @@ describe('handlers', () => {
       throw new Error('second');
     });
     receiver.on('i_new', () => void calls.push('other type'));
-    const result = await receive(receiver);
+    const result = await deliver(receiver);
     expect(calls).toEqual(['typed 1', 'typed 2', 'every']);
     expect(result).toMatchObject({
       status: 500,
@@ -43,7 +45,7 @@ describe('handlers', () => {
       .on('i_ack', handler)
       .on('i_ack', () => void kept++);
     receiver.off('i_ack', handler).off('i_ack', () => {}); // a handler never added: nothing happens
-    await receive(receiver);
+    await deliver(receiver);
     expect({ removed, kept }).toEqual({ removed: 0, kept: 1 });
     receiver.off('event', handler); // a name with no handlers at all
   });
@@ -59,10 +61,10 @@ describe('handlers', () => {
     };
     const second = () => void calls.push('second');
     receiver.on('i_ack', first).on('i_ack', second);
-    await receive(receiver);
+    await deliver(receiver);
     expect(calls).toEqual(['first', 'second']);
     calls.length = 0;
-    await receive(receiver);
+    await deliver(receiver);
     expect(calls).toEqual(['first', 'late']);
   });
 });

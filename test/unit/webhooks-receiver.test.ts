@@ -12,10 +12,7 @@ import {
 } from '../../src/webhooks/index.js';
 import { findProblem, isValidFast } from '../../src/webhooks/payload.js';
 import example from '../fixtures/incident-webhook.example.json' with { type: 'json' };
-
-const receive = (receiver: WebhookReceiver, payload: unknown, options?: Parameters<typeof buildDelivery>[1]) =>
-  receiver.receive(buildDelivery(payload, options).receiveInput());
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+import { receive, sleep } from '../helpers.js';
 /** The test runs on vitest's fake clock (deadlines, handlers' waits, the stores' Date.now): no real time passes. */
 function fakeClock(): void {
   vi.useFakeTimers();

@@ -9,6 +9,7 @@ import { plan } from '../support/plan.js';
 import { count, describeCounts, drive, expectNothingLost, labelEvent, ownIncidents } from '../support/scenario.js';
 import { Sender } from '../support/sender.js';
 import { figure, scale } from '../stress/scale.js';
+import { sleep } from '../../helpers.js';
 
 const SIZE = scale(96, 1_000);
 let cluster: Cluster;
@@ -25,8 +26,6 @@ afterAll(() => cluster?.close());
 beforeEach(() => {
   cluster.sender = new Sender(cluster.frontDoor.url);
 });
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 describe('queue mode under faults', { timeout: 120_000 }, () => {
   it('handlers that fail 1 to 3 times: BullMQ retries each to exactly one success', async () => {

@@ -2,7 +2,7 @@
 // actions (id inside incident, answered within the 1 s their sender waits), kinds added later
 // (dedup, no staleness), and custom bodies (keys where the template put them, 'event' handlers only).
 import { describe, expect, it, vi } from 'vitest';
-import { buildDelivery, buildWebhookEvent } from '../../src/testing/index.js';
+import { buildWebhookEvent } from '../../src/testing/index.js';
 import {
   CustomBodyError,
   CustomBodyEvent,
@@ -13,9 +13,7 @@ import {
 import alertExample from '../fixtures/alert-webhook.example.json' with { type: 'json' };
 import customAction from '../fixtures/custom-action.example.json' with { type: 'json' };
 import vendorTemplate from '../fixtures/incident-webhook.custom-body-template.example.json' with { type: 'json' };
-
-const receive = (receiver: WebhookReceiver, payload: unknown) =>
-  receiver.receive(buildDelivery(payload).receiveInput());
+import { receive } from '../helpers.js';
 const alertEvent = (type: string, eventId: string, eventTime: number, alertId = alertExample.alert.alert_id) => ({
   ...structuredClone(alertExample),
   event_type: type,
