@@ -58,7 +58,7 @@ function parseOr(text: string, fallback: unknown): unknown {
 /**
  * The answer of an operation that answers NDJSON (`application/x-ndjson`): a 2xx that is not JSON is
  * its lines, each a JSON object (a blank line is skipped; anything else is a ResponseValidationError
- * naming the line); a JSON answer is an envelope as any other, so an error keeps its class, and a
+ * naming the line); a JSON answer is an envelope like every other one, so an error keeps its class, and a
  * JSON success is refused (lines were promised). Lines carry no request id: it is the header's, or ''.
  */
 export function interpretLines(answer: RawAnswer, validate: ValidateMode, scrub: Redactor): Success {
