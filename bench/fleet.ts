@@ -50,20 +50,31 @@ function post(port: number, body: string): Promise<number> {
   });
 }
 
+/** A fleet of `kind`: RECEIVERS receivers and `workers` workers on queue `name`; its processes go into `children`. */
+async function startFleet(
+  kind: 'sdk' | 'bare',
+  workers: number,
+  redisPort: number,
+  name: string,
+  children: ChildProcess[],
+): Promise<{ ports: number[]; queue: Queue }> {
+  const ports: number[] = [];
+  for (let i = 0; i < RECEIVERS; i++) {
+    const [child, port] = await start('fleet-receiver.ts', [kind, String(redisPort), name], /LISTENING (\d+)/);
+    children.push(child);
+    ports.push(Number(port));
+  }
+  for (let i = 0; i < workers; i++)
+    children.push((await start('fleet-worker.ts', [kind, String(redisPort), name], /READY/))[0]);
+  return { ports, queue: new Queue(name, { connection: { host: '127.0.0.1', port: redisPort } }) };
+}
+
 /** Deliveries/s of one fleet: N receivers and `workers` workers of `kind`, each run on a fresh queue. */
 async function run(kind: 'sdk' | 'bare', workers: number, redisPort: number, round: number): Promise<number> {
   const name = `fleet-${kind}-${workers}-${round}`;
   const children: ChildProcess[] = [];
   try {
-    const ports: number[] = [];
-    for (let i = 0; i < RECEIVERS; i++) {
-      const [child, port] = await start('fleet-receiver.ts', [kind, String(redisPort), name], /LISTENING (\d+)/);
-      children.push(child);
-      ports.push(Number(port));
-    }
-    for (let i = 0; i < workers; i++)
-      children.push((await start('fleet-worker.ts', [kind, String(redisPort), name], /READY/))[0]);
-    const queue = new Queue(name, { connection: { host: '127.0.0.1', port: redisPort } });
+    const { ports, queue } = await startFleet(kind, workers, redisPort, name, children);
     const bodies = Array.from({ length: DELIVERIES }, () => JSON.stringify(buildWebhookEvent('i_new')));
     const started = performance.now();
     let next = 0;
@@ -100,16 +111,13 @@ async function sideBySide(workers: number, redisPort: number, round: number): Pr
   try {
     const fleets = await Promise.all(
       (['sdk', 'bare'] as const).map(async (kind) => {
-        const name = `side-${kind}-${workers}-${round}`;
-        const ports: number[] = [];
-        for (let i = 0; i < RECEIVERS; i++) {
-          const [child, port] = await start('fleet-receiver.ts', [kind, String(redisPort), name], /LISTENING (\d+)/);
-          children.push(child);
-          ports.push(Number(port));
-        }
-        for (let i = 0; i < workers; i++)
-          children.push((await start('fleet-worker.ts', [kind, String(redisPort), name], /READY/))[0]);
-        const queue = new Queue(name, { connection: { host: '127.0.0.1', port: redisPort } });
+        const { ports, queue } = await startFleet(
+          kind,
+          workers,
+          redisPort,
+          `side-${kind}-${workers}-${round}`,
+          children,
+        );
         queues.push(queue);
         return { kind, ports, queue };
       }),
