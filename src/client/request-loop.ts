@@ -4,6 +4,11 @@
 // touches the network. Rules owned here: an attempt holds its limiter slot until the server has
 // answered; retries follow retry.ts per kind of operation (reads, mutations); foreign errors are
 // kept only as causes scrubbed of the app key.
+// ky sends what it builds through the global fetch, unless the client was given a fetch or hooks of
+// its own: then ky keeps its Request (a hook may read or replace it) and the fetch gets it as it is.
+// Without them, the JSON body stays out of ky's Request and goes straight to fetch with its URL,
+// headers and signal: a Request with a body is teed for ky's retries (we retry ourselves) and copied
+// again by fetch, which cost a 100-incident page ~5% (bench/run.ts).
 
 import ky, { type KyInstance, TimeoutError } from 'ky';
 import {
@@ -60,10 +65,17 @@ export class RequestLoop {
   readonly #settings: LoopSettings;
   readonly #http: KyInstance;
   readonly #limiter: Limiter | undefined;
+  /** The headers of a call with a JSON body: the client's, with a JSON content type unless they name one. */
+  readonly #jsonHeaders: Record<string, string>;
+  /** Whether ky's Request may be left without its body (no fetch or hooks of the user's see it). */
+  readonly #direct: boolean;
 
   constructor(settings: LoopSettings) {
     this.#settings = settings;
     this.#limiter = createLimiter(settings.rateLimit, settings.log);
+    const typed = Object.keys(settings.headers).some((name) => name.toLowerCase() === 'content-type');
+    this.#jsonHeaders = typed ? settings.headers : { 'content-type': 'application/json', ...settings.headers };
+    this.#direct = !settings.fetch && !settings.hooks;
     this.#http = ky.create({
       retry: 0,
       timeout: false,
@@ -94,7 +106,7 @@ export class RequestLoop {
     const call: Call = {
       method,
       target: `${this.#settings.baseUrl}/${path}${this.#settings.query}${query}`,
-      body: method === 'GET' ? undefined : body,
+      body: method === 'GET' || body === undefined ? undefined : isForm(body) ? body : JSON.stringify(body),
       url,
       answer,
     };
@@ -138,16 +150,15 @@ export class RequestLoop {
     try {
       // ky's timeout bounds the request up to its headers (each redirect hop gets what is left),
       // the attempt's guard the body; the caller's signal goes to ky only when there is one.
+      const json = typeof body === 'string';
+      const headers = json ? this.#jsonHeaders : this.#settings.headers;
       const send = (to: string) =>
         attempt.guard(
           this.#http(to, {
             method,
             // A form is built anew for every attempt by fetch; ky sets its multipart boundary.
-            ...(body === undefined ? {} : isForm(body) ? { body } : { json: body }),
-            headers:
-              options.headers || trace
-                ? { ...this.#settings.headers, ...trace, ...options.headers }
-                : this.#settings.headers,
+            ...(body === undefined ? {} : json && this.#direct ? { fetch: direct(body) } : { body }),
+            headers: options.headers || trace ? { ...headers, ...trace, ...options.headers } : headers,
             timeout: attempt.remaining(),
             ...(options.signal ? { signal: options.signal } : {}),
             redirect: 'manual',
@@ -245,8 +256,8 @@ interface Call {
   method: 'GET' | 'POST';
   /** The URL, app_key included: never logged or shown. */
   target: string;
-  /** The JSON body, or the form of an upload (POST only). */
-  body: unknown;
+  /** The JSON text of the body, or the form of an upload (POST only). */
+  body: string | FormData | undefined;
   /** What a success is: an envelope, or NDJSON lines. */
   answer: 'envelope' | 'ndjson';
   /** The URL as errors and logs show it, app_key redacted. */
@@ -259,6 +270,24 @@ interface Call {
 function failed(span: ClientSpan | undefined, failure: FlashdutyError, resends: number): FlashdutyError {
   span?.end(failure, resends);
   return failure;
+}
+
+/**
+ * The fetch ky is given for a JSON call of a client without fetch or hooks of its own: ky's Request
+ * (built without the body) sent by the global fetch, looked up at call time (MSW and other
+ * interceptors patch it), with its URL, method, headers, signal and redirect mode, and the body.
+ */
+function direct(body: string): typeof fetch {
+  return (input) => {
+    const request = input as Request;
+    return fetch(request.url, {
+      method: request.method,
+      headers: request.headers,
+      body,
+      signal: request.signal,
+      redirect: request.redirect,
+    });
+  };
 }
 
 /** An upload's form (FormData exists wherever fetch does; checked so that a runtime without it sends JSON). */

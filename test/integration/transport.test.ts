@@ -12,6 +12,7 @@ interface Hit {
   method: string;
   url: string;
   body: string;
+  contentType: string | undefined;
 }
 type Behaviour = (req: IncomingMessage, res: ServerResponse, hit: Hit, index: number) => void;
 
@@ -28,7 +29,7 @@ function recorder() {
       let body = '';
       req.on('data', (chunk: Buffer) => (body += chunk.toString()));
       req.on('end', () => {
-        const hit = { method: req.method ?? '', url: req.url ?? '', body };
+        const hit = { method: req.method ?? '', url: req.url ?? '', body, contentType: req.headers['content-type'] };
         hits.push(hit);
         behave(req, res, hit, hits.length - 1);
       });
@@ -56,6 +57,30 @@ const redirect = (status: number, location: string) => (_req: IncomingMessage, r
   res.writeHead(status, { Location: location });
   res.end();
 };
+
+describe('the request', () => {
+  // Without a fetch or hooks of the caller's, the body goes to fetch beside ky's Request (request-loop.ts).
+  it('carries the JSON body with one JSON content type, with or without a fetch or hooks of the caller', async () => {
+    service.set((_req, res) => ok(res));
+    const hooked: string[] = [];
+    const clients = [
+      client(),
+      client({ fetch: (input, init) => fetch(input, init) }),
+      client({ hooks: { beforeRequest: [async (request) => void hooked.push(await request.clone().text())] } }),
+    ];
+    for (const each of clients) await each.listIncidents(window);
+    expect(service.hits.map((hit) => [JSON.parse(hit.body), hit.contentType])).toEqual(
+      Array(3).fill([{ ...window }, 'application/json']),
+    );
+    expect(hooked.map((text) => JSON.parse(text) as unknown)).toEqual([window]);
+  });
+
+  it("keeps the caller's own content type, once", async () => {
+    service.set((_req, res) => ok(res));
+    await client({ headers: { 'Content-Type': 'application/json; charset=utf-8' } }).listIncidents(window);
+    expect(service.hits[0]?.contentType).toBe('application/json; charset=utf-8');
+  });
+});
 
 describe('redirects', () => {
   it('a mutation follows none: a 307 loop sends it once', async () => {
