@@ -85,18 +85,7 @@ export class PagePromise<Page extends { items: Item[] }, Item> implements Promis
   items(options: ItemsOptions = {}): AsyncIterable<Item> {
     const pages = this.pages(options);
     const maxItems = checkLimit(options.maxItems, 'maxItems');
-    return {
-      async *[Symbol.asyncIterator]() {
-        if (maxItems === 0) return;
-        let count = 0;
-        for await (const page of pages) {
-          for (const item of page.items) {
-            yield item;
-            if (++count >= maxItems) return;
-          }
-        }
-      },
-    };
+    return { [Symbol.asyncIterator]: () => itemsOf(pages[Symbol.asyncIterator](), maxItems) };
   }
 
   /** Every item, by cursor: `for await (const item of promise)`. */
@@ -108,6 +97,49 @@ export class PagePromise<Page extends { items: Item[] }, Item> implements Promis
   get [Symbol.toStringTag](): string {
     return 'PagePromise';
   }
+}
+
+/**
+ * The items of `pages` one at a time, at most `max`; the pages are closed when it stops early. Written
+ * by hand: an async generator spends several turns of the event loop on every item, which made a
+ * walk of 2 000 incidents ~4% slower (bench/walk.ts). Calls made while a page loads wait for it.
+ */
+function itemsOf<Item>(pages: AsyncIterator<{ items: Item[] }>, max: number): AsyncIterator<Item> {
+  let items: Item[] = [];
+  let index = 0;
+  let left = max;
+  let finished = false;
+  let loading: Promise<void> | undefined;
+  const finish = async (): Promise<IteratorResult<Item>> => {
+    if (!finished) {
+      finished = true;
+      await pages.return?.();
+    }
+    return { done: true, value: undefined };
+  };
+  const next = (): Promise<IteratorResult<Item>> => {
+    if (loading) return loading.then(next);
+    if (finished) return Promise.resolve({ done: true, value: undefined });
+    if (left <= 0) return finish();
+    if (index < items.length) {
+      left--;
+      return Promise.resolve({ done: false, value: items[index++] as Item });
+    }
+    loading = pages.next().then(
+      (page) => {
+        loading = undefined;
+        if (page.done) finished = true;
+        else [items, index] = [page.value.items, 0];
+      },
+      (error: unknown) => {
+        loading = undefined;
+        finished = true;
+        throw error;
+      },
+    );
+    return loading.then(next);
+  };
+  return { next, return: finish };
 }
 
 function checkMode(by: unknown): PagingMode | undefined {
