@@ -112,8 +112,12 @@ export function checkSchema(
     for (const name of schema.required ?? []) {
       if (record[name] === undefined) return { path: join(path, name), message: 'is required' };
     }
-    for (const [name, sub] of Object.entries(schema.properties ?? {})) {
-      if (record[name] === undefined) continue;
+    // The value's fields, not the schema's: a body names a few of the many fields a schema lists.
+    const properties = schema.properties;
+    if (properties === undefined) return undefined;
+    for (const name of Object.keys(record)) {
+      const sub = Object.hasOwn(properties, name) ? properties[name] : undefined;
+      if (sub === undefined || record[name] === undefined) continue;
       const problem = checkSchema(record[name], sub, defs, rules, join(path, name), depth + 1);
       if (problem) return problem;
     }
