@@ -18,8 +18,8 @@ export default defineConfig(
       // type-aware linting of the OpenAPI's types alone took 25 s of every npm test.
       'src/generated/',
       'src/testing/generated/',
-      // Consumers of the packed package, type-checked in their own project by test/integration/package.test.ts.
-      'test/integration/package/',
+      // Consumers of the packed package, type-checked in their own project by test/integration/package/package.test.ts.
+      'test/integration/package/consumer/',
     ],
   },
   js.configs.recommended,

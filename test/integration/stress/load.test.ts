@@ -11,7 +11,7 @@ import { DAY } from '../../helpers.js';
 import { type Plan, plan, verify } from '../support/plan.js';
 import { spawnTied, stopChild } from '../support/lifetime.js';
 import { startRedis } from '../support/redis.js';
-import { startReplica, stopReplica } from '../replicas.js';
+import { startReplica, stopReplica } from '../support/replicas.js';
 import { figure, scale } from './scale.js';
 
 async function send(urls: string[], p: Plan): Promise<number[]> {

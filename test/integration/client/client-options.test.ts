@@ -1,0 +1,176 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import {
+  APIConnectionTimeoutError,
+  APIUserAbortError,
+  DEFAULT_BASE_URL,
+  Flashduty,
+  FlashdutyError,
+} from '../../../src/index.js';
+import { DAY, NOW, rejection, startMock } from '../../helpers.js';
+
+const h = await startMock({ incidents: 10 });
+afterEach(() => {
+  h.service.faults.clear();
+  vi.unstubAllEnvs();
+  vi.unstubAllGlobals();
+});
+const window = { start_time: NOW - DAY, end_time: NOW };
+
+describe('construction', () => {
+  it('reads FLASHDUTY_APP_KEY and FLASHDUTY_BASE_URL from the environment', async () => {
+    vi.stubEnv('FLASHDUTY_APP_KEY', h.service.appKey);
+    vi.stubEnv('FLASHDUTY_BASE_URL', `${h.server.url}/`);
+    const client = new Flashduty({ logLevel: 'off' });
+    expect(client.baseUrl).toBe(h.server.url);
+    await expect(client.enableA2AAgent('a2a_demo')).resolves.toEqual({ requestId: expect.any(String) });
+  });
+
+  it('defaults to the public endpoint', () => {
+    vi.stubEnv('FLASHDUTY_BASE_URL', '');
+    expect(new Flashduty({ appKey: 'k-1234' }).baseUrl).toBe(DEFAULT_BASE_URL);
+    expect(DEFAULT_BASE_URL).toBe('https://api.flashcat.cloud');
+  });
+
+  it('throws FlashdutyError without a key', () => {
+    vi.stubEnv('FLASHDUTY_APP_KEY', '');
+    expect(() => new Flashduty()).toThrow(FlashdutyError);
+    expect(() => new Flashduty({ appKey: '  ' })).toThrow(/FLASHDUTY_APP_KEY/);
+  });
+
+  it.each([
+    [{ baseUrl: 'not a url' }, /baseUrl/],
+    [{ baseUrl: 'ftp://x.example' }, /baseUrl/],
+    [{ baseUrl: 'https://x.example/?a=1' }, /baseUrl/],
+    [{ timeout: 0 }, /timeout/],
+    [{ timeout: Number.NaN }, /timeout/],
+    [{ maxRetries: -1 }, /maxRetries/],
+    [{ maxRetries: 1.5 }, /maxRetries/],
+    [{ validate: 'full' }, /validate/],
+    [{ logLevel: 'loud' }, /logLevel/],
+    [{ rateLimit: { perSecond: 0 } }, /rateLimit/],
+    [{ rateLimit: { perMinute: 2.5 } }, /rateLimit\.perMinute/],
+    [{ rateLimit: 'fast' }, /rateLimit/],
+    [{ hooks: { beforeRequest: ['not a function'] } }, /hooks/],
+  ])('refuses bad options %j', (options, message) => {
+    expect(() => new Flashduty({ appKey: 'k-1234', ...(options as object) })).toThrow(message);
+  });
+
+  it('refuses to run in a browser page unless dangerouslyAllowBrowser', () => {
+    vi.stubGlobal('window', {});
+    vi.stubGlobal('document', {});
+    vi.stubGlobal('navigator', {});
+    expect(() => new Flashduty({ appKey: 'k-1234' })).toThrow(/browser/);
+    expect(new Flashduty({ appKey: 'k-1234', dangerouslyAllowBrowser: true })).toBeInstanceOf(Flashduty);
+  });
+});
+
+describe('headers', () => {
+  it('sends Accept-Language, client headers and per-call headers, and gets localized messages', async () => {
+    const client = h.client({
+      acceptLanguage: 'zh-CN',
+      headers: { 'X-Team': 'sre', 'X-Over': 'client' },
+      maxRetries: 0,
+    });
+    const error = await rejection(client.enableA2AAgent('a2a_enabled', { headers: { 'X-Over': 'call' } }));
+    const sent = h.calls.at(-1)?.headers;
+    expect(sent?.get('accept-language')).toBe('zh-CN');
+    expect(sent?.get('x-team')).toBe('sre');
+    expect(sent?.get('x-over')).toBe('call');
+    expect(sent?.get('content-type')).toMatch(/^application\/json/);
+    expect(sent?.get('user-agent')).toMatch(/^flashduty-sdk\//);
+    expect((error as Error).message).toBe('A2A 智能体 a2a_enabled 已经启用。');
+    expect(h.calls.at(-1)?.url).toMatch(new RegExp(`/safari/a2a-agent/enable\\?app_key=${h.service.appKey}$`));
+    expect(h.calls.at(-1)?.body).toEqual({ agent_id: 'a2a_enabled' });
+  });
+});
+
+describe('abort and timeout', () => {
+  it('rejects with APIUserAbortError when the signal aborts mid-request', async () => {
+    h.service.faults.add({ delayMs: 5000 });
+    const controller = new AbortController();
+    setTimeout(() => controller.abort(), 50);
+    const started = Date.now();
+    const error = await rejection(h.client().listIncidents(window, { signal: controller.signal }));
+    expect(error).toBeInstanceOf(APIUserAbortError);
+    // Long before the answer (5 s): a margin no machine's load eats, while a missed abort waits it out.
+    expect(Date.now() - started).toBeLessThan(2500);
+  });
+
+  it('rejects at once, sending nothing, with a signal already aborted', async () => {
+    const before = h.calls.length;
+    const error = await rejection(h.client().deleteSkill('skill_demo', { signal: AbortSignal.abort() }));
+    expect(error).toBeInstanceOf(APIUserAbortError);
+    expect(h.calls.length).toBe(before);
+  });
+
+  it('stops waiting between retries when aborted', async () => {
+    h.service.faults.add({ status: 500, times: 3 });
+    const controller = new AbortController();
+    const pending = rejection(h.client({ maxRetries: 2 }).listIncidents(window, { signal: controller.signal }));
+    await new Promise((resolve) => setTimeout(resolve, 150)); // first attempt failed, now backing off
+    controller.abort();
+    expect(await pending).toBeInstanceOf(APIUserAbortError);
+  });
+
+  it('times out per attempt with the client or per-call timeout', async () => {
+    h.service.faults.add({ delayMs: 400, times: 2 });
+    expect(await rejection(h.client({ timeout: 100, maxRetries: 0 }).listIncidents(window))).toBeInstanceOf(
+      APIConnectionTimeoutError,
+    );
+    const error = await rejection(h.client({ maxRetries: 0 }).listIncidents(window, { timeout: 80 }));
+    expect((error as Error).message).toBe('Request timed out after 80 ms.');
+  });
+
+  it('the timeout covers a body that arrives too slowly, and closes its connection', async () => {
+    const slow = await slowBodyServer();
+    const client = slow.client({ timeout: 150 });
+    const started = Date.now();
+    expect(await rejection(client.enableA2AAgent('a2a_demo'))).toBeInstanceOf(APIConnectionTimeoutError);
+    // Cancelled, not left to finish: the socket closes long before the body would have ended (5 s).
+    await slow.closed;
+    expect(Date.now() - started).toBeLessThan(2500);
+    slow.stop();
+  });
+
+  it('an abort while the body streams in rejects at once and closes the connection', async () => {
+    const slow = await slowBodyServer();
+    const controller = new AbortController();
+    setTimeout(() => controller.abort(), 100);
+    const started = Date.now();
+    const error = await rejection(slow.client().enableA2AAgent('a2a_demo', { signal: controller.signal }));
+    expect(error).toBeInstanceOf(APIUserAbortError);
+    await slow.closed;
+    expect(Date.now() - started).toBeLessThan(2500);
+    slow.stop();
+  });
+});
+
+/** A server that sends its headers and the start of a body at once, then sits on the rest for 5 s. */
+async function slowBodyServer() {
+  const { createServer } = await import('node:http');
+  let onClose: () => void = () => {};
+  const closed = new Promise<void>((resolve) => (onClose = resolve));
+  const server = createServer((_req, res) => {
+    res.socket?.once('close', onClose);
+    res.writeHead(200, { 'Content-Type': 'application/json' });
+    res.write('{"request_id":"r","data":');
+    setTimeout(() => res.end('null}'), 5000).unref();
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as { port: number };
+  return {
+    closed,
+    client: (options: { timeout?: number } = {}) =>
+      new Flashduty({
+        appKey: 'k-1234',
+        baseUrl: `http://127.0.0.1:${port}`,
+        maxRetries: 0,
+        logLevel: 'off',
+        ...options,
+      }),
+    stop() {
+      server.closeAllConnections();
+      server.close();
+    },
+  };
+}

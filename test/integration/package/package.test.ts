@@ -1,0 +1,245 @@
+// The package as users install it: `npm pack`, installed into fresh projects (one with msw, one
+// without), then loaded with import and require (Node 20 and 24) and type-checked with
+// moduleResolution node16 and bundler, `skipLibCheck` off. Also what the tarball holds: the build,
+// the docs and the copy-paste examples (whose dependency-free recipes must type-check as shipped).
+import { execFile } from 'node:child_process';
+import {
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+const run = promisify(execFile);
+const root = path.resolve(import.meta.dirname, '../../..');
+const scratch = mkdtempSync(path.join(tmpdir(), 'fd-consumer-'));
+/** A project with what a user adds for the testing entry's handlers: msw. */
+const project = path.join(scratch, 'with-msw');
+/** A project without msw: the package's types must still compile and the mock still serve HTTP. */
+const plain = path.join(scratch, 'without-msw');
+afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+
+/** The examples of the repository (their source files), as paths from the package root. */
+const examples = readdirSync(path.join(root, 'examples'), { recursive: true, encoding: 'utf8' })
+  .filter((file) => file.endsWith('.ts') && !file.split(path.sep).includes('node_modules'))
+  .map((file) => `examples/${file.split(path.sep).join('/')}`)
+  .sort();
+/** Shipped examples that import nothing but the SDK and Node: a project without extras compiles them. */
+const standaloneExamples = examples.filter((file) =>
+  [...readFileSync(path.join(root, file), 'utf8').matchAll(/from '([^']+)'/g)].every(([, from]) =>
+    /^(node:|flashduty-sdk)/.test(from as string),
+  ),
+);
+
+const tsc = (dir: string, config: string) =>
+  run(process.execPath, [path.join(dir, 'node_modules/typescript/bin/tsc'), '-p', config], { cwd: dir });
+
+function consumer(
+  dir: string,
+  dependencies: string[],
+  files: string[],
+  checks: Record<string, { resolution: string; files: string[] }>,
+) {
+  mkdirSync(dir);
+  writeFileSync(path.join(dir, 'package.json'), JSON.stringify({ name: 'consumer', private: true, type: 'module' }));
+  for (const file of files)
+    copyFileSync(path.join(root, 'test/integration/package/consumer', file), path.join(dir, file));
+  const base = {
+    strict: true,
+    noEmit: true,
+    target: 'es2022',
+    lib: ['es2022', 'dom'],
+    types: ['node'],
+    skipLibCheck: false,
+  };
+  for (const [name, { resolution, files: checked }] of Object.entries(checks)) {
+    const module = resolution === 'node16' ? 'node16' : 'esnext';
+    writeFileSync(
+      path.join(dir, `tsconfig.${name}.json`),
+      JSON.stringify({ compilerOptions: { ...base, module, moduleResolution: resolution }, files: checked }),
+    );
+  }
+  return run('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline', ...dependencies], {
+    cwd: dir,
+    timeout: 170_000,
+  });
+}
+
+beforeAll(async () => {
+  const { stdout } = await run('npm', ['pack', '--silent', '--pack-destination', scratch], { cwd: root });
+  const tarball = path.join(scratch, stdout.trim().split('\n').at(-1) as string);
+  const typescript = ['typescript@5.9.3', '@types/node@20'];
+  await Promise.all([
+    consumer(
+      project,
+      [tarball, 'msw@2.15.0', ...typescript],
+      ['run-smoke.cjs', 'smoke.cjs', 'smoke.mjs', 'consumer.ts', 'consumer-cjs.cts', 'consumer-msw.ts'],
+      {
+        node16: { resolution: 'node16', files: ['consumer.ts', 'consumer-cjs.cts', 'consumer-msw.ts'] },
+        bundler: { resolution: 'bundler', files: ['consumer.ts', 'consumer-msw.ts'] },
+      },
+    ),
+    // node16 reads both the .d.ts (consumer.ts is ESM here) and the .d.cts (consumer-cjs.cts) files;
+    // bundler would read the same .d.ts again.
+    consumer(
+      plain,
+      [tarball, ...typescript, 'tsx@4.23.15'],
+      ['no-msw.mjs', 'consumer.ts', 'consumer-cjs.cts', 'consumer-testing.cts'],
+      {
+        node16: { resolution: 'node16', files: ['consumer.ts', 'consumer-cjs.cts', 'consumer-testing.cts'] },
+        examples: {
+          resolution: 'node16',
+          files: standaloneExamples.map((file) => `node_modules/flashduty-sdk/${file}`),
+        },
+      },
+    ),
+  ]);
+}, 180_000);
+
+describe('the packed package in a fresh project', () => {
+  const runtimes: Array<[string, string, string[]]> = [
+    ['20', process.execPath, []],
+    ['24', 'npx', ['-y', 'node@24']],
+  ];
+  for (const [version, command, prefix] of runtimes) {
+    for (const script of ['smoke.cjs', 'smoke.mjs']) {
+      it(
+        `${script.endsWith('cjs') ? 'require()' : 'import'} of every entry on Node ${version}`,
+        { timeout: 120_000 },
+        async () => {
+          const { stdout } = await run(command, [...prefix, script], { cwd: project, timeout: 110_000 });
+          expect(stdout).toMatch(new RegExp(`${script.endsWith('cjs') ? 'cjs' : 'esm'} ok on node v${version}\\.`));
+        },
+      );
+    }
+  }
+
+  it.each(['node16', 'bundler'])(
+    'type-checks a TypeScript consumer with moduleResolution %s',
+    { timeout: 180_000 },
+    async (resolution) => {
+      await expect(tsc(project, `tsconfig.${resolution}.json`)).resolves.toBeDefined();
+    },
+  );
+});
+
+describe('the packed package in a project without msw', () => {
+  it('has no msw to find', () => {
+    expect(existsSync(path.join(plain, 'node_modules/msw'))).toBe(false);
+    expect(existsSync(path.join(plain, 'node_modules/flashduty-sdk/package.json'))).toBe(true);
+  });
+
+  it(
+    'type-checks ESM and CommonJS consumers of all three entries (moduleResolution node16)',
+    { timeout: 150_000 },
+    async () => {
+      await expect(tsc(plain, 'tsconfig.node16.json')).resolves.toBeDefined();
+    },
+  );
+
+  it(
+    'type-checks the shipped examples that need nothing but the SDK, as a user opens them',
+    { timeout: 150_000 },
+    async () => {
+      expect(standaloneExamples.length).toBeGreaterThan(6);
+      await expect(tsc(plain, 'tsconfig.examples.json')).resolves.toBeDefined();
+    },
+  );
+
+  // No app key: the demo runs against the mock service, as it does for a user trying the package.
+  const { FLASHDUTY_APP_KEY: _key, FLASHDUTY_BASE_URL: _url, ...withoutService } = process.env;
+  it(
+    'runs the shipped demo as the README says (tsx on node_modules/flashduty-sdk/examples)',
+    { timeout: 60_000 },
+    async () => {
+      const { stdout } = await run(
+        process.execPath,
+        ['--import', 'tsx', 'node_modules/flashduty-sdk/examples/demo.ts'],
+        {
+          cwd: plain,
+          env: withoutService,
+          timeout: 55_000,
+        },
+      );
+      expect(stdout).toContain('running against the mock service');
+      expect(stdout).toMatch(/received i_rslv/);
+    },
+  );
+
+  it(
+    'runs the bin as npx does, from the installed package (and import does not load it)',
+    { timeout: 60_000 },
+    async () => {
+      const { stdout } = await run('npx', ['--no-install', 'flashduty', 'webhooks', 'lint', '--help'], {
+        cwd: plain,
+        timeout: 50_000,
+      });
+      expect(stdout).toMatch(/^check a custom-body template/);
+      const sdk = readFileSync(path.join(plain, 'node_modules/flashduty-sdk/dist/index.js'), 'utf8');
+      expect(sdk).not.toMatch(/cli\/main|parseArgs/);
+    },
+  );
+
+  it('imports the testing entry and serves the mock over HTTP', { timeout: 60_000 }, async () => {
+    const { stdout } = await run(process.execPath, ['no-msw.mjs'], { cwd: plain, timeout: 50_000 });
+    expect(stdout).toMatch(/^no-msw ok: \d+ incidents$/m);
+  });
+});
+
+describe('the tarball', () => {
+  const manifest = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')) as Record<string, unknown>;
+  let files: string[] = [];
+  beforeAll(async () => {
+    const { stdout } = await run('npm', ['pack', '--dry-run', '--json'], { cwd: root });
+    files = (JSON.parse(stdout) as Array<{ files: Array<{ path: string }> }>)[0]?.files.map((f) => f.path) ?? [];
+  }, 60_000);
+
+  it('holds README, CHANGELOG, LICENSE, the bin, the examples and the build, nothing else', () => {
+    expect(files.filter((f) => !f.startsWith('dist/') && !f.startsWith('examples/')).sort()).toEqual([
+      'CHANGELOG.md',
+      'LICENSE',
+      'README.md',
+      'bin/flashduty.js',
+      'package.json',
+    ]);
+    // Every recipe of examples/ as source, and only that: no dependencies, lock files, builds or env
+    // files that a local run of an example (Next.js, wrangler) leaves beside it.
+    expect(examples.length).toBeGreaterThan(12);
+    expect(files.filter((f) => f.startsWith('examples/')).sort()).toEqual(examples);
+    // Code and types only: no source maps (see tsup.config.ts), no leftovers of other builds.
+    expect(files.filter((f) => !/^dist\/.+\.(js|cjs|d\.ts|d\.cts)$/.test(f) && f.startsWith('dist/'))).toEqual([]);
+  });
+
+  it('holds every file package.json points to', () => {
+    const targets: string[] = [];
+    const walk = (value: unknown): void => {
+      if (typeof value === 'string') targets.push(value.replace(/^\.\//, ''));
+      else if (value && typeof value === 'object') Object.values(value).forEach(walk);
+    };
+    walk([manifest.main, manifest.module, manifest.types, manifest.exports, manifest.bin]);
+    expect(targets.length).toBeGreaterThan(12);
+    expect(targets.filter((target) => !files.includes(target))).toEqual([]);
+  });
+
+  it('publishes no member marked @internal', () => {
+    const declarations = files.filter((f) => /\.d\.c?ts$/.test(f));
+    expect(declarations.length).toBeGreaterThan(0);
+    for (const file of declarations) {
+      const text = readFileSync(path.join(root, file), 'utf8');
+      expect(text, file).not.toMatch(/@internal|\b_post\(|\bwithItems\(/);
+    }
+  });
+
+  it('is under the license package.json names', () => {
+    expect(manifest.license).toBe('MIT');
+    expect(readFileSync(path.join(root, 'LICENSE'), 'utf8')).toMatch(/^MIT License\n/);
+  });
+});

@@ -1,0 +1,45 @@
+// The client's RateLimiter on a fake clock: its windows, the order of waiters, aborts. (Against the
+// mock over HTTP, in test/integration/client/rate-limit.test.ts.)
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { APIUserAbortError } from '../../../src/index.js';
+import { RateLimiter } from '../../../src/client/rate-limiter.js';
+
+describe('RateLimiter windows', () => {
+  afterEach(() => vi.useRealTimers());
+
+  it('keeps the per-minute limit, counting from when each call finished', async () => {
+    vi.useFakeTimers();
+    const limiter = new RateLimiter({ perSecond: 50, perMinute: 3 });
+    const releases = await Promise.all([limiter.acquire(), limiter.acquire(), limiter.acquire()]);
+    let fourth = false;
+    void limiter.acquire().then(() => (fourth = true));
+    await vi.advanceTimersByTimeAsync(5_000);
+    releases.forEach((release) => release()); // finished at t = 5 s
+    await vi.advanceTimersByTimeAsync(59_000);
+    expect(fourth).toBe(false);
+    await vi.advanceTimersByTimeAsync(1_001);
+    expect(fourth).toBe(true);
+  });
+
+  it('serves waiters in order and lets an aborted waiter go without taking a slot', async () => {
+    vi.useFakeTimers();
+    const limiter = new RateLimiter({ perSecond: 1, perMinute: 100 });
+    const first = await limiter.acquire();
+    const controller = new AbortController();
+    const order: string[] = [];
+    const aborted = limiter.acquire(controller.signal).catch((e: unknown) => {
+      order.push(e instanceof APIUserAbortError ? 'aborted' : 'other');
+    });
+    const second = limiter.acquire().then((release) => {
+      order.push('second');
+      return release;
+    });
+    controller.abort();
+    await aborted;
+    first();
+    await vi.advanceTimersByTimeAsync(1_000);
+    (await second)();
+    expect(order).toEqual(['aborted', 'second']);
+    expect(limiter.pending).toBe(0);
+  });
+});

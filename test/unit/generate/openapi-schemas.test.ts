@@ -1,0 +1,72 @@
+// The request schemas generated from the vendored OpenAPI (the one description
+// scripts/generate/merge.ts makes of its two files), and the checker that reads them: every request
+// example of the OpenAPI passes, except the five its sources list as broken.
+import { describe, expect, it } from 'vitest';
+import { REQUEST_SCHEMAS, SCHEMA_DEFS } from '../../../src/generated/request-schemas.js';
+import { checkSchema } from '../../../src/internal/schema.js';
+import { PATHS, requestExample } from '../../openapi.js';
+
+describe('request schemas', () => {
+  it('cover every operation', () => {
+    expect(Object.keys(REQUEST_SCHEMAS).sort()).toEqual([...PATHS].sort());
+  });
+
+  it('accept the OpenAPI request examples, but the five known not to fit their schemas', () => {
+    const refused: string[] = [];
+    let checked = 0;
+    for (const path of PATHS) {
+      const example = requestExample(path);
+      if (example === undefined) continue;
+      checked++;
+      if (checkSchema(example, REQUEST_SCHEMAS[path]!, SCHEMA_DEFS)) refused.push(path);
+    }
+    expect(checked).toBeGreaterThan(150);
+    expect(refused.sort()).toEqual([
+      '/alert/pipeline/upsert',
+      '/insight/alert/topk-by-label',
+      '/safari/skill/upload', // the form's example leaves out its required file
+      '/schedule/create',
+      '/schedule/preview',
+    ]);
+  });
+
+  it('leave enum membership out on request, and only that', () => {
+    const reset = REQUEST_SCHEMAS['/incident/reset']!;
+    const id = '0123456789abcdef01234567';
+    const fatal = { incident_id: id, incident_severity: 'Fatal' };
+    expect(checkSchema(fatal, reset, SCHEMA_DEFS)?.path).toBe('incident_severity');
+    expect(checkSchema(fatal, reset, SCHEMA_DEFS, { enums: false })).toBeUndefined();
+    // Every other rule still holds without enums: type, pattern, length.
+    expect(
+      checkSchema({ incident_id: id, incident_severity: 3 }, reset, SCHEMA_DEFS, { enums: false })?.message,
+    ).toMatch(/string/);
+    expect(checkSchema({ incident_id: 'x' }, reset, SCHEMA_DEFS, { enums: false })?.path).toBe('incident_id');
+    expect(checkSchema({ incident_id: id, title: 'ab' }, reset, SCHEMA_DEFS, { enums: false })?.path).toBe('title');
+  });
+
+  it('name the field at fault', () => {
+    const ack = REQUEST_SCHEMAS['/incident/ack']!;
+    expect(checkSchema({}, ack, SCHEMA_DEFS)).toEqual({ path: 'incident_ids', message: 'is required' });
+    expect(checkSchema({ incident_ids: [] }, ack, SCHEMA_DEFS)?.path).toBe('incident_ids');
+    expect(checkSchema({ incident_ids: ['0123456789abcdef01234567', 'nope'] }, ack, SCHEMA_DEFS)?.path).toBe(
+      'incident_ids[1]',
+    );
+    expect(checkSchema({ incident_ids: ['0123456789abcdef01234567'], extra: 1 }, ack, SCHEMA_DEFS)).toBeUndefined();
+    const snooze = REQUEST_SCHEMAS['/incident/snooze']!;
+    expect(checkSchema({ incident_ids: ['0123456789abcdef01234567'], minutes: 0 }, snooze, SCHEMA_DEFS)?.path).toBe(
+      'minutes',
+    );
+    expect(
+      checkSchema({ incident_ids: ['0123456789abcdef01234567'], minutes: 1.5 }, snooze, SCHEMA_DEFS)?.message,
+    ).toMatch(/integer/);
+    const create = REQUEST_SCHEMAS['/incident/create']!;
+    expect(checkSchema({ incident_severity: 'Fatal' }, create, SCHEMA_DEFS)?.path).toBe('incident_severity');
+    const assign = REQUEST_SCHEMAS['/incident/assign']!;
+    expect(
+      checkSchema({ incident_id: '0123456789abcdef01234567', assigned_to: { person_ids: [] } }, assign, SCHEMA_DEFS)
+        ?.path,
+    ).toBe('assigned_to.person_ids');
+    const changes = REQUEST_SCHEMAS['/status-page/change/list']!; // a GET: its query parameters
+    expect(checkSchema({}, changes, SCHEMA_DEFS)?.path).toBe('page_id');
+  });
+});

@@ -1,0 +1,111 @@
+// The per-delivery deadline: waits settle by their value or by the deadline, whichever is first;
+// deliveries due in the same 10 ms share a timer; a disposed deadline fires nothing. Fake timers:
+// what is checked is the order of events, not the machine's speed.
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { Deadline, DeadlineExceededError } from '../../../src/webhooks/deadline.js';
+
+beforeEach(() => {
+  vi.useFakeTimers({ now: 1_000_000 });
+});
+afterEach(() => {
+  vi.useRealTimers();
+});
+
+const later = <T>(ms: number, value: T) => new Promise<T>((resolve) => setTimeout(resolve, ms, value));
+const settle = async (promise: Promise<unknown>) =>
+  promise.then(
+    (value) => ({ value }),
+    (error: unknown) => ({ error }),
+  );
+
+describe('Deadline', () => {
+  it('returns a plain value as it is, with no timer', () => {
+    const deadline = new Deadline(1500);
+    expect(deadline.race(42, 'x')).toBe(42);
+    expect(vi.getTimerCount()).toBe(0);
+    deadline.dispose();
+  });
+
+  it('gives the value when it comes first, and the error naming the wait when the deadline does', async () => {
+    const deadline = new Deadline(1500);
+    const fast = settle(deadline.race(later(100, 'fast'), 'the store') as Promise<string>);
+    await vi.advanceTimersByTimeAsync(100);
+    expect(await fast).toEqual({ value: 'fast' });
+    const slow = settle(deadline.race(later(5000, 'slow'), 'the queue') as Promise<string>);
+    await vi.advanceTimersByTimeAsync(1400);
+    const outcome = await slow;
+    expect('error' in outcome && outcome.error).toBeInstanceOf(DeadlineExceededError);
+    expect(String((outcome as { error: Error }).error.message)).toBe(
+      'the queue did not finish within the ack deadline (1500 ms)',
+    );
+    expect(deadline.remaining).toBe(0);
+    deadline.dispose();
+  });
+
+  it('passes a rejection through, and swallows one that comes after the deadline', async () => {
+    const deadline = new Deadline(200);
+    const failing = settle(deadline.race<never>(Promise.reject(new Error('boom')), 'x'));
+    expect(await failing).toEqual({ error: new Error('boom') });
+    const late = new Promise<never>((_, reject) => setTimeout(reject, 1000, new Error('late')));
+    const raced = settle(deadline.race<never>(late, 'y'));
+    await vi.advanceTimersByTimeAsync(1000); // the late rejection lands with no one listening: no unhandled rejection
+    expect(((await raced) as { error: Error }).error).toBeInstanceOf(DeadlineExceededError);
+    deadline.dispose();
+  });
+
+  it('fires never late and at most 10 ms early, and deliveries due in the same 10 ms share one timer', async () => {
+    const deadlines = [0, 3, 7].map((offset) => {
+      vi.setSystemTime(1_000_000 + offset);
+      return new Deadline(1500);
+    });
+    const waits = deadlines.map((d) => settle(d.race(new Promise(() => {}), 'x') as Promise<unknown>));
+    expect(vi.getTimerCount()).toBe(1);
+    let settledAt = 0;
+    void Promise.all(waits).then(() => (settledAt = Date.now()));
+    // Due at 1 001 500, 1 001 503 and 1 001 507: all at 1 001 500 (the clock now reads 1 000 007).
+    await vi.advanceTimersByTimeAsync(1492);
+    expect(settledAt).toBe(0);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(settledAt).toBe(1_001_500);
+    for (const d of deadlines) d.dispose();
+  });
+
+  it('settledBy: the value, or undefined at the deadline while the work goes on', async () => {
+    const deadline = new Deadline(500);
+    const quick = deadline.settledBy(later(10, 'done'));
+    await vi.advanceTimersByTimeAsync(10);
+    expect(await quick).toEqual({ value: 'done' });
+    const work = later(2000, 'finished');
+    const slow = deadline.settledBy(work);
+    await vi.advanceTimersByTimeAsync(490);
+    expect(await slow).toBeUndefined();
+    await vi.advanceTimersByTimeAsync(1510);
+    expect(await work).toBe('finished');
+  });
+
+  it('tighten() brings a watched deadline forward; dispose() stops it from firing', async () => {
+    const deadline = new Deadline(1500);
+    const wait = settle(deadline.race(new Promise(() => {}), 'x') as Promise<unknown>);
+    deadline.tighten(900);
+    deadline.tighten(1200); // never later
+    expect(deadline.ms).toBe(900);
+    await vi.advanceTimersByTimeAsync(900);
+    expect(((await wait) as { error: Error }).error.message).toContain('(900 ms)');
+
+    const disposed = new Deadline(100);
+    let fired = false;
+    void (disposed.race(new Promise(() => {}), 'x') as Promise<unknown>).then(undefined, () => (fired = true));
+    disposed.dispose();
+    await vi.advanceTimersByTimeAsync(1000);
+    expect(fired).toBe(false);
+  });
+
+  it('a wait started after the deadline passed fails at once', async () => {
+    const deadline = new Deadline(100);
+    void settle(deadline.race(new Promise(() => {}), 'x') as Promise<unknown>);
+    await vi.advanceTimersByTimeAsync(100);
+    const after = await settle(deadline.race(new Promise(() => {}), 'the body') as Promise<unknown>);
+    expect((after as { error: Error }).error).toBeInstanceOf(DeadlineExceededError);
+    expect(await deadline.settledBy(new Promise(() => {}))).toBeUndefined();
+  });
+});
