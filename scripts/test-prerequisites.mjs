@@ -14,7 +14,7 @@ import { fileURLToPath } from 'node:url';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const PRISM = path.join(root, 'tools/prism/node_modules/@stoplight/prism-cli/dist/index.js');
-/** Where test/integration/browser.test.ts looks for Chromium (the same expression). */
+/** Where test/integration/package/browser.test.ts looks for Chromium (the same expression). */
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
 /** Stops with one message, before anything is run. */
