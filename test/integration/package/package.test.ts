@@ -94,10 +94,16 @@ beforeAll(async () => {
       [tarball, ...typescript, 'tsx@4.23.15'],
       ['no-msw.mjs', 'consumer.ts', 'consumer-cjs.cts', 'consumer-testing.cts'],
       {
-        node16: { resolution: 'node16', files: ['consumer.ts', 'consumer-cjs.cts', 'consumer-testing.cts'] },
-        examples: {
+        // One program for the consumers and the shipped examples: each tsc run reads the SDK's
+        // declarations anew (the OpenAPI's types alone are 1 MB), which took ~12 s a run.
+        node16: {
           resolution: 'node16',
-          files: standaloneExamples.map((file) => `node_modules/flashduty-sdk/${file}`),
+          files: [
+            'consumer.ts',
+            'consumer-cjs.cts',
+            'consumer-testing.cts',
+            ...standaloneExamples.map((file) => `node_modules/flashduty-sdk/${file}`),
+          ],
         },
       },
     ),
@@ -138,19 +144,11 @@ describe('the packed package in a project without msw', () => {
   });
 
   it(
-    'type-checks ESM and CommonJS consumers of all three entries (moduleResolution node16)',
-    { timeout: 150_000 },
-    async () => {
-      await expect(tsc(plain, 'tsconfig.node16.json')).resolves.toBeDefined();
-    },
-  );
-
-  it(
-    'type-checks the shipped examples that need nothing but the SDK, as a user opens them',
+    'type-checks ESM and CommonJS consumers of all three entries, and the shipped examples that need nothing but the SDK as a user opens them (moduleResolution node16)',
     { timeout: 150_000 },
     async () => {
       expect(standaloneExamples.length).toBeGreaterThan(6);
-      await expect(tsc(plain, 'tsconfig.examples.json')).resolves.toBeDefined();
+      await expect(tsc(plain, 'tsconfig.node16.json')).resolves.toBeDefined();
     },
   );
 
