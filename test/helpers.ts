@@ -3,6 +3,7 @@
 // test hands a delivery to a receiver or waits a while.
 import { createServer as createHttpServer, type RequestListener } from 'node:http';
 import { createServer } from 'node:net';
+import fc from 'fast-check';
 import { afterAll } from 'vitest';
 import { Flashduty, type ClientOptions } from '../src/index.js';
 import {
@@ -120,3 +121,18 @@ export function receive(
  * where real time must pass (a lease or a TTL lapsing), never to wait for something that happens.
  */
 export const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Any value a payload's field may hold, well formed or not (fast-check): the edges a payload check must tell apart. */
+export const anyFieldValue = fc.oneof(
+  fc.constant(undefined),
+  fc.constant(null),
+  fc.constant(''),
+  fc.string(),
+  fc.integer(),
+  fc.double(),
+  fc.constant(2 ** 60),
+  fc.constant('y'.repeat(300)),
+  fc.boolean(),
+  fc.array(fc.integer(), { maxLength: 2 }),
+  fc.object({ maxDepth: 1 }),
+);
