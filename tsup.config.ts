@@ -73,6 +73,8 @@ export default defineConfig([
   {
     ...shared,
     format: 'cjs',
+    // Its declarations are the ESM build's with `.cjs` imports: scripts/cjs-types.ts writes them.
+    dts: false,
     splitting: false,
     // ky is ESM-only: left external, the CJS output would call a missing `default.create`.
     noExternal: ['ky', ...BUNDLED],
