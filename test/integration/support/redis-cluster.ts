@@ -35,7 +35,8 @@ export interface RedisCluster {
  * where the other tests' servers (port 0: an ephemeral port) never land.
  */
 async function freePort(taken: Set<number>): Promise<number> {
-  for (;;) {
+  for (let tries = 0; ; tries++) {
+    if (tries >= 1_000) throw new Error('redis cluster: no free port pair (P, P + 10 000) found in 20 000-22 699');
     const port = 20_000 + Math.floor(Math.random() * 2_700);
     if (taken.has(port) || taken.has(port + 10_000)) continue;
     if ((await isFree(port)) && (await isFree(port + 10_000))) {
