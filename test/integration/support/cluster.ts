@@ -10,7 +10,7 @@ import { type ConnectionOptions, Queue } from 'bullmq';
 import { Redis, type RedisOptions } from 'ioredis';
 import { closedPort } from '../../helpers.js';
 import { startFrontDoor, type FrontDoor } from './front-door.js';
-import { type HandlerPlan, type Outcomes, readOutcomes } from './ledger.js';
+import { type HandlerPlan, ledgerConnectionName, type Outcomes, readOutcomes } from './ledger.js';
 import { killHard, spawnTied, stopChild } from './lifetime.js';
 import { type RedisServer, startRedis } from './redis.js';
 import { Sender } from './sender.js';
@@ -191,6 +191,23 @@ export class Cluster {
     const deadline = Date.now() + timeoutMs;
     while (Number(await this.ledger.get(`inside:${member.pid}`)) <= 0) {
       if (Date.now() > deadline) throw new Error(`no handler ran in process ${member.pid} within ${timeoutMs} ms`);
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+  }
+
+  /** Whether the ledger lists the process's connection (named by connectLedger). */
+  async ledgerConnected(member: Member): Promise<boolean> {
+    return String(await this.ledger.client('LIST')).includes(`name=${ledgerConnectionName(member.pid)} `);
+  }
+
+  /**
+   * Resolves once the ledger has dropped the connection of a process that died: Redis applies what a
+   * connection sent before it notices the close, so nothing the process recorded is still on the way.
+   */
+  async ledgerDropped(member: Member, timeoutMs = 10_000): Promise<void> {
+    const deadline = Date.now() + timeoutMs;
+    while (await this.ledgerConnected(member)) {
+      if (Date.now() > deadline) throw new Error(`the ledger still lists process ${member.pid} after ${timeoutMs} ms`);
       await new Promise((resolve) => setTimeout(resolve, 10));
     }
   }
