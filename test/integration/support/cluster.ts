@@ -195,6 +195,21 @@ export class Cluster {
     }
   }
 
+  /**
+   * The first replica found holding a delivery (a connection through the front door with no byte of
+   * an answer yet) among those opened after the front door's mark `since`; polls for up to `timeoutMs`.
+   */
+  async replicaHolding(since: number, timeoutMs = 20_000): Promise<Member> {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const alive = this.replicas.filter((r) => r.child.exitCode === null && r.child.signalCode === null);
+      const holder = alive.find((r) => this.frontDoor.holding(r.url as string, since) > 0);
+      if (holder) return holder;
+      if (Date.now() > deadline) throw new Error(`no replica held a delivery within ${timeoutMs} ms`);
+      await new Promise((resolve) => setTimeout(resolve, 5));
+    }
+  }
+
   /** Whether the ledger lists the process's connection (named by connectLedger). */
   async ledgerConnected(member: Member): Promise<boolean> {
     return String(await this.ledger.client('LIST')).includes(`name=${ledgerConnectionName(member.pid)} `);
