@@ -9,8 +9,6 @@ export interface FrontDoor {
   url: string;
   /** Replaces the backends (e.g. after a replica was restarted on a new port). */
   setBackends(urls: string[]): void;
-  /** Connections open to this backend now. */
-  openTo(url: string): number;
   /** Connections the front door has opened so far: a mark for `holding`. */
   readonly opened: number;
   /**
@@ -73,7 +71,6 @@ export async function startFrontDoor(backends: string[], downMs = 2_000): Promis
   return {
     url: `http://127.0.0.1:${port}/`,
     setBackends: (urls) => void (targets = urls.map((u) => new URL(u))),
-    openTo: (url) => [...live].filter((c) => c.href === new URL(url).href).length,
     get opened() {
       return opened;
     },
