@@ -210,6 +210,26 @@ export class Cluster {
     }
   }
 
+  /** Resolves once the Sentinel names another primary than `redis` (the failover done); polls up to `timeoutMs`. */
+  async failedOver(timeoutMs = 30_000): Promise<void> {
+    const sentinel = this.config.sentinel;
+    if (!sentinel) throw new Error('failedOver(): the cluster has no Sentinel');
+    const probe = new Redis({ port: sentinel.port, host: '127.0.0.1', lazyConnect: true, maxRetriesPerRequest: 1 });
+    probe.on('error', () => undefined); // a failed ask is asked again
+    try {
+      const deadline = Date.now() + timeoutMs;
+      for (;;) {
+        const primary = await probe.call('SENTINEL', 'get-master-addr-by-name', sentinel.name).catch(() => null);
+        if (Array.isArray(primary) && Number(primary[1]) !== this.redis.port) return;
+        if (Date.now() > deadline)
+          throw new Error(`the Sentinel still names ${JSON.stringify(primary)} after ${timeoutMs} ms`);
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+    } finally {
+      probe.disconnect();
+    }
+  }
+
   /** Whether the ledger lists the process's connection (named by connectLedger). */
   async ledgerConnected(member: Member): Promise<boolean> {
     return String(await this.ledger.client('LIST')).includes(`name=${ledgerConnectionName(member.pid)} `);
