@@ -52,11 +52,12 @@ describe('queue mode under faults', { timeout: 120_000 }, () => {
       async act() {
         // Frozen first, then checked: killed only while a handler is surely inside (on a busy
         // machine the handler seen a moment ago may have finished before a kill landed).
-        for (;;) {
+        for (let tries = 1; ; tries++) {
           await cluster.waitForHandlerIn(victim);
           victim.child.kill('SIGSTOP');
           if (Number(await cluster.ledger.get(`inside:${victim.pid}`)) > 0) break;
           victim.child.kill('SIGCONT');
+          if (tries >= 50) throw new Error(`worker ${victim.pid}: no handler still inside once frozen, in 50 tries`);
         }
         await cluster.kill(victim);
         cluster.workers.splice(cluster.workers.indexOf(victim), 1);
