@@ -9,7 +9,7 @@ import { createCluster } from 'redis';
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import { buildDelivery, buildWebhookEvent } from '../../src/testing/index.js';
 import { RedisStateStore, WebhookReceiver } from '../../src/webhooks/index.js';
-import { startMock } from '../helpers.js';
+import { sleep, startMock } from '../helpers.js';
 import { startRedisCluster } from './support/redis-cluster.js';
 
 const cluster = await startRedisCluster();
@@ -185,11 +185,12 @@ describe('faults of a Redis Cluster', () => {
     });
     const store = new RedisStateStore({ client: connection, keyPrefix: 'down:', ttlMs: 60_000 });
     const ACK_MS = 500;
+    const RETRY_MS = 100;
     const receiver = new WebhookReceiver({ store, ackTimeoutMs: ACK_MS, logger: false });
     const handled = new Map<string, number>();
     receiver.on('event', (event) => void handled.set(event.event_id, (handled.get(event.event_id) ?? 0) + 1));
     const events = Array.from({ length: 60 }, () => buildWebhookEvent('i_new'));
-    const { primary } = await cluster.shardOf(0);
+    const { primary, replica } = await cluster.shardOf(0);
     try {
       cluster.freeze(primary); // as down: its connections stay open, nothing answers
       let late = 0;
@@ -201,12 +202,17 @@ describe('faults of a Redis Cluster', () => {
           if (performance.now() - started > ACK_MS * 5) late++;
           if (result.status === 200) return;
           refused++;
-          await new Promise((resolve) => setTimeout(resolve, 100)); // the sender's retry, later
+          await sleep(RETRY_MS); // real time by design: the sender retries a while later, not at once
         }
         throw new Error(`event ${event.event_id} never accepted`);
       };
       const running = Promise.all(events.map(deliverUntilAccepted));
-      await new Promise((resolve) => setTimeout(resolve, 3_500)); // past cluster-node-timeout (2 s): a failover
+      // Frozen until the failover: past cluster-node-timeout (2 s) its replica is promoted.
+      await vi.waitFor(
+        async () =>
+          expect(await cluster.cli(replica, 'INFO', 'replication'), 'the replica promoted').toMatch(/role:master/),
+        { timeout: 30_000, interval: 100 },
+      );
       cluster.thaw(primary); // back, it rejoins as a replica of the promoted one
       await running;
       expect(late).toBe(0);

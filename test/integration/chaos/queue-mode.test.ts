@@ -2,14 +2,13 @@
 // processes on a persistent Redis, deliveries by the sender's rules through a front door. Each
 // fault below must lose no accepted event, handle none twice to success, and answer nothing after
 // the sender's deadline; what the sender gave up on is counted, then replayed.
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createMockService } from '../../../src/testing/index.js';
 import { Cluster } from '../support/cluster.js';
 import { plan } from '../support/plan.js';
 import { count, describeCounts, drive, expectNothingLost, labelEvent, ownIncidents } from '../support/scenario.js';
 import { Sender } from '../support/sender.js';
 import { figure, scale } from '../stress/scale.js';
-import { sleep } from '../../helpers.js';
 
 const SIZE = scale(96, 1_000);
 let cluster: Cluster;
@@ -53,11 +52,12 @@ describe('queue mode under faults', { timeout: 120_000 }, () => {
       async act() {
         // Frozen first, then checked: killed only while a handler is surely inside (on a busy
         // machine the handler seen a moment ago may have finished before a kill landed).
-        for (;;) {
+        for (let tries = 1; ; tries++) {
           await cluster.waitForHandlerIn(victim);
           victim.child.kill('SIGSTOP');
           if (Number(await cluster.ledger.get(`inside:${victim.pid}`)) > 0) break;
           victim.child.kill('SIGCONT');
+          if (tries >= 50) throw new Error(`worker ${victim.pid}: no handler still inside once frozen, in 50 tries`);
         }
         await cluster.kill(victim);
         cluster.workers.splice(cluster.workers.indexOf(victim), 1);
@@ -77,14 +77,13 @@ describe('queue mode under faults', { timeout: 120_000 }, () => {
 
   it('kill -9 of a replica before it answers: the sender retries on EOF at the other one', async () => {
     const p = plan(SIZE, 20, 'kill-replica');
-    const victim = cluster.replicas[0];
-    if (!victim) throw new Error('no replica');
     const kill = {
       atBatch: 2,
-      // Redis frozen, so the replica holds deliveries it has not answered yet when it dies.
+      // Redis frozen until a replica holds a delivery that came after (it cannot answer it), so
+      // that it holds deliveries it has not answered yet when it dies.
       async act() {
         cluster.redis.freeze();
-        await sleep(300);
+        const victim = await cluster.replicaHolding(cluster.frontDoor.opened);
         await cluster.kill(victim);
         cluster.replicas.splice(cluster.replicas.indexOf(victim), 1);
         cluster.redis.thaw();
@@ -133,11 +132,12 @@ describe('queue mode under faults', { timeout: 120_000 }, () => {
       await service.actions.comment(incident.incident_id, 'mitigated', service.personId);
     }
     // Deliveries go out one after another; kill a replica (Redis frozen, so it dies holding one) a third of the way in.
-    while (service.webhooks.history(integration.id).length < 10) await sleep(5);
+    await vi.waitFor(() => expect(service.webhooks.history(integration.id).length).toBeGreaterThanOrEqual(10), {
+      timeout: 30_000,
+      interval: 5,
+    });
     cluster.redis.freeze();
-    await sleep(200);
-    const victim = cluster.replicas.find((r) => cluster.frontDoor.openTo(r.url as string) > 0);
-    if (!victim) throw new Error('no replica holds a delivery');
+    const victim = await cluster.replicaHolding(cluster.frontDoor.opened);
     await cluster.kill(victim);
     cluster.replicas.splice(cluster.replicas.indexOf(victim), 1);
     cluster.redis.thaw();

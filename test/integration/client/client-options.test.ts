@@ -106,10 +106,21 @@ describe('abort and timeout', () => {
   it('stops waiting between retries when aborted', async () => {
     h.service.faults.add({ status: 500, times: 3 });
     const controller = new AbortController();
-    const pending = rejection(h.client({ maxRetries: 2 }).listIncidents(window, { signal: controller.signal }));
-    await new Promise((resolve) => setTimeout(resolve, 150)); // first attempt failed, now backing off
-    controller.abort();
-    expect(await pending).toBeInstanceOf(APIUserAbortError);
+    const before = h.calls.length;
+    // The first attempt failed and the client logs the retry it is about to wait for: abort then,
+    // right after it began the wait (a microtask later), whatever the machine's speed.
+    const warnings: string[] = [];
+    const warn = (message: string) => {
+      warnings.push(message);
+      if (/retry 1\/2 in \d+ ms/.test(message)) queueMicrotask(() => controller.abort());
+    };
+    const logger = { debug: () => {}, info: () => {}, warn, error: () => {} };
+    const client = h.client({ maxRetries: 2, logLevel: 'warn', logger });
+    expect(await rejection(client.listIncidents(window, { signal: controller.signal }))).toBeInstanceOf(
+      APIUserAbortError,
+    );
+    expect(warnings).toHaveLength(1);
+    expect(h.calls.length - before).toBe(1); // no second attempt: the wait was cut short
   });
 
   it('times out per attempt with the client or per-call timeout', async () => {

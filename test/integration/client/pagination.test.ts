@@ -67,11 +67,14 @@ describe('one page', () => {
   it('sends nothing until awaited or iterated', async () => {
     const before = h.calls.length;
     const pending = client.listIncidents(last7);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-    expect(h.calls.length).toBe(before);
+    // A later call, awaited to its answer: had `pending` been sent when made, it would be on the
+    // wire before this one.
+    await client.listIncidents({ ...last7, limit: 1 });
+    expect(h.calls.slice(before).map((c) => c.body)).toEqual([{ ...last7, limit: 1 }]);
     await pending;
     await pending; // awaiting twice sends once
-    expect(h.calls.length).toBe(before + 1);
+    expect(h.calls.length).toBe(before + 2);
+    expect(h.calls.at(-1)?.body).toEqual(last7);
   });
 
   it('converts Dates to Unix seconds and arrays to comma-separated strings on the wire', async () => {

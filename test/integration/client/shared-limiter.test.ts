@@ -4,7 +4,7 @@
 // freezes (the in-process limiter stands in: every call answered, within the local limits). Every
 // check counts (429s, answers, arrivals per rolling second as the mock logged them), none times.
 import { Redis } from 'ioredis';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it, vi } from 'vitest';
 import { APIUserAbortError } from '../../../src/index.js';
 import { DAY, NOW, rejection, startMock } from '../../helpers.js';
 import { busiestWindow, runClient, startMockProcess } from '../support/fleet.js';
@@ -23,12 +23,13 @@ function recorder() {
 }
 
 /** Resolves once `check` holds, polling; fails after `ms` (a bound for a hang, not a speed check). */
-async function until(check: () => boolean | Promise<boolean>, what: string, ms = 30_000): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`never happened: ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
+function until(check: () => boolean | Promise<boolean>, what: string, ms = 30_000): Promise<void> {
+  return vi.waitFor(
+    async () => {
+      if (!(await check())) throw new Error(`never happened within ${ms} ms: ${what}`);
+    },
+    { timeout: ms, interval: 20 },
+  );
 }
 
 describe('a fleet on one Redis and prefix', () => {

@@ -82,7 +82,9 @@ describe('withResponse()', () => {
     process.on('unhandledRejection', onUnhandled);
     try {
       expect(await rejection(client.deleteSkill('').withResponse())).toBeInstanceOf(RequestValidationError);
-      await new Promise((resolve) => setTimeout(resolve, 50)); // past Node's unhandled-rejection check
+      // Node reports a rejection left unhandled once the microtasks after the macrotask it happened in
+      // have run: one setImmediate later, any rejection of this call has been reported (not a sleep).
+      await new Promise((resolve) => setImmediate(resolve));
       expect(unhandled).toEqual([]);
     } finally {
       process.off('unhandledRejection', onUnhandled);

@@ -5,7 +5,8 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { afterAll, describe, expect, it } from 'vitest';
+import { Queue } from 'bullmq';
+import { afterAll, describe, expect, it, vi } from 'vitest';
 import { buildDelivery, buildWebhookEvent, createMockService } from '../../../src/testing/index.js';
 import { spawnTied, stopChild } from '../support/lifetime.js';
 import { type RedisServer, startRedis } from '../support/redis.js';
@@ -176,8 +177,11 @@ describe('webhook receiver examples', () => {
         buildDelivery(buildWebhookEvent('i_new'), { headers: { 'X-Flashduty-Token': 'nope' } }).init(),
       );
       expect(wrong.status).toBe(401);
-      await new Promise((resolve) => setTimeout(resolve, 100));
-      expect(example.output()).toContain(event.event_id);
+      // Its handler's line (`event i_new <id>`) comes once the handler ran: wait for it.
+      await vi.waitFor(() => expect(example.output()).toContain(`event i_new ${event.event_id}`), {
+        timeout: 10_000,
+        interval: 10,
+      });
     },
   );
 
@@ -192,10 +196,10 @@ describe('webhook receiver examples', () => {
     const critical = await service.actions.create({ title: 'checkout down', incident_severity: 'Critical' });
     const minor = await service.actions.create({ title: 'slow report', incident_severity: 'Info' });
     await service.webhooks.idle();
-    const deadline = Date.now() + 20_000;
-    while (!example.output().includes(`acknowledged ${critical.incident_id}`) && Date.now() < deadline)
-      await new Promise((r) => setTimeout(r, 50));
-    expect(example.output()).toContain(`acknowledged ${critical.incident_id}`);
+    await vi.waitFor(() => expect(example.output()).toContain(`acknowledged ${critical.incident_id}`), {
+      timeout: 20_000,
+      interval: 20,
+    });
     const incident = service.world.incidents.find((i) => i.incident_id === critical.incident_id)!;
     expect(incident.progress).toBe('Processing');
     expect(service.actions.comments.get(critical.incident_id)?.map((c) => c.text)).toEqual([
@@ -233,10 +237,27 @@ describe('webhook receiver examples', () => {
       children.push(worker);
       let out = '';
       worker.stdout?.on('data', (c: Buffer) => (out += c.toString()));
-      const deadline = Date.now() + 30_000;
-      while (!out.includes(`handled i_new ${event.event_id}`) && Date.now() < deadline)
-        await new Promise((r) => setTimeout(r, 100));
-      await new Promise((r) => setTimeout(r, 500)); // room for a second run, were there one
+      const ended = new Promise((resolve) => worker.stdout?.once('end', resolve));
+      await vi.waitFor(() => expect(out).toContain(`handled i_new ${event.event_id}`), {
+        timeout: 30_000,
+        interval: 20,
+      });
+      // No second run: once the queue has nothing left to run and its one job completed, none can
+      // follow. Then the worker is stopped, and its whole output read.
+      const queue = new Queue('flashduty-webhooks', { connection: { host: '127.0.0.1', port: redis.port } });
+      try {
+        await vi.waitFor(
+          async () =>
+            expect(
+              await queue.getJobCounts('waiting', 'active', 'delayed', 'prioritized', 'completed', 'failed'),
+            ).toEqual({ waiting: 0, active: 0, delayed: 0, prioritized: 0, completed: 1, failed: 0 }),
+          { timeout: 30_000, interval: 20 },
+        );
+      } finally {
+        await queue.close();
+      }
+      await stopChild(worker);
+      await ended;
       expect(out.split(`handled i_new ${event.event_id}: queued once`)).toHaveLength(2);
     },
   );

@@ -9,7 +9,7 @@ import { type ConnectionOptions, Queue } from 'bullmq';
 import Fastify from 'fastify';
 import { Redis } from 'ioredis';
 import { fastifyWebhooks, RedisStateStore, WebhookReceiver } from '../../../src/webhooks/index.js';
-import { recordOutcomes } from '../support/ledger.js';
+import { connectLedger, recordOutcomes } from '../support/ledger.js';
 import { type ProcessConfig, redisOptions } from '../support/cluster.js';
 
 const config = JSON.parse(process.env.CHAOS_CONFIG ?? '{}') as ProcessConfig;
@@ -27,7 +27,7 @@ const receiver = new WebhookReceiver({
   logger: false,
 });
 receiver.on('error', () => undefined); // counted by the sender's history and the ledger, not logged
-if (!queue) recordOutcomes(receiver, new Redis(config.ledgerPort, '127.0.0.1'), config.handlers);
+if (!queue) recordOutcomes(receiver, connectLedger(config.ledgerPort), config.handlers);
 const listening = (port: number) => console.log(`LISTENING http://127.0.0.1:${port}/`);
 let close: () => unknown;
 if (config.adapter === 'fastify') {

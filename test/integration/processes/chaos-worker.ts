@@ -4,7 +4,7 @@
 import { type ConnectionOptions, Worker } from 'bullmq';
 import { Redis } from 'ioredis';
 import { RedisStateStore, WebhookReceiver } from '../../../src/webhooks/index.js';
-import { recordOutcomes } from '../support/ledger.js';
+import { connectLedger, recordOutcomes } from '../support/ledger.js';
 import { type ProcessConfig, redisOptions } from '../support/cluster.js';
 
 const config = JSON.parse(process.env.CHAOS_CONFIG ?? '{}') as ProcessConfig;
@@ -15,7 +15,7 @@ const receiver = new WebhookReceiver({
   ackTimeoutMs: config.ackTimeoutMs,
 });
 receiver.on('error', () => undefined);
-recordOutcomes(receiver, new Redis(config.ledgerPort, '127.0.0.1'), config.handlers);
+recordOutcomes(receiver, connectLedger(config.ledgerPort), config.handlers);
 const worker = new Worker(config.queue, receiver.processor(), {
   connection: { ...redisOptions(config), maxRetriesPerRequest: null } as ConnectionOptions,
   concurrency: config.concurrency ?? 20,

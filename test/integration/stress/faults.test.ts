@@ -3,7 +3,7 @@
 // have taken effect is never sent again, the final error has the right class and request id, and
 // the app key is never printed.
 import { inspect } from 'node:util';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import {
   APIConnectionError,
   APIConnectionTimeoutError,
@@ -132,8 +132,9 @@ const SCENARIOS: Scenario[] = [
 
 /** Runs one call under a lasting fault; returns what the server saw and how the call ended. */
 async function underFault(fault: Fault, path: string, call: () => PromiseLike<unknown>) {
+  const TIMES = 100;
   h.service.faults.clear();
-  h.service.faults.add({ ...fault, path, times: 100 });
+  h.service.faults.add({ ...fault, path, times: TIMES });
   const before = h.service.callLog.filter((c) => c.path === path).length;
   // Attempts are counted as the client sent them: a request on a connection the server has just
   // dropped can fail before the server logs it (seen on a busy machine: 2 logged of 3 sent).
@@ -146,14 +147,16 @@ async function underFault(fault: Fault, path: string, call: () => PromiseLike<un
   } catch (e) {
     error = e;
   }
+  // Every call that reached the server took the fault, and the server logs each once it ends: a
+  // call held by a delay lands later (and may take effect then). Wait until all have landed.
+  const tookFault = TIMES - h.service.faults.pending;
   h.service.faults.clear();
-  // Calls held by a delay land later: wait until the server's count has been still for a while.
   const count = () => h.service.callLog.filter((c) => c.path === path).length - before;
-  for (let last = -1, still = 0; still < 4;) {
-    await new Promise((resolve) => setTimeout(resolve, 250));
-    still = count() === last ? still + 1 : 0;
-    last = count();
-  }
+  await vi.waitFor(
+    () =>
+      expect(count(), `calls to ${path} logged, of ${tookFault} that took the fault`).toBeGreaterThanOrEqual(tookFault),
+    { timeout: 10_000, interval: 10 },
+  );
   return { attempts: sent() - sentBefore, error, ms: Date.now() - started };
 }
 

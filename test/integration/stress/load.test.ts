@@ -7,7 +7,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { Flashduty, RequestTooFrequentlyError } from '../../../src/index.js';
 import { buildDelivery, createMockService } from '../../../src/testing/index.js';
 import { WebhookReceiver } from '../../../src/webhooks/index.js';
-import { DAY } from '../../helpers.js';
+import { DAY, sleep } from '../../helpers.js';
 import { type Plan, plan, verify } from '../support/plan.js';
 import { spawnTied, stopChild } from '../support/lifetime.js';
 import { startRedis } from '../support/redis.js';
@@ -40,7 +40,7 @@ describe('webhook deliveries under load', () => {
       const handled: string[] = [];
       const stale: string[] = [];
       receiver.on('event', async (event) => {
-        await new Promise((resolve) => setTimeout(resolve, Math.random() * 5));
+        await sleep(Math.random() * 5); // load shaping: handlers take 0-5 ms, so that they overlap as real ones do
         handled.push(event.event_id);
       });
       receiver.on('stale', (event) => void stale.push(event.event_id));

@@ -10,7 +10,7 @@ import { type ConnectionOptions, Queue } from 'bullmq';
 import { Redis, type RedisOptions } from 'ioredis';
 import { closedPort } from '../../helpers.js';
 import { startFrontDoor, type FrontDoor } from './front-door.js';
-import { type HandlerPlan, type Outcomes, readOutcomes } from './ledger.js';
+import { type HandlerPlan, ledgerConnectionName, type Outcomes, readOutcomes } from './ledger.js';
 import { killHard, spawnTied, stopChild } from './lifetime.js';
 import { type RedisServer, startRedis } from './redis.js';
 import { Sender } from './sender.js';
@@ -191,6 +191,58 @@ export class Cluster {
     const deadline = Date.now() + timeoutMs;
     while (Number(await this.ledger.get(`inside:${member.pid}`)) <= 0) {
       if (Date.now() > deadline) throw new Error(`no handler ran in process ${member.pid} within ${timeoutMs} ms`);
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+  }
+
+  /**
+   * The first replica found holding a delivery (a connection through the front door with no byte of
+   * an answer yet) among those opened after the front door's mark `since`; polls for up to `timeoutMs`.
+   */
+  async replicaHolding(since: number, timeoutMs = 20_000): Promise<Member> {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const alive = this.replicas.filter((r) => r.child.exitCode === null && r.child.signalCode === null);
+      const holder = alive.find((r) => this.frontDoor.holding(r.url as string, since) > 0);
+      if (holder) return holder;
+      if (Date.now() > deadline) throw new Error(`no replica held a delivery within ${timeoutMs} ms`);
+      await new Promise((resolve) => setTimeout(resolve, 5));
+    }
+  }
+
+  /** Resolves once the Sentinel names another primary than `redis` (the failover done); polls up to `timeoutMs`. */
+  async failedOver(timeoutMs = 30_000): Promise<void> {
+    const sentinel = this.config.sentinel;
+    if (!sentinel) throw new Error('failedOver(): the cluster has no Sentinel');
+    const probe = new Redis({ port: sentinel.port, host: '127.0.0.1', lazyConnect: true, maxRetriesPerRequest: 1 });
+    probe.on('error', () => undefined); // a failed ask is asked again
+    try {
+      const deadline = Date.now() + timeoutMs;
+      for (;;) {
+        const primary = await probe.call('SENTINEL', 'get-master-addr-by-name', sentinel.name).catch(() => null);
+        if (Array.isArray(primary) && Number(primary[1]) !== this.redis.port) return;
+        if (Date.now() > deadline)
+          throw new Error(`the Sentinel still names ${JSON.stringify(primary)} after ${timeoutMs} ms`);
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+    } finally {
+      probe.disconnect();
+    }
+  }
+
+  /** Whether the ledger lists the process's connection (named by connectLedger). */
+  async ledgerConnected(member: Member): Promise<boolean> {
+    return String(await this.ledger.client('LIST')).includes(`name=${ledgerConnectionName(member.pid)} `);
+  }
+
+  /**
+   * Resolves once the ledger has dropped the connection of a process that died: Redis applies what a
+   * connection sent before it notices the close, so nothing the process recorded is still on the way.
+   */
+  async ledgerDropped(member: Member, timeoutMs = 10_000): Promise<void> {
+    const deadline = Date.now() + timeoutMs;
+    while (await this.ledgerConnected(member)) {
+      if (Date.now() > deadline) throw new Error(`the ledger still lists process ${member.pid} after ${timeoutMs} ms`);
       await new Promise((resolve) => setTimeout(resolve, 10));
     }
   }

@@ -9,8 +9,13 @@ export interface FrontDoor {
   url: string;
   /** Replaces the backends (e.g. after a replica was restarted on a new port). */
   setBackends(urls: string[]): void;
-  /** Connections open to this backend now. */
-  openTo(url: string): number;
+  /** Connections the front door has opened so far: a mark for `holding`. */
+  readonly opened: number;
+  /**
+   * Connections to this backend open now with no byte of an answer yet (deliveries it holds),
+   * of those opened after the mark `since` (a value of `opened`; default all).
+   */
+  holding(url: string, since?: number): number;
   /** Connections that ended as EOF for the sender because their backend refused or died. */
   readonly dropped: number;
   close(): Promise<void>;
@@ -22,7 +27,9 @@ export async function startFrontDoor(backends: string[], downMs = 2_000): Promis
   let dropped = 0;
   const sockets = new Set<Socket>();
   const downUntil = new Map<string, number>();
-  const open = new Map<string, number>();
+  let opened = 0;
+  /** Each connection open now: its backend, its number, whether the backend answered a byte. */
+  const live = new Set<{ href: string; number: number; answered: boolean }>();
   const pick = (): URL | undefined => {
     for (let tries = 0; tries < targets.length; tries++) {
       const target = targets[next++ % targets.length] as URL;
@@ -35,13 +42,13 @@ export async function startFrontDoor(backends: string[], downMs = 2_000): Promis
     if (!target) return void client.destroy();
     const backend = createConnection({ host: target.hostname, port: Number(target.port) });
     sockets.add(client).add(backend);
-    open.set(target.href, (open.get(target.href) ?? 0) + 1);
-    let answered = false;
-    backend.on('data', () => (answered = true));
+    const connection = { href: target.href, number: ++opened, answered: false };
+    live.add(connection);
+    backend.on('data', () => (connection.answered = true));
     client.pipe(backend);
     backend.pipe(client);
     const drop = () => {
-      if (!answered) dropped++;
+      if (!connection.answered) dropped++;
       downUntil.set(target.href, Date.now() + downMs);
       // Reset, not FIN: the sender sees the connection die, as behind a real balancer.
       client.resetAndDestroy();
@@ -51,7 +58,7 @@ export async function startFrontDoor(backends: string[], downMs = 2_000): Promis
     client.on('error', () => backend.destroy());
     backend.on('close', () => {
       sockets.delete(backend);
-      open.set(target.href, (open.get(target.href) ?? 1) - 1);
+      live.delete(connection);
       if (!client.destroyed) client.end();
     });
     client.on('close', () => {
@@ -64,7 +71,13 @@ export async function startFrontDoor(backends: string[], downMs = 2_000): Promis
   return {
     url: `http://127.0.0.1:${port}/`,
     setBackends: (urls) => void (targets = urls.map((u) => new URL(u))),
-    openTo: (url) => open.get(new URL(url).href) ?? 0,
+    get opened() {
+      return opened;
+    },
+    holding(url, since = 0) {
+      const href = new URL(url).href;
+      return [...live].filter((c) => c.href === href && c.number > since && !c.answered).length;
+    },
     get dropped() {
       return dropped;
     },

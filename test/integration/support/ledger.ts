@@ -43,6 +43,17 @@ export function plannedFailures(event: WebhookEvent, plan: HandlerPlan): number 
   return percentOf(event.event_id) < (plan.failPercent ?? 0) ? 1 : 0;
 }
 
+/** The name of a process's connection to the ledger (see `connectLedger`). */
+export const ledgerConnectionName = (pid: number): string => `ledger-${pid}`;
+
+/**
+ * A replica's or worker's connection to the ledger, named after its pid: once the ledger no longer
+ * lists it (CLIENT LIST), everything the process sent has been applied (Cluster.ledgerDropped).
+ */
+export function connectLedger(port: number): Redis {
+  return new Redis(port, '127.0.0.1', { connectionName: ledgerConnectionName(process.pid) });
+}
+
 /** Registers the recording handlers on a receiver (in whatever process runs them). */
 export function recordOutcomes(receiver: WebhookReceiver, ledger: Redis, plan: HandlerPlan): void {
   const inside = `inside:${process.pid}`;

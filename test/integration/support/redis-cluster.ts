@@ -1,7 +1,8 @@
 // A real Redis Cluster on loopback, tied to the test's lifetime: six `redis-server
 // --cluster-enabled yes` nodes in a temp dir of their own (three primaries, each with a replica),
-// joined by `redis-cli --cluster create`, ready once every node says `cluster_state:ok`. Each node
-// also opens its cluster bus on its port + 10 000, so both ports are picked free, below the ephemeral range.
+// joined by `redis-cli --cluster create`, ready once every node says `cluster_state:ok` and knows
+// every primary's replica, and every replica has synced. Each node also opens its cluster bus on its
+// port + 10 000, so both ports are picked free, below the ephemeral range.
 import type { ChildProcess } from 'node:child_process';
 import { execFile } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -34,7 +35,8 @@ export interface RedisCluster {
  * where the other tests' servers (port 0: an ephemeral port) never land.
  */
 async function freePort(taken: Set<number>): Promise<number> {
-  for (;;) {
+  for (let tries = 0; ; tries++) {
+    if (tries >= 1_000) throw new Error('redis cluster: no free port pair (P, P + 10 000) found in 20 000-22 699');
     const port = 20_000 + Math.floor(Math.random() * 2_700);
     if (taken.has(port) || taken.has(port + 10_000)) continue;
     if ((await isFree(port)) && (await isFree(port + 10_000))) {
@@ -85,6 +87,21 @@ export async function startRedisCluster(): Promise<RedisCluster> {
           async () => (await cli(port, 'CLUSTER', 'INFO')).includes('cluster_state:ok'),
           `cluster state at ${port}`,
         ),
+      ),
+    );
+    // And every node knows each primary's replica (learnt by gossip, after the state is ok: else
+    // shardOf() could name no replica), and each replica has synced with its primary (a replica
+    // that never had a link to it does not take over when it fails).
+    await Promise.all(
+      ports.map((port) =>
+        until(async () => {
+          const rows = (await cli(port, 'CLUSTER', 'NODES')).trim().split('\n');
+          const replicas = rows.filter((row) => /^\S+ \S+ \S*slave\S* [0-9a-f]{40} /.test(row)).length;
+          const info = await cli(port, 'INFO', 'replication');
+          return (
+            replicas === ports.length / 2 && (info.includes('role:master') || info.includes('master_link_status:up'))
+          );
+        }, `every replica known at ${port}, and synced if it is one`),
       ),
     );
   } catch (error) {

@@ -3,26 +3,41 @@
 // or poison state. Over real HTTP where the answer's form matters (a closed connection vs a 503).
 import { createServer, request as httpRequest, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { buildDelivery, buildWebhookEvent } from '../../../src/testing/index.js';
 import { type Claim, MemoryStateStore, type StateStore, WebhookReceiver } from '../../../src/webhooks/index.js';
 import { receive, sleep } from '../../helpers.js';
 
-/** A state store of the user's making whose claims answer after `delayMs` (a slow Redis). */
-function slowStore(delayMs: number): StateStore & { delayMs: number; lateClaims: number; inner: MemoryStateStore } {
+/**
+ * A state store of the user's making whose claims wait until the test lets them through: a Redis
+ * too slow for the ack deadline, however fast or slow this machine is. `lateClaims` counts the
+ * claims that answered after being held; `released` the ids released.
+ */
+function heldStore() {
   const inner = new MemoryStateStore();
+  let open = () => {};
+  const gate = new Promise<void>((resolve) => (open = resolve));
+  let held = true;
   const store = {
-    delayMs,
     lateClaims: 0,
-    inner,
+    released: [] as string[],
+    /** The held claims answer now, and later ones at once. */
+    letThrough() {
+      held = false;
+      open();
+    },
     claim: async (id: string, lease: number, token?: string): Promise<Claim> => {
-      const wait = store.delayMs;
-      await sleep(wait);
-      if (wait > 0) store.lateClaims++;
+      if (held) {
+        await gate;
+        store.lateClaims++;
+      }
       return inner.claim(id, lease, token);
     },
     complete: (id: string, token: string) => inner.complete(id, token),
-    release: (id: string, token: string) => inner.release(id, token),
+    release: (id: string, token: string) => {
+      inner.release(id, token);
+      store.released.push(id);
+    },
     advance: (scope: string, time: number) => inner.advance(scope, time),
   };
   return store;
@@ -70,7 +85,7 @@ function post(url: string, body: string | ((write: (chunk: string) => void, end:
 
 describe('the ack deadline', () => {
   it('closes the connection without an answer when the store is too slow; the late claim is released for the retry', async () => {
-    const store = slowStore(400);
+    const store = heldStore();
     const receiver = new WebhookReceiver({ store, ackTimeoutMs: 200 });
     const handled: string[] = [];
     const errors: unknown[] = [];
@@ -86,23 +101,24 @@ describe('the ack deadline', () => {
     expect(first).toMatchObject({ error: 'ECONNRESET' }); // what the sender retries (EOF): no status line at all
     expect(errors).toHaveLength(1);
     expect(lateClaimsAtError).toEqual([0]); // given up at the deadline, before the store answered
-    await sleep(300); // the late claim lands, and is released
+    store.letThrough(); // the late claim lands now: the receiver releases it, for the retry
+    await vi.waitFor(() => expect(store.released).toEqual([event.event_id]), { timeout: 10_000, interval: 10 });
     expect(store.lateClaims).toBe(1);
-    store.delayMs = 0;
     expect(await post(url, JSON.stringify(event))).toMatchObject({ status: 200 });
     expect(handled).toEqual([event.event_id]);
   });
 
   it('answers 503 through fetchHandler when the store is too slow', async () => {
-    const store = slowStore(300);
+    const store = heldStore();
     const receiver = new WebhookReceiver({ store, ackTimeoutMs: 100 });
     const response = await receiver.fetchHandler(
       buildDelivery(buildWebhookEvent('i_new')).request('http://localhost/hook'),
     );
-    expect(store.lateClaims).toBe(0); // answered before the store did (timers fire in order, however busy the machine)
+    expect(store.lateClaims).toBe(0); // answered before the store did (it is held until the end)
     expect(response.status).toBe(503);
     // The sender is told the outcome, never why (the store's own words stay on this side).
     expect(await response.json()).toEqual({ outcome: 'rejected', reason: 'not recorded' });
+    store.letThrough();
   });
 
   it('cuts off a body that trickles in, at the deadline', async () => {
@@ -141,9 +157,13 @@ describe('the ack deadline', () => {
 
   it('answers 200 duplicate while a delivery of the same event still runs in this process', async () => {
     const receiver = new WebhookReceiver({ ackTimeoutMs: 100 });
-    receiver.on('event', () => sleep(300));
+    // The handler runs until both deliveries are answered: still running, however slow the machine.
+    let finish = () => {};
+    const running = new Promise<void>((resolve) => (finish = resolve));
+    receiver.on('event', () => running);
     const event = buildWebhookEvent('i_new');
     const [first, second] = await Promise.all([receive(receiver, event), receive(receiver, event)]);
+    finish();
     expect([first.outcome, second.outcome].sort()).toEqual(['accepted', 'duplicate']);
   });
 
@@ -207,7 +227,9 @@ describe('hostile input', () => {
 
 describe('answers wait for what they promise', () => {
   // Each would pass unnoticed if an `await` on the store or the queue were dropped: the answer
-  // would then leave before the write it stands for.
+  // would then leave before the write it stands for. So each write here takes real time (a timer,
+  // as a Redis round trip does): an answer that did not wait for it would leave before it ends;
+  // with the awaits in place the order holds however slow the machine.
   it('answers accepted only after the claim was completed', async () => {
     const log: string[] = [];
     const inner = new MemoryStateStore();

@@ -5,6 +5,7 @@ import { createClient } from 'redis';
 import { afterAll, describe, expect, it } from 'vitest';
 import { buildDelivery, buildWebhookEvent } from '../../../src/testing/index.js';
 import { RedisStateStore, WebhookReceiver } from '../../../src/webhooks/index.js';
+import { sleep } from '../../helpers.js';
 import { startRedis } from '../support/redis.js';
 import { type Replica, startReplica, stopReplica } from '../support/replicas.js';
 
@@ -39,8 +40,11 @@ for (const [flavour, client] of Object.entries(clients)) {
     });
 
     it('lets a lapsed lease be taken over, and the old holder can no longer complete it', async () => {
-      const old = await store.claim('e2', 50);
-      await new Promise((resolve) => setTimeout(resolve, 80));
+      const LEASE_MS = 50;
+      const old = await store.claim('e2', LEASE_MS);
+      // Real time must pass: the lease lapses in Redis's own clock. Counted from the claim's answer,
+      // so it has lapsed after this however slow the machine.
+      await sleep(LEASE_MS + 30);
       const fresh = await store.claim('e2', 10_000);
       expect(fresh.status).toBe('claimed');
       if (old.status === 'claimed') await store.complete('e2', old.token);
