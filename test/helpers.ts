@@ -1,7 +1,7 @@
 // Shared test setup: the mock service over real HTTP on loopback, a fetch that records what went on
 // the wire (the client's public `fetch` option, delegating to the real fetch), and the one way a
 // test hands a delivery to a receiver or waits a while.
-import { createServer as createHttpServer, type RequestListener } from 'node:http';
+import { createServer as createHttpServer, type RequestListener, type Server as HttpServer } from 'node:http';
 import { createServer } from 'node:net';
 import fc from 'fast-check';
 import { afterAll } from 'vitest';
@@ -93,8 +93,12 @@ export async function closedPort(): Promise<number> {
 }
 
 /** A node:http stand-in for the service on loopback (to misbehave in ways the mock does not), closed after the file. */
-export async function standIn(handler: RequestListener): Promise<{ url: string; port: number }> {
-  const server = createHttpServer(handler);
+export function standIn(handler: RequestListener): Promise<{ url: string; port: number }> {
+  return listenOnLoopback(createHttpServer(handler));
+}
+
+/** `server` listening on a free loopback port until the test file ends (its open connections closed then too). */
+export async function listenOnLoopback(server: HttpServer): Promise<{ url: string; port: number }> {
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   afterAll(
     () =>

@@ -2,11 +2,11 @@
 // a local HTTP proxy (CONNECT tunnels, as ProxyAgent uses for every target) to the mock service.
 // A proxy that refuses the tunnel ends in a typed connection error that does not show the app key.
 import { createServer, type Server } from 'node:http';
-import { connect, type AddressInfo } from 'node:net';
+import { connect } from 'node:net';
 import { ProxyAgent } from 'undici';
 import { afterAll, describe, expect, it } from 'vitest';
 import { APIConnectionError, Flashduty } from '../../../src/index.js';
-import { DAY, NOW, rejection, startMock } from '../../helpers.js';
+import { DAY, listenOnLoopback, NOW, rejection, startMock } from '../../helpers.js';
 
 const h = await startMock({ incidents: 5 });
 const window = { start_time: NOW - DAY, end_time: NOW };
@@ -27,15 +27,8 @@ async function startProxy(refuse = false): Promise<{ url: string; tunnels: strin
     upstream.on('error', () => socket.destroy());
     socket.on('error', () => upstream.destroy());
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  afterAll(
-    () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  );
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, tunnels, server };
+  const { url } = await listenOnLoopback(server);
+  return { url, tunnels, server };
 }
 
 /** The README's recipe: Node's fetch with undici's ProxyAgent as its dispatcher. */
