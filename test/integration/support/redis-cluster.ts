@@ -71,7 +71,9 @@ export async function startRedisCluster(): Promise<RedisCluster> {
       // prettier-ignore
       const args = ['--port', String(port), '--bind', '127.0.0.1', '--cluster-enabled', 'yes',
         '--cluster-config-file', `nodes-${port}.conf`, '--cluster-node-timeout', '2000', '--dir', dir,
-        '--save', '', '--appendonly', 'no', '--dbfilename', `dump-${port}.rdb`];
+        '--save', '', '--appendonly', 'no', '--dbfilename', `dump-${port}.rdb`,
+        // No 5 s wait for more replicas before a full sync: each primary has one.
+        '--repl-diskless-sync-delay', '0'];
       children.push(spawnTied('redis-server', args, { stdio: 'ignore' }));
     }
     await Promise.all(

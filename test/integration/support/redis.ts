@@ -60,6 +60,10 @@ export async function startRedis(options: RedisOptions = {}): Promise<RedisServe
     '',
     '--enable-debug-command',
     'local',
+    // A primary waits 5 s by default before a full sync, for more replicas to join it; a test's
+    // replica is the only one, and every start of one (and every failover) paid those 5 s.
+    '--repl-diskless-sync-delay',
+    '0',
   ];
   args.push(...(options.persistent ? ['--appendonly', 'yes', '--appendfsync', 'always'] : ['--appendonly', 'no']));
   if (options.replicaOf !== undefined) args.push('--replicaof', '127.0.0.1', String(options.replicaOf));
