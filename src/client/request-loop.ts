@@ -153,17 +153,19 @@ export class RequestLoop {
       const json = typeof body === 'string';
       const headers = json ? this.#jsonHeaders : this.#settings.headers;
       const send = (to: string) =>
-        attempt.guard(
-          this.#http(to, {
-            method,
-            // A form is built anew for every attempt by fetch; ky sets its multipart boundary.
-            ...(body === undefined ? {} : json && this.#direct ? { fetch: direct(body) } : { body }),
-            headers: options.headers || trace ? { ...headers, ...trace, ...options.headers } : headers,
-            timeout: attempt.remaining(),
-            ...(options.signal ? { signal: options.signal } : {}),
-            redirect: 'manual',
-          }),
-        );
+        attempt
+          .guard(
+            this.#http(to, {
+              method,
+              // A form is built anew for every attempt by fetch; ky sets its multipart boundary.
+              ...(body === undefined ? {} : json && this.#direct ? { fetch: direct(body) } : { body }),
+              headers: options.headers || trace ? { ...headers, ...trace, ...options.headers } : headers,
+              timeout: attempt.remaining(),
+              ...(options.signal ? { signal: options.signal } : {}),
+              redirect: 'manual',
+            }),
+          )
+          .then(networkErrorAsRejection);
       let response = await send(target);
       const { follow, isRedirect, readText } = (transport ??= await import('./transport.js'));
       if (isRedirect(response)) {
@@ -277,6 +279,16 @@ function failed(span: ClientSpan | undefined, failure: FlashdutyError, resends: 
  * (built without the body) sent by the global fetch, looked up at call time (MSW and other
  * interceptors patch it), with its URL, method, headers, signal and redirect mode, and the body.
  */
+/**
+ * fetch rejects on a network error, but a `fetch` of the caller's or an interceptor may resolve with
+ * `Response.error()` instead (MSW does when another library replaced the global `Response`): that
+ * is a connection that failed, not an answer with HTTP status 0.
+ */
+function networkErrorAsRejection(response: Response): Response {
+  if (response.type === 'error') throw new TypeError('fetch gave Response.error(), a network error');
+  return response;
+}
+
 function direct(body: string): typeof fetch {
   return (input) => {
     const request = input as Request;

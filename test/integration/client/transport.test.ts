@@ -317,4 +317,22 @@ describe('connection errors', () => {
     expect(error.message).toMatch(new RegExp(`^Connection to 127\\.0\\.0\\.1:${main.port} failed: \\S`));
     expect(error.message).not.toContain(KEY);
   });
+  it("are a fetch's Response.error() too, for a mutation and a read, not an answer with HTTP status 0", async () => {
+    // As MSW gives when another library (@hono/node-server) replaced the global Response.
+    const gives = new Flashduty({
+      appKey: KEY,
+      baseUrl: 'http://127.0.0.1:1',
+      logLevel: 'off',
+      maxRetries: 0,
+      fetch: () => Promise.resolve(Response.error()),
+    });
+    for (const call of [gives.deleteSkill('s'), gives.listIncidents(window)]) {
+      const error = await rejection(call);
+      expect(error).toBeInstanceOf(APIConnectionError);
+      expect(error).not.toBeInstanceOf(APIError);
+      expect((error as APIConnectionError).message).toBe(
+        'Connection to 127.0.0.1:1 failed: fetch gave Response.error(), a network error.',
+      );
+    }
+  });
 });
