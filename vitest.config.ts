@@ -44,6 +44,14 @@ export default defineConfig({
     hookTimeout: 30_000,
     // Two cores: files in parallel, but not more than the machine can run without skewing timers.
     maxWorkers: 2,
+    // Files share their worker process instead of each loading msw, BullMQ, Fastify and the SDK
+    // anew (a fifth of the suite's CPU time). test/worker-guard.ts fails a file that leaves the
+    // process changed; vitest undoes spies, stubbed globals and env vars after each test.
+    isolate: false,
+    setupFiles: ['test/worker-guard.ts'],
+    restoreMocks: true,
+    unstubGlobals: true,
+    unstubEnvs: true,
     sequence: { sequencer: LongestFirst },
   },
 });

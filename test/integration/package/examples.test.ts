@@ -263,7 +263,7 @@ describe('webhook receiver examples', () => {
   );
 
   it('the Next.js route handler answers through its POST export', async () => {
-    process.env.FLASHDUTY_HOOK_TOKEN = 'next-token';
+    vi.stubEnv('FLASHDUTY_HOOK_TOKEN', 'next-token');
     const route = await import('../../../examples/nextjs/app/api/flashduty/route.js');
     const event = buildWebhookEvent('i_new');
     const res = await route.POST(

@@ -17,8 +17,12 @@ import { DAY, NOW, startMock } from '../../helpers.js';
 import { figure, scale } from './scale.js';
 
 const unhandled: unknown[] = [];
-process.on('unhandledRejection', (reason) => unhandled.push(reason));
-afterAll(() => expect(unhandled).toEqual([]));
+const onUnhandled = (reason: unknown) => unhandled.push(reason);
+process.on('unhandledRejection', onUnhandled);
+afterAll(() => {
+  process.off('unhandledRejection', onUnhandled);
+  expect(unhandled).toEqual([]);
+});
 
 const anything = fc.oneof(
   fc.constant(undefined),

@@ -71,7 +71,11 @@ export const adapters: Record<string, { start(receiver: WebhookReceiver): Promis
       new Promise((resolve) => {
         const app = new Hono();
         app.post(PATH, (c) => receiver.fetchHandler(c.req.raw));
-        const server = serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' }, (info) => {
+        // overrideGlobalObjects: false, or serve() replaces the process's global Request and Response
+        // with its own (Response.error() is then no `instanceof Response`, and MSW in a later test
+        // file gives it as an answer). The chaos replicas run Hono as it comes, in processes of their own.
+        const listen = { fetch: app.fetch, port: 0, hostname: '127.0.0.1', overrideGlobalObjects: false };
+        const server = serve(listen, (info) => {
           resolve({
             url: `http://127.0.0.1:${info.port}${PATH}`,
             close: () => new Promise<void>((done) => server.close(() => done())),
