@@ -2,7 +2,7 @@
 // makes of its two files) through client.request: bodies are checked against the request schema,
 // answers fit the response schema.
 import { describe, expect, it } from 'vitest';
-import { type OperationPath, RequestValidationError } from '../../../src/index.js';
+import { RequestValidationError } from '../../../src/index.js';
 import { REQUEST_SCHEMAS, SCHEMA_DEFS } from '../../../src/generated/request-schemas.js';
 import { checkSchema } from '../../../src/internal/schema.js';
 import { RESPONSES, RESPONSE_DEFS } from '../../../src/testing/generated/responses.js';
@@ -12,6 +12,9 @@ import { PATHS, requestExample } from '../../openapi.js';
 
 const h = await startMock({ incidents: 5, rateLimits: false });
 const client = h.client();
+/** `client.request` for a path known only at run time (typed over the union of every path, the call took tsc 2.4 s). */
+const requestAnyPath = (path: string, body: unknown): Promise<unknown> =>
+  (client as unknown as { request(path: string, body: unknown): Promise<unknown> }).request(path, body);
 const STATEFUL = new Set(STATEFUL_PATHS);
 const DEFS = { ...SCHEMA_DEFS, ...RESPONSE_DEFS };
 
@@ -22,7 +25,7 @@ describe('the mock answers every operation', () => {
       if (STATEFUL.has(path)) continue;
       const example = requestExample(path) ?? {};
       if (checkSchema(example, REQUEST_SCHEMAS[path]!, SCHEMA_DEFS)) continue; // the five broken examples, and GETs without one
-      const data = await client.request(path as OperationPath, example);
+      const data = await requestAnyPath(path, example);
       expect(checkSchema(data, RESPONSES[path]!.schema, DEFS), path).toBeUndefined();
       answered++;
     }
