@@ -78,8 +78,8 @@ export const COMMANDS: Command[] = [
   },
   {
     words: ['webhooks', 'trigger'],
-    summary: 'send realistic deliveries of an event type to a URL, as the service sends them',
-    args: '<event_type>',
+    summary: 'send realistic deliveries of event types (or all) to a URL, as the service sends them',
+    args: '<event_type…|all>',
     flags: {
       to: { type: 'string', value: '<url>', description: 'the receiver' },
       header: {

@@ -1,4 +1,4 @@
-// The webhook tools for developing a receiver. `trigger`: deliveries of an event type made and sent
+// The webhook tools for developing a receiver. `trigger`: deliveries of event types (or `all`) made and sent
 // by the mock service's own actions and sender (its payloads, custom body and value mapping, 2 s
 // deadline and retry rule), each reported as the service's delivery history records it. `replay`:
 // an integration's recorded deliveries, from the service the base URL names (or `flashduty mock`),
@@ -11,17 +11,17 @@ import { table } from '../output.js';
 
 export async function trigger(context: Context): Promise<number> {
   const { values, name } = context;
-  const [eventType, extra] = context.positionals;
   const { TRIGGER_EVENT_TYPES, createMockService, triggerDeliveries } = await import('../../testing/index.js');
-  if (eventType === undefined)
-    throw new UsageError(`the event type is required: ${TRIGGER_EVENT_TYPES.join(', ')}`, name);
-  if (extra !== undefined) throw new UsageError(`unexpected argument ${JSON.stringify(extra)}`, name);
-  if (!TRIGGER_EVENT_TYPES.includes(eventType)) {
-    const near = closest(eventType, TRIGGER_EVENT_TYPES);
-    throw new UsageError(
-      `unknown event type ${JSON.stringify(eventType)}${near ? ` (did you mean ${near}?)` : ''}`,
-      name,
-    );
+  if (context.positionals.length === 0)
+    throw new UsageError(`the event type is required: all, or some of ${TRIGGER_EVENT_TYPES.join(', ')}`, name);
+  const eventTypes = new Set<string>();
+  for (const word of context.positionals) {
+    if (word === 'all') TRIGGER_EVENT_TYPES.forEach((type) => eventTypes.add(type));
+    else if (TRIGGER_EVENT_TYPES.includes(word)) eventTypes.add(word);
+    else {
+      const near = closest(word, ['all', ...TRIGGER_EVENT_TYPES]);
+      throw new UsageError(`unknown event type ${JSON.stringify(word)}${near ? ` (did you mean ${near}?)` : ''}`, name);
+    }
   }
   const endpoint = readUrl(values.to as string | undefined, '--to', name);
   const headers = readHeaders(values.header as string[] | undefined, name);
@@ -43,14 +43,19 @@ export async function trigger(context: Context): Promise<number> {
   // A fresh seed each run: event ids differ from the last run's, so a receiver with a lasting store
   // (Redis) takes them as new events, not duplicates.
   const service = createMockService({ incidents: 5, seed: Math.floor(Math.random() * 2 ** 31) });
-  const records = await triggerDeliveries(service, {
-    eventType,
-    endpoint,
-    headers,
-    count,
-    ...(customBody !== undefined ? { customBody } : {}),
-    ...(valueMapping !== undefined ? { valueMapping: valueMapping as never } : {}),
-  });
+  const records = [];
+  for (const eventType of eventTypes) {
+    records.push(
+      ...(await triggerDeliveries(service, {
+        eventType,
+        endpoint,
+        headers,
+        count,
+        ...(customBody !== undefined ? { customBody } : {}),
+        ...(valueMapping !== undefined ? { valueMapping: valueMapping as never } : {}),
+      })),
+    );
+  }
   const rows = records.map((record) => ({
     event_type: record.event_type,
     event_id: record.event_id,

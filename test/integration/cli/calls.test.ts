@@ -110,6 +110,11 @@ describe('flashduty against flashduty mock', () => {
         ['webhooks', 'trigger', 'i_akc', '--to', 'http://127.0.0.1:1/'],
         /unknown event type "i_akc" \(did you mean i_ack\?\)/,
       ],
+      [
+        ['webhooks', 'trigger', 'i_new', 'al', '--to', 'http://127.0.0.1:1/'],
+        /unknown event type "al" \(did you mean all\?\)/,
+      ],
+      [['webhooks', 'trigger', '--to', 'http://127.0.0.1:1/'], /the event type is required: all, or some of i_new, /],
       [['channels', 'create', '--data', '{"team_id":1}'], /RequestValidationError: channel_name: is required/],
       [['members'], /Commands under flashduty members/],
     ];
