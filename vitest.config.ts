@@ -2,25 +2,25 @@ import { defineConfig } from 'vitest/config';
 import { BaseSequencer, type TestSpecification } from 'vitest/node';
 
 /**
- * The files that take longest, longest first (seconds on a two-core machine). vitest starts the
+ * The files that take longest, longest first (seconds in `npm test` on a two-core machine). vitest starts the
  * longest files first when it has their times from an earlier run; a clean clone has none, and then
  * it starts the largest files first, which left the 65 s failover test to start near the end and
  * run alone. These go first; the rest follow in vitest's own order. A file missing here costs time,
  * never a result.
  */
 const LONGEST_FIRST = [
-  'test/integration/package/package.test.ts', // 85: npm pack, two installs, four tsc runs
-  'test/integration/chaos/failover.test.ts', // 65: two Sentinel failovers under load
-  'test/integration/stress/faults.test.ts', // 34
-  'test/integration/package/examples.test.ts', // 31
-  'test/integration/chaos/queue-mode.test.ts', // 27
-  'test/integration/cli/webhooks.test.ts', // 25
-  'test/integration/client/shared-limiter.test.ts', // 24
-  'test/integration/stress/load.test.ts', // 21
-  'test/integration/redis-cluster.test.ts', // 19
-  'test/integration/cli/calls.test.ts', // 18
+  'test/integration/package/package.test.ts', // 67: npm pack, two installs, three tsc runs
+  'test/integration/chaos/failover.test.ts', // 52: two Sentinel failovers under load
+  'test/integration/chaos/queue-mode.test.ts', // 42
+  'test/integration/package/examples.test.ts', // 32
+  'test/integration/client/shared-limiter.test.ts', // 26
+  'test/integration/testing/prism.test.ts', // 25
+  'test/integration/stress/load.test.ts', // 24
+  'test/integration/redis-cluster.test.ts', // 24
+  'test/integration/cli/calls.test.ts', // 23
   'test/integration/chaos/stress.test.ts', // 17
-  'test/integration/testing/prism.test.ts', // 11
+  'test/integration/chaos/adapters.test.ts', // 15
+  'test/integration/stress/faults.test.ts', // 13
 ];
 
 class LongestFirst extends BaseSequencer {
