@@ -2,10 +2,10 @@
 // a fresh load of msw, BullMQ, Fastify and the SDK: a fifth of the suite's CPU time). The price is
 // that whatever a file leaves changed in the process, the next file in that worker sees. This setup
 // file runs before every test file: it notes the process's globals, and after the file's last test
-// fails the file that left one changed, naming it. vitest itself undoes spies, stubbed globals and
-// stubbed env vars (restoreMocks, unstubGlobals, unstubEnvs); a test that changes anything else puts
-// it back itself (`process.off`, `trace.disable()`, Hono's `overrideGlobalObjects: false`, …).
-import { afterAll, vi } from 'vitest';
+// fails the file that left one changed, naming it. Spies, stubbed globals and stubbed env vars are
+// undone after each test (below); a test that changes anything else puts it back itself
+// (`process.off`, `trace.disable()`, Hono's `overrideGlobalObjects: false`, `leaveFakeClock()`, …).
+import { afterAll, afterEach, vi } from 'vitest';
 
 /** Globals a test could replace and another would trip over: fetch and its classes, clocks, timers. */
 const GLOBALS = [
@@ -57,6 +57,15 @@ function snapshot() {
       .join(','),
   };
 }
+
+// vitest's restoreMocks, unstubGlobals and unstubEnvs act before each test, which leaves the last
+// test's spies and stubs in place when its file ends: they are undone after each test too.
+// Registered first, this runs after the file's own afterEach hooks.
+afterEach(() => {
+  vi.restoreAllMocks();
+  vi.unstubAllGlobals();
+  vi.unstubAllEnvs();
+});
 
 const before = snapshot();
 afterAll(() => {
