@@ -4,7 +4,7 @@
 import { createServer as createHttpServer, type RequestListener, type Server as HttpServer } from 'node:http';
 import { createServer } from 'node:net';
 import fc from 'fast-check';
-import { afterAll } from 'vitest';
+import { afterAll, vi } from 'vitest';
 import { Flashduty, type ClientOptions } from '../src/index.js';
 import {
   createMockService,
@@ -125,6 +125,17 @@ export function receive(
  * where real time must pass (a lease or a TTL lapsing), never to wait for something that happens.
  */
 export const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
+
+/**
+ * Back to the real clock after a test on vitest's fake one, running the fake timers still pending
+ * first. The receiver's deadlines share one timer per 10 ms of the clock (src/webhooks/deadline.ts);
+ * a fake timer dropped unrun would leave its slot behind for a later file in the same worker, whose
+ * deadlines in that slot would then never pass.
+ */
+export async function leaveFakeClock(): Promise<void> {
+  await vi.runOnlyPendingTimersAsync();
+  vi.useRealTimers();
+}
 
 /** Any value a payload's field may hold, well formed or not (fast-check): the edges a payload check must tell apart. */
 export const anyFieldValue = fc.oneof(

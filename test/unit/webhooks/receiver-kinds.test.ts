@@ -13,7 +13,7 @@ import {
 import alertExample from '../../fixtures/alert-webhook.example.json' with { type: 'json' };
 import customAction from '../../fixtures/custom-action.example.json' with { type: 'json' };
 import vendorTemplate from '../../fixtures/incident-webhook.custom-body-template.example.json' with { type: 'json' };
-import { receive } from '../../helpers.js';
+import { leaveFakeClock, receive } from '../../helpers.js';
 const alertEvent = (type: string, eventId: string, eventTime: number, alertId = alertExample.alert.alert_id) => ({
   ...structuredClone(alertExample),
   event_type: type,
@@ -75,7 +75,7 @@ describe('WebhookReceiver with every kind', () => {
       expect((await again).outcome).toBe('duplicate');
       expect(got).toEqual([`${event_id} Restart Host`]);
     } finally {
-      vi.useRealTimers();
+      await leaveFakeClock();
     }
   });
 

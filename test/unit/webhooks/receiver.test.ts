@@ -12,11 +12,11 @@ import {
 } from '../../../src/webhooks/index.js';
 import { findProblem, isValidFast } from '../../../src/webhooks/payload.js';
 import example from '../../fixtures/incident-webhook.example.json' with { type: 'json' };
-import { anyFieldValue, receive, sleep } from '../../helpers.js';
+import { anyFieldValue, leaveFakeClock, receive, sleep } from '../../helpers.js';
 /** The test runs on vitest's fake clock (deadlines, handlers' waits, the stores' Date.now): no real time passes. */
 function fakeClock(): void {
   vi.useFakeTimers();
-  onTestFinished(() => void vi.useRealTimers());
+  onTestFinished(leaveFakeClock);
 }
 /** Advances the fake clock by `ms`, then resolves with what `running` resolves to. */
 async function after<T>(ms: number, running: Promise<T>): Promise<T> {
