@@ -275,11 +275,6 @@ function failed(span: ClientSpan | undefined, failure: FlashdutyError, resends: 
 }
 
 /**
- * The fetch ky is given for a JSON call of a client without fetch or hooks of its own: ky's Request
- * (built without the body) sent by the global fetch, looked up at call time (MSW and other
- * interceptors patch it), with its URL, method, headers, signal and redirect mode, and the body.
- */
-/**
  * fetch rejects on a network error, but a `fetch` of the caller's or an interceptor may resolve with
  * `Response.error()` instead (MSW does when another library replaced the global `Response`): that
  * is a connection that failed, not an answer with HTTP status 0.
@@ -289,6 +284,11 @@ function networkErrorAsRejection(response: Response): Response {
   return response;
 }
 
+/**
+ * The fetch ky is given for a JSON call of a client without fetch or hooks of its own: ky's Request
+ * (built without the body) sent by the global fetch, looked up at call time (MSW and other
+ * interceptors patch it), with its URL, method, headers, signal and redirect mode, and the body.
+ */
 function direct(body: string): typeof fetch {
   return (input) => {
     const request = input as Request;
