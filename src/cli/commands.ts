@@ -90,7 +90,7 @@ export const COMMANDS: Command[] = [
       },
       'custom-body': { type: 'string', value: '<file>', description: 'a custom body template (JSON)' },
       'value-mapping': { type: 'string', value: '<file>', description: 'value mapping for the template (JSON)' },
-      count: { type: 'string', value: '<n>', description: 'how many deliveries (default 1)' },
+      count: { type: 'string', value: '<n>', description: 'how many deliveries of each event type (default 1)' },
     },
     example: 'flashduty webhooks trigger i_new --to http://localhost:3000/hooks/flashduty',
     run: async (context) => (await import('./commands/webhooks.js')).trigger(context),

@@ -33,7 +33,7 @@ describe('flashduty webhooks trigger', () => {
       expect.objectContaining({ event_type: 'i_new', status: 'success', http_status: 200, attempts: 1 }),
     ]);
     accepted.length = 0;
-    // `all` and a type named again: each type once, in the table's order.
+    // `all`, then a type it already named: each type once, in the order first named.
     const every = await flashduty(['webhooks', 'trigger', 'all', 'i_new', '--to', `${target.url}/hooks`, '--json']);
     expect(every.code, every.stderr).toBe(0);
     expect(lines(every).map((row) => [row.event_type, row.status])).toEqual(
@@ -41,6 +41,7 @@ describe('flashduty webhooks trigger', () => {
     );
     expect(accepted.map((event) => event.event_type).sort()).toEqual([...TRIGGER_EVENT_TYPES].sort());
     const two = await flashduty(['webhooks', 'trigger', 'a_close', 'i_ack', '--to', `${target.url}/hooks`, '--json']);
+    expect(two.code, two.stderr).toBe(0);
     expect(lines(two).map((row) => row.event_type)).toEqual(['a_close', 'i_ack']);
   }, 60_000);
 
