@@ -253,7 +253,7 @@ export class ReceiverCore {
         return unrecorded(new FlashdutyError(`event ${keys.eventId} is being handled by another process`));
       const token = this.#pipeline.dedup ? claim.token : undefined;
       if (!fresh) {
-        if (token !== undefined) void this.#pipeline.settle('complete', keys.eventId, token, event);
+        if (token !== undefined) void this.#pipeline.settle('complete', keys.eventId, token, event, true);
         return this.#told('stale', event);
       }
       // The handlers: answered when they are done, or at the deadline (then still running: accepted).
@@ -316,7 +316,7 @@ export class ReceiverCore {
         ({ claim }) =>
           this.#pipeline.dedup &&
           claim.status === 'claimed' &&
-          void this.#pipeline.settle('release', keys.eventId, claim.token, event),
+          void this.#pipeline.settle('release', keys.eventId, claim.token, event, true),
         () => {},
       );
     return Promise.resolve(deadline.race(beginning, 'the state store')).catch((error: unknown) => {

@@ -6,7 +6,8 @@
 //   in one store call where the store offers `claimAndAdvance` (one Redis round trip).
 // - An `event_time` more than `maxClockSkewMs` ahead of this clock is judged fresh and moves no
 //   watermark (a sender's clock gone wrong must not make later events stale).
-// - A claim whose judgement failed is released, so that the sender's retry can take it.
+// - A claim whose judgement failed is released, so that the sender's retry can take it. A
+//   delivery's claim that the store failed to complete or release is tried again in the background.
 // - A value that is there already (the memory store, handlers that return no promise) is used as it
 //   is: `andThen()` below is the one place where a step may be synchronous or not, so a delivery
 //   through the memory store with synchronous handlers costs no promise per step. Measured side by
@@ -76,14 +77,14 @@ export class Pipeline {
       try {
         judging = this.#store.advance(scope, keys.eventTime);
       } catch (error) {
-        void this.settle('release', keys.eventId, claim.token, event);
+        void this.settle('release', keys.eventId, claim.token, event, token === undefined);
         throw error;
       }
       if (!isThenable(judging)) return { claim, fresh: judging };
       return judging.then(
         (fresh) => ({ claim, fresh }),
         (error: unknown) => {
-          void this.settle('release', keys.eventId, claim.token, event);
+          void this.settle('release', keys.eventId, claim.token, event, token === undefined);
           throw error;
         },
       );
@@ -109,15 +110,53 @@ export class Pipeline {
     );
   }
 
-  /** Completes or releases a claim; a store failure is told to 'error', never thrown. */
-  settle(how: 'complete' | 'release', eventId: string, token: string, event: WebhookEvent): void | Promise<void> {
-    const report = (error: unknown) => this.#handlers.emit('error', error, event);
+  /**
+   * Completes or releases a claim; a store failure is told to 'error', never thrown. With `again`
+   * (a delivery's claim, whose token is its own), a failure is tried again in the background until
+   * the store takes it: left as it is, the claim would hold the event for the rest of its lease
+   * (`leaseMs`, 60 s by default), every retry of the sender refused meanwhile, or its handlers run
+   * again once it lapsed. Never for a job's claim: the job's next attempt holds the same token, and
+   * a release landing during that attempt would free the event it is handling.
+   */
+  settle(
+    how: 'complete' | 'release',
+    eventId: string,
+    token: string,
+    event: WebhookEvent,
+    again = false,
+  ): void | Promise<void> {
+    const failed = (error: unknown) => {
+      this.#handlers.emit('error', error, event);
+      if (again) this.#settleLater(how, eventId, token, event, 0);
+    };
     try {
       const done = this.#store[how](eventId, token);
-      if (isThenable(done)) return Promise.resolve(done).then(() => {}, report);
+      if (isThenable(done)) return Promise.resolve(done).then(() => {}, failed);
     } catch (error) {
-      report(error);
+      failed(error);
     }
+  }
+
+  /** `settle` again after the `attempt`-th delay, and after the next one while it fails (timers that keep no process alive). */
+  #settleLater(
+    how: 'complete' | 'release',
+    eventId: string,
+    token: string,
+    event: WebhookEvent,
+    attempt: number,
+  ): void {
+    const delay = PERSIST_DELAYS_MS[attempt];
+    if (delay === undefined) return;
+    const timer = setTimeout(() => {
+      new Promise<void>((resolve) => resolve(this.#store[how](eventId, token))).then(
+        () => {},
+        (error: unknown) => {
+          this.#handlers.emit('error', error, event);
+          this.#settleLater(how, eventId, token, event, attempt + 1);
+        },
+      );
+    }, delay);
+    (timer as { unref?: () => void }).unref?.();
   }
 
   /**
@@ -152,7 +191,8 @@ export class Pipeline {
   ): Outcome | Promise<Outcome> {
     if (!outcome.ok) this.#handlers.emit('error', outcome.error, event);
     if (token === undefined) return outcome;
-    const settled = this.settle(outcome.ok ? 'complete' : 'release', keys.eventId, token, event);
+    // Only a delivery passes its token (a job settles its own claim, in core.ts): tried again if need be.
+    const settled = this.settle(outcome.ok ? 'complete' : 'release', keys.eventId, token, event, true);
     return isThenable(settled) ? settled.then(() => outcome) : outcome;
   }
 }

@@ -271,6 +271,78 @@ describe('WebhookReceiver.receive', () => {
     expect(errors).toHaveLength(1);
   });
 
+  /** The memory store, but `release` and `complete` reject their first calls, as many as `failures` says. */
+  function flakySettling(failures: { release?: number; complete?: number }) {
+    const memory = new MemoryStateStore();
+    const calls = { release: 0, complete: 0 };
+    const flaky =
+      (how: 'release' | 'complete') =>
+      (id: string, token: string): Promise<void> =>
+        ++calls[how] <= (failures[how] ?? 0)
+          ? Promise.reject(new Error(`${how} lost`))
+          : Promise.resolve(memory[how](id, token));
+    const store: StateStore = {
+      claim: (id, lease, token) => memory.claim(id, lease, token),
+      complete: flaky('complete'),
+      release: flaky('release'),
+      advance: (incident, time) => memory.advance(incident, time),
+    };
+    return { store, calls };
+  }
+
+  it("tries a delivery's failed release again: the sender's retry is handled, not refused for the lease", async () => {
+    fakeClock();
+    const { store, calls } = flakySettling({ release: 2 });
+    const receiver = new WebhookReceiver({ store, ackTimeoutMs: 2_000 });
+    const errors: string[] = [];
+    receiver.on('error', (error) => void errors.push((error as Error).message));
+    let runs = 0;
+    receiver.on('i_new', () => {
+      if (++runs === 1) throw new Error('database down');
+    });
+    const event = buildWebhookEvent('i_new');
+    expect(await receive(receiver, event)).toMatchObject({ status: 500 });
+    // The release failed, and its first retry too (50, then 100 ms later); the one after lands.
+    expect(await after(3_000, receive(receiver, event))).toMatchObject({ status: 200, outcome: 'accepted' });
+    expect(runs).toBe(2);
+    expect(calls.release).toBe(3);
+    expect(errors).toEqual(['database down', 'release lost', 'release lost']);
+  });
+
+  it("tries a delivery's failed completion again: a redelivery is a duplicate, its handlers not run twice", async () => {
+    fakeClock();
+    const { store, calls } = flakySettling({ complete: 1 });
+    const receiver = new WebhookReceiver({ store, ackTimeoutMs: 2_000, logger: false });
+    let runs = 0;
+    receiver.on('i_new', () => void runs++);
+    receiver.on('error', () => undefined);
+    const event = buildWebhookEvent('i_new');
+    expect(await receive(receiver, event)).toMatchObject({ status: 200, outcome: 'accepted' });
+    expect(await after(3_000, receive(receiver, event))).toMatchObject({ status: 200, outcome: 'duplicate' });
+    expect(runs).toBe(1);
+    expect(calls.complete).toBe(2);
+  });
+
+  it("never tries a job's release again in the background: the job's next attempt holds the same token", async () => {
+    fakeClock();
+    const { store, calls } = flakySettling({ release: 1 });
+    const jobs: Array<{ data: unknown; opts: { jobId?: string } }> = [];
+    const queue = { add: async (_: string, data: unknown, opts: { jobId?: string }) => void jobs.push({ data, opts }) };
+    const receiver = new WebhookReceiver({ store, queue, logger: false });
+    receiver.on('error', () => undefined);
+    let runs = 0;
+    receiver.on('i_new', () => {
+      if (++runs === 1) throw new Error('database down');
+    });
+    expect((await receive(receiver, buildWebhookEvent('i_new'))).outcome).toBe('accepted');
+    const job = { id: jobs[0]!.opts.jobId, data: jobs[0]!.data };
+    await expect(receiver.processor()(job)).rejects.toThrow('database down');
+    await vi.advanceTimersByTimeAsync(60_000);
+    expect(calls.release).toBe(1); // its one failed release, not retried
+    await receiver.processor()(job); // BullMQ's next attempt: the same token takes the claim again
+    expect(runs).toBe(2);
+  });
+
   it('refuses bad options', () => {
     expect(() => new WebhookReceiver({ ackTimeoutMs: 0 })).toThrow(/ackTimeoutMs/);
     expect(() => new WebhookReceiver({ secret: { header: '', values: ['x'] } })).toThrow(/secret.header/);
