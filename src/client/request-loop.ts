@@ -153,20 +153,18 @@ export class RequestLoop {
       const json = typeof body === 'string';
       const headers = json ? this.#jsonHeaders : this.#settings.headers;
       const send = (to: string) =>
-        attempt
-          .guard(
-            this.#http(to, {
-              method,
-              // A form is built anew for every attempt by fetch; ky sets its multipart boundary.
-              ...(body === undefined ? {} : json && this.#direct ? { fetch: direct(body) } : { body }),
-              headers: options.headers || trace ? { ...headers, ...trace, ...options.headers } : headers,
-              timeout: attempt.remaining(),
-              ...(options.signal ? { signal: options.signal } : {}),
-              redirect: 'manual',
-            }),
-          )
-          .then(networkErrorAsRejection);
-      let response = await send(target);
+        attempt.guard(
+          this.#http(to, {
+            method,
+            // A form is built anew for every attempt by fetch; ky sets its multipart boundary.
+            ...(body === undefined ? {} : json && this.#direct ? { fetch: direct(body) } : { body }),
+            headers: options.headers || trace ? { ...headers, ...trace, ...options.headers } : headers,
+            timeout: attempt.remaining(),
+            ...(options.signal ? { signal: options.signal } : {}),
+            redirect: 'manual',
+          }),
+        );
+      let response = networkErrorAsRejection(await send(target));
       const { follow, isRedirect, readText } = (transport ??= await import('./transport.js'));
       if (isRedirect(response)) {
         const hop: Transport.Hop = {
@@ -178,7 +176,7 @@ export class RequestLoop {
           url,
           show: (headers) => scrubHeaders(headers, this.#settings.scrub),
         };
-        response = await follow(response, hop, send, this.#settings.log);
+        response = networkErrorAsRejection(await follow(response, hop, send, this.#settings.log));
       }
       // The server had the request before it answered: its window counts from here at the latest.
       release?.();
