@@ -127,7 +127,10 @@ export class Pipeline {
   ): void | Promise<void> {
     const failed = (error: unknown) => {
       this.#handlers.emit('error', error, event);
-      if (again) this.#settleLater(how, eventId, token, event, 0);
+      if (again)
+        void pause(PERSIST_DELAYS_MS[0], { unref: true })
+          .then(() => this.#persist(how, eventId, token, event, PERSIST_DELAYS_MS.slice(1), { unref: true }))
+          .catch(() => {});
     };
     try {
       const done = this.#store[how](eventId, token);
@@ -137,42 +140,36 @@ export class Pipeline {
     }
   }
 
-  /** `settle` again after the `attempt`-th delay, and after the next one while it fails (timers that keep no process alive). */
-  #settleLater(
-    how: 'complete' | 'release',
-    eventId: string,
-    token: string,
-    event: WebhookEvent,
-    attempt: number,
-  ): void {
-    const delay = PERSIST_DELAYS_MS[attempt];
-    if (delay === undefined) return;
-    const timer = setTimeout(() => {
-      new Promise<void>((resolve) => resolve(this.#store[how](eventId, token))).then(
-        () => {},
-        (error: unknown) => {
-          this.#handlers.emit('error', error, event);
-          this.#settleLater(how, eventId, token, event, attempt + 1);
-        },
-      );
-    }, delay);
-    (timer as { unref?: () => void }).unref?.();
-  }
-
   /**
    * Completes a claim that must be recorded (a job whose handlers ran): tries again while the store
    * restarts, each failure told to 'error'; throws the last one when the delays run out.
    */
-  async persistComplete(eventId: string, token: string, event: WebhookEvent): Promise<void> {
+  persistComplete(eventId: string, token: string, event: WebhookEvent): Promise<void> {
+    return this.#persist('complete', eventId, token, event, PERSIST_DELAYS_MS, { unref: false });
+  }
+
+  /**
+   * `how` until the store takes it, waiting `delays` in turn between attempts (with `unref`, timers
+   * that keep no process alive: nothing waits on a background retry); each failure is told to
+   * 'error', the last one thrown when the delays run out.
+   */
+  async #persist(
+    how: 'complete' | 'release',
+    eventId: string,
+    token: string,
+    event: WebhookEvent,
+    delays: readonly number[],
+    timers: { unref: boolean },
+  ): Promise<void> {
     for (let attempt = 0; ; attempt++) {
       try {
-        await this.#store.complete(eventId, token);
+        await this.#store[how](eventId, token);
         return;
       } catch (error) {
         this.#handlers.emit('error', error, event);
-        const delay = PERSIST_DELAYS_MS[attempt];
+        const delay = delays[attempt];
         if (delay === undefined) throw error;
-        await new Promise((resolve) => setTimeout(resolve, delay));
+        await pause(delay, timers);
       }
     }
   }
@@ -198,7 +195,15 @@ export class Pipeline {
 }
 
 /** Delays between attempts of a completion that must land (about 30 s in all), as a store restarts. */
-const PERSIST_DELAYS_MS = [50, 100, 200, 400, 800, 1600, 3200, 6400, 6400, 6400, 6400];
+const PERSIST_DELAYS_MS = [50, 100, 200, 400, 800, 1600, 3200, 6400, 6400, 6400, 6400] as const;
+
+/** Resolves after `ms`; with `unref`, a timer that keeps no process alive. */
+function pause(ms: number, { unref }: { unref: boolean }): Promise<void> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(resolve, ms);
+    if (unref) (timer as { unref?: () => void }).unref?.();
+  });
+}
 
 /** `next(value)`, once `value` settled when it is a promise: a step that may be synchronous or not. */
 export function andThen<T, U>(value: T | PromiseLike<T>, next: (value: T) => U | Promise<U>): U | Promise<U> {
