@@ -46,12 +46,9 @@ export default defineConfig({
     maxWorkers: 2,
     // Files share their worker process instead of each loading msw, BullMQ, Fastify and the SDK
     // anew (a fifth of the suite's CPU time). test/worker-guard.ts fails a file that leaves the
-    // process changed; vitest undoes spies, stubbed globals and env vars after each test.
+    // process changed, and undoes spies, stubbed globals and env vars after each test.
     isolate: false,
     setupFiles: ['test/worker-guard.ts'],
-    restoreMocks: true,
-    unstubGlobals: true,
-    unstubEnvs: true,
     sequence: { sequencer: LongestFirst },
   },
 });

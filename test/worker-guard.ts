@@ -58,8 +58,8 @@ function snapshot() {
   };
 }
 
-// vitest's restoreMocks, unstubGlobals and unstubEnvs act before each test, which leaves the last
-// test's spies and stubs in place when its file ends: they are undone after each test too.
+// Undone after each test, not before the next (as vitest's restoreMocks, unstubGlobals and
+// unstubEnvs would): a file's last test must not leave its spies and stubs for the check below.
 // Registered first, this runs after the file's own afterEach hooks.
 afterEach(() => {
   vi.restoreAllMocks();
