@@ -30,12 +30,13 @@ const CASES: Case[] = [
     name: 'manifest: import { OPERATIONS } from flashduty-sdk/operations',
     code: "export { OPERATIONS } from 'flashduty-sdk/operations';",
   },
-  // What a receiver pays: 9.9 kB (esbuild) in wave 2. The aim is 8 kB; custom bodies (a third of it)
-  // are read at construction, so they cannot simply load later. The budget holds today's size.
+  // What a receiver pays: 9.9 kB (esbuild) in wave 2, 10.3 kB from dist while module-level values
+  // the receiver never uses (the Redis store's Lua scripts, the custom-body lint's payload shapes)
+  // could not be dropped from tsup's chunks; 9.2 kB since they are marked pure. The aim is 8 kB.
   {
     name: 'receiver: import { WebhookReceiver }',
     code: "export { WebhookReceiver } from 'flashduty-sdk/webhooks';",
-    budget: 10.5 * 1024,
+    budget: 9.5 * 1024,
   },
   // 12 kB until wave 2; the entry now also holds the queue handoff, replay, every kind and custom bodies with their lint.
   {

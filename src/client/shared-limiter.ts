@@ -37,7 +37,9 @@ end`;
 // window. 0: the slot is taken in every window, scored while its call runs as if the call finished
 // at the lease's end; else the ms to wait before asking again: until the earliest slot frees, at most
 // a window's length (a slot of a running call frees no sooner than that).
-const ACQUIRE = new LuaScript(`${CLOCK}
+const ACQUIRE = /* @__PURE__ */ new LuaScript(
+  CLOCK,
+  `
 local lease = tonumber(ARGV[2])
 local wait = 0
 for i, key in ipairs(KEYS) do
@@ -54,17 +56,21 @@ for i, key in ipairs(KEYS) do
   redis.call('ZADD', key, now + lease + length, ARGV[1])
   extend(key, lease + length)
 end
-return 0`);
+return 0`,
+);
 
 // KEYS: the windows. ARGV: slot id, then each window's length (ms). The call finished: its slot frees
 // one window after now (it is added again if its lease ran out meanwhile: the call arrived by now).
-const RELEASE = new LuaScript(`${CLOCK}
+const RELEASE = /* @__PURE__ */ new LuaScript(
+  CLOCK,
+  `
 for i, key in ipairs(KEYS) do
   local length = tonumber(ARGV[1 + i])
   redis.call('ZADD', key, now + length, ARGV[1])
   extend(key, length)
 end
-return 1`);
+return 1`,
+);
 
 /** The shared limiter's options, checked (checkRateLimit) and with the client adapted (limiters.ts). */
 export interface SharedLimitOptions {

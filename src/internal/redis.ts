@@ -71,13 +71,18 @@ export function oneSlot(prefix: string): string {
   return /\{[^}]+\}/.test(prefix) ? prefix : `{${prefix}}`;
 }
 
-/** @internal A Lua script, run by its SHA-1 and sent whole only when Redis answers NOSCRIPT. */
+/**
+ * @internal A Lua script, run by its SHA-1 and sent whole only when Redis answers NOSCRIPT. Its body
+ * comes in parts (shared Lua functions, then the script's own lines) rather than as one template
+ * literal: bundlers cannot tell that interpolating a variable is free of side effects, so a script
+ * made at module level would stay in every bundle, even one that never uses it.
+ */
 export class LuaScript {
   readonly body: string;
   #sha: Promise<string | undefined> | undefined;
 
-  constructor(body: string) {
-    this.body = body;
+  constructor(...parts: readonly string[]) {
+    this.body = parts.join('');
   }
 
   /** Runs the script on `keys` and `args` through `send`; resolves to its reply. */

@@ -50,29 +50,39 @@ local function advance(key, time, ttlMs)
 end`;
 
 // KEYS[1] event key; ARGV: token, lease ms.
-const CLAIM = new LuaScript(`${CLAIM_FN}
-return claim(KEYS[1], ARGV[1], ARGV[2])`);
+const CLAIM = /* @__PURE__ */ new LuaScript(
+  CLAIM_FN,
+  `
+return claim(KEYS[1], ARGV[1], ARGV[2])`,
+);
 
 // KEYS[1] watermark key; ARGV: event time ms, ttl ms.
-const ADVANCE = new LuaScript(`${ADVANCE_FN}
-return advance(KEYS[1], ARGV[1], ARGV[2])`);
+const ADVANCE = /* @__PURE__ */ new LuaScript(
+  ADVANCE_FN,
+  `
+return advance(KEYS[1], ARGV[1], ARGV[2])`,
+);
 
 // KEYS[1] event key, KEYS[2] watermark key (one slot on a Cluster); ARGV: token, lease ms, event
 // time ms, ttl ms. Returns { claim, fresh }: the watermark moves only for a claimed event.
-const CLAIM_AND_ADVANCE = new LuaScript(`${CLAIM_FN}${ADVANCE_FN}
+const CLAIM_AND_ADVANCE = /* @__PURE__ */ new LuaScript(
+  CLAIM_FN,
+  ADVANCE_FN,
+  `
 local status = claim(KEYS[1], ARGV[1], ARGV[2])
 if status ~= 'claimed' then return { status, 0 } end
-return { status, advance(KEYS[2], ARGV[3], ARGV[4]) }`);
+return { status, advance(KEYS[2], ARGV[3], ARGV[4]) }`,
+);
 
 // KEYS[1] event key; ARGV: token, ttl ms. Completes unless another holder took over a lapsed lease.
-const COMPLETE = new LuaScript(`
+const COMPLETE = /* @__PURE__ */ new LuaScript(`
 local v = redis.call('GET', KEYS[1])
 if v and v ~= 'p:' .. ARGV[1] then return 0 end
 redis.call('SET', KEYS[1], 'done', 'PX', ARGV[2])
 return 1`);
 
 // KEYS[1] event key; ARGV: token. Only the holder of the claim can release it.
-const RELEASE = new LuaScript(`
+const RELEASE = /* @__PURE__ */ new LuaScript(`
 if redis.call('GET', KEYS[1]) == 'p:' .. ARGV[1] then return redis.call('DEL', KEYS[1]) end
 return 0`);
 
