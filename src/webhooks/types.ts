@@ -279,7 +279,10 @@ export class CustomBodyEvent {
  */
 export type WebhookEvent = KnownWebhookEvent | UnknownWebhookEvent | CustomBodyEvent;
 
-const KNOWN_TYPES: ReadonlySet<string> = new Set<string>([...INCIDENT_EVENT_TYPES, ...ALERT_EVENT_TYPES]);
+// In an IIFE marked pure: a bundle that never asks (a receiver alone) drops it, which a spread at
+// the top level would not allow.
+const KNOWN_TYPES: ReadonlySet<string> = /* @__PURE__ */ (() =>
+  new Set<string>([...INCIDENT_EVENT_TYPES, ...ALERT_EVENT_TYPES]))();
 
 /** Whether an event type is one this SDK knows. */
 export function isKnownEventType(type: string): type is KnownWebhookEventType {
