@@ -1,3 +1,4 @@
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { build } from 'esbuild';
 import { defineConfig, type Options } from 'tsup';
@@ -23,12 +24,33 @@ const shared: Options = {
   external: ['msw', 'msw/node', 'msw/browser'],
 };
 
-// `validate: 'deep'` (src/schemas/deep.ts) in ESM: one self-contained file, zod and the schemas
-// bundled in. The main entry also exports the schemas, so it reaches zod; were the deep chunk to share
-// those files, an app bundled by esbuild with code splitting would load them up front (esbuild puts
-// a file live in any chunk into a chunk shared with every entry that can reach it, used or not).
-// With its own copy, an app that never asks for 'deep' never loads zod (measured: scripts/size.ts).
-const DEEP_FILE = 'schemas-deep.js';
+// Code loaded on first use, in ESM: each file below is built as one self-contained file of its own,
+// its dynamic import pointed at it. Were such a file a chunk of the main build, it would share files
+// with what the entries also export statically (the schemas, `checkPayload`, `customBodyReader`),
+// and an app bundled by esbuild with code splitting would load it up front (esbuild puts a file
+// live in any chunk into a chunk shared with every entry that can reach it, used or not). With its
+// own copy, an app loads it only when used (measured: scripts/size.ts). A copy holds no class that
+// is told apart by `instanceof` elsewhere (FlashdutyError is recognised across copies by its brand).
+const APART: Record<string, string> = {
+  // `validate: 'deep'`: zod and the request schemas.
+  'src/schemas/deep.ts': 'schemas-deep.js',
+  // The receiver: why a payload is invalid (first invalid delivery), a custom body's keys (first
+  // custom-body delivery), the queue mode (first use of a queue).
+  'src/webhooks/payload-problems.ts': 'webhooks-payload-problems.js',
+  'src/webhooks/custom-body-keys.ts': 'webhooks-custom-body-keys.js',
+  'src/webhooks/jobs.ts': 'webhooks-jobs.js',
+};
+/** How an import of a file built apart is written until the build knows where the importer landed. */
+const APART_MARK = 'flashduty-sdk-apart:';
+
+/** Every .js file under `dir`. */
+function jsFiles(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const full = path.join(dir, entry.name);
+    if (entry.isDirectory()) return jsFiles(full);
+    return entry.name.endsWith('.js') ? [full] : [];
+  });
+}
 
 // zod is bundled in, the parts the schemas use: `zod/mini` itself loads zod's whole core and every
 // locale, file by file, which made importing the package in Node cost 1.6× importing ky alone (the
@@ -47,27 +69,40 @@ export default defineConfig([
     noExternal: BUNDLED,
     esbuildPlugins: [
       {
-        name: 'deep-apart',
+        name: 'apart',
         setup(build) {
-          build.onResolve({ filter: /^\.\/deep\.js$/ }, (args) =>
-            args.importer.endsWith(path.join('schemas', 'load-deep.ts'))
-              ? { path: `./${DEEP_FILE}`, external: true }
-              : undefined,
-          );
+          build.onResolve({ filter: /\.js$/ }, (args) => {
+            if (args.kind !== 'dynamic-import') return undefined;
+            const file = path.relative(process.cwd(), path.join(args.resolveDir, args.path.replace(/\.js$/, '.ts')));
+            const built = APART[file.split(path.sep).join('/')];
+            return built ? { path: `${APART_MARK}${built}`, external: true } : undefined;
+          });
         },
       },
     ],
     async onSuccess() {
-      await build({
-        entryPoints: ['src/schemas/deep.ts'],
-        outfile: `dist/${DEEP_FILE}`,
-        bundle: true,
-        format: 'esm',
-        target: 'es2022',
-        platform: 'neutral',
-        mainFields: ['module', 'main'],
-        logLevel: 'warning',
-      });
+      for (const [source, built] of Object.entries(APART)) {
+        await build({
+          entryPoints: [source],
+          outfile: `dist/${built}`,
+          bundle: true,
+          format: 'esm',
+          target: 'es2022',
+          platform: 'neutral',
+          mainFields: ['module', 'main'],
+          logLevel: 'warning',
+        });
+      }
+      // Each import of a file built apart, made relative to where its importer landed.
+      for (const file of jsFiles('dist')) {
+        const text = readFileSync(file, 'utf8');
+        if (!text.includes(APART_MARK)) continue;
+        const fixed = text.replaceAll(new RegExp(`${APART_MARK}([\\w.-]+)`, 'g'), (_, built: string) => {
+          const relative = path.relative(path.dirname(file), path.join('dist', built)).split(path.sep).join('/');
+          return relative.startsWith('.') ? relative : `./${relative}`;
+        });
+        writeFileSync(file, fixed);
+      }
     },
   },
   {

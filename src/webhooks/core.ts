@@ -16,17 +16,19 @@
 //   may have died): it is unrecorded (503), so the event stays in the sender's failed history.
 // - An `event_time` more than `maxClockSkewMs` ahead of this clock moves no watermark.
 
-import { ConfigError, FlashdutyError } from '../internal/errors.js';
+import { FlashdutyError } from '../internal/errors.js';
+import { lazy } from '../internal/lazy.js';
 import type { Logger } from '../internal/logger.js';
 import { positiveWhole } from '../internal/options.js';
 import type { BodySource, HeadersLike } from './body.js';
-import { customBodyReader } from './custom-body.js';
+import { checkCustomBody, makeCustomBodyEvent } from './custom-body.js';
 import { Deadline, isThenable } from './deadline.js';
 import { Handlers } from './handlers.js';
 import { admit, type IngressRules } from './ingress.js';
-import { type PayloadReader, readDefaultPayload } from './kinds.js';
+import { loadingReader, readDelivery } from './kinds.js';
 import { OK, type Outcome, Pipeline } from './pipeline.js';
-import { addJob, checkWaitForReplicas, jobIdFor, type WebhookJob, type WebhookQueue } from './queue.js';
+import type { JobContext, JobResult } from './jobs.js';
+import { checkQueue, checkWaitForReplicas, jobIdFor, type WebhookJob, type WebhookQueue } from './queue.js';
 import { checkSecretOptions, type SecretOptions } from './secret.js';
 import { traced } from './span.js';
 import { MemoryStateStore } from './stores/memory.js';
@@ -126,6 +128,9 @@ export const UNRECORDED = 503;
 /** A custom action's sender waits 1 s (not 2): `i_custom` deliveries are answered within this. */
 const CUSTOM_ACTION_ACK_MS = 900;
 
+/** The queue mode (jobs.ts), loaded with the first use of a queue. */
+const loadJobs = lazy(() => import('./jobs.js'));
+
 /** How often a delivery looks again at a claim another process holds. */
 const CLAIM_POLL_MS = 25;
 
@@ -147,10 +152,16 @@ export class ReceiverCore {
   constructor(options: WebhookReceiverOptions = {}) {
     this.#handlers = new Handlers(options.logger);
     this.#queue = checkQueue(options.queue);
+    // With a queue, its code loads now, so that the first delivery does not wait for it.
+    if (this.#queue) loadJobs().catch(() => {});
     this.#waitForReplicas = checkWaitForReplicas(options.waitForReplicas, this.#queue);
     const dedup = options.dedup ?? true;
-    const read: PayloadReader =
-      options.customBody === undefined ? readDefaultPayload : customBodyReader({ ...options.customBody, dedup });
+    let read = readDelivery;
+    if (options.customBody !== undefined) {
+      // Checked now (a template the receiver cannot read throws here); its reader loads apart.
+      const slots = checkCustomBody({ ...options.customBody, dedup });
+      read = loadingReader(async () => (await import('./custom-body-keys.js')).readerOf(slots, makeCustomBodyEvent));
+    }
     this.#ingress = {
       secret: checkSecretOptions(options.secret),
       maxBodyBytes: positiveWhole(options.maxBodyBytes ?? 1024 * 1024, 'maxBodyBytes'),
@@ -214,14 +225,22 @@ export class ReceiverCore {
    */
   processor(): (job: WebhookJob) => Promise<void> {
     return async (job) => {
+      const { runJob } = await loadJobs();
+      const named: JobResult = { outcome: 'rejected' };
       await traced(
         'flashduty.webhook.process',
-        () => this.#runJob(job),
-        (error) => {
-          const read = this.#ingress.read(job.data); // pure: read again only to name the event that failed
-          return { outcome: 'rejected', event: read.ok ? read.event : undefined, error };
-        },
+        () => runJob(job, this.#jobContext, named),
+        (error) => ({ outcome: 'rejected', event: named.event, error }),
       );
+    };
+  }
+
+  /** What a job of `processor()` needs of this receiver. */
+  get #jobContext(): JobContext {
+    return {
+      read: this.#ingress.read,
+      pipeline: this.#pipeline,
+      tell: (outcome, event) => this.#told(outcome, event),
     };
   }
 
@@ -237,6 +256,7 @@ export class ReceiverCore {
       if (this.#queue) {
         const jobId = this.#pipeline.dedup ? jobIdFor(keys.eventId) : undefined;
         // The body as it came: the worker's processor() reads it again, with the same reader.
+        const { addJob } = await deadline.race(loadJobs(), 'loading the queue mode');
         await addJob(this.#queue, { name: keys.eventType, data: body, jobId }, this.#waitForReplicas, deadline);
         return { status: 200, outcome: 'accepted', event };
       }
@@ -268,43 +288,6 @@ export class ReceiverCore {
     } finally {
       deadline.dispose();
     }
-  }
-
-  /** One job of `processor()`: what became of it; throws what the processor rejects with. */
-  async #runJob(job: WebhookJob): Promise<ReceiveResultOfJob> {
-    const read = this.#ingress.read(job.data);
-    if (!read.ok) {
-      const { path, message } = read.problem;
-      const error = new FlashdutyError(
-        `job ${String(job.id)} is not a webhook delivery: ${path ? `${path}: ` : ''}${message}`,
-      );
-      error.name = 'UnrecoverableError'; // BullMQ's marker for "do not retry"
-      throw error;
-    }
-    const { event, keys } = read;
-    const token = job.id ?? jobIdFor(keys.eventId);
-    const { claim, fresh } = await this.#pipeline.begin(keys, event, token);
-    if (claim.status === 'done') return this.#told('duplicate', event);
-    if (claim.status === 'pending')
-      throw new FlashdutyError(`event ${keys.eventId} is held by another job; trying again later`);
-    const dedup = this.#pipeline.dedup;
-    if (!fresh) {
-      // Told before the claim is completed: a worker that dies in between tells it again on the
-      // re-run, rather than leave a stale event that nobody heard of.
-      const told = this.#told('stale', event);
-      if (dedup) await this.#pipeline.persistComplete(keys.eventId, token, event);
-      return told;
-    }
-    const outcome = await this.#pipeline.run(event, keys, undefined);
-    if (!outcome.ok) {
-      // A release that fails is harmless here: the job's next attempt holds the same token.
-      if (dedup) await this.#pipeline.settle('release', keys.eventId, token, event);
-      throw outcome.error;
-    }
-    // The handlers succeeded: until the store says so, a re-run of this job (its worker died, or
-    // BullMQ could not record the completion either) would run them again.
-    if (dedup) await this.#pipeline.persistComplete(keys.eventId, token, event);
-    return { outcome: 'accepted', event };
   }
 
   /** The claim and the judgement by the deadline; a claim that lands later is released (it would hold off the retry). */
@@ -366,9 +349,6 @@ export class ReceiverCore {
   }
 }
 
-/** What became of a job (no answer is sent for one). */
-type ReceiveResultOfJob = Omit<ReceiveResult, 'status'>;
-
 /** The answer once the handlers ran (or still run at the deadline). */
 function handled(event: WebhookEvent, outcome: Outcome): ReceiveResult {
   if (outcome.ok) return { status: 200, outcome: 'accepted', event };
@@ -378,11 +358,4 @@ function handled(event: WebhookEvent, outcome: Outcome): ReceiveResult {
 /** The delivery could not be recorded in time (or at all): the sender should deliver it again. */
 function unrecorded(error: unknown): ReceiveResult {
   return { status: UNRECORDED, outcome: 'rejected', reason: 'not recorded', error };
-}
-
-function checkQueue(queue: WebhookQueue | undefined): WebhookQueue | undefined {
-  if (queue !== undefined && typeof queue?.add !== 'function') {
-    throw new ConfigError('queue: expected a BullMQ Queue (anything with add(name, data, { jobId }))');
-  }
-  return queue;
 }

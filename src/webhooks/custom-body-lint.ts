@@ -6,7 +6,8 @@
 // hides them.
 
 import type { Problem } from '../core/problem.js';
-import { findSlots, placements, where } from './custom-body.js';
+import { findSlots, placements } from './custom-body.js';
+import { where } from './custom-body-keys.js';
 import { parseTemplate, type ValueMapping } from './template.js';
 
 /**

@@ -1,7 +1,8 @@
 // Custom-body deliveries: an integration with a custom body template sends the rendered template,
 // not the default payload. The keys the receiver needs (dedup key, event time and type, the
 // incident or alert id) are wherever the template placed their variables, so the template is read
-// once, at construction, into "slots", and each delivery is read by walking to those places.
+// once, at construction, into "slots" (here), and each delivery is read by walking to those places
+// (custom-body-reader.ts, which the receiver loads apart).
 //
 // A key can be read back only from a string that is its variable alone (any JSON type survives), or
 // its variable with fixed text around it (read as text). Value mapping may have replaced a value:
@@ -10,8 +11,8 @@
 
 import type { Problem } from '../core/problem.js';
 import { FlashdutyError } from '../internal/errors.js';
-import type { DeliveryKeys, PayloadReader } from './kinds.js';
-import { MAX_ID_LENGTH } from './payload.js';
+import { type CustomBodyEventKeys, KEY_VARIABLES, type KeyVariable, readerOf, where } from './custom-body-keys.js';
+import type { PayloadReader } from './kinds.js';
 import { parseTemplate, stringify, type ValueMapping, VARIABLE, WHOLE_VARIABLE } from './template.js';
 import { CustomBodyEvent } from './types.js';
 
@@ -31,17 +32,6 @@ export interface CustomBodyOptions {
    */
   dedup?: boolean;
 }
-
-/** @internal The variables the receiver reads keys from. */
-export const KEY_VARIABLES = [
-  'event_id',
-  'event_time',
-  'event_type',
-  'incident.incident_id',
-  'alert.alert_id',
-] as const;
-/** @internal One of {@link KEY_VARIABLES}. */
-export type KeyVariable = (typeof KEY_VARIABLES)[number];
 
 /** @internal One variable placed in the template. */
 export interface Placement {
@@ -102,9 +92,6 @@ export function placements(template: unknown): Placement[] {
   return found;
 }
 
-/** @internal A dotted place for messages; empty for the whole body. */
-export const where = (location: string[]): string => location.join('.');
-
 /**
  * @internal Where each key can be read from, and why one cannot. A key placed several times is
  * read from its first readable place (alone in a string before fixed text around it).
@@ -164,110 +151,12 @@ export function findSlots(
   return { slots, problems };
 }
 
-const NOT_FILLED = Symbol('not filled');
-type Read = { value: unknown } | { problem: SlotProblem } | typeof NOT_FILLED;
-
-/** The value a slot holds in a delivered body, mapping undone. */
-function readSlot(body: unknown, slot: Slot): Read {
-  let value = body;
-  for (let i = 0; i < slot.location.length; i++) {
-    const segment = slot.location[i] as string;
-    const next =
-      typeof value === 'object' && value !== null && Object.hasOwn(value, segment)
-        ? (value as Record<string, unknown>)[segment]
-        : undefined;
-    if (next === undefined) {
-      const at = where(slot.location.slice(0, i + 1));
-      return {
-        problem: {
-          path: at,
-          message: `missing: the template puts {{${slot.variable}}} at ${where(slot.location) || 'the top'}`,
-        },
-      };
-    }
-    value = next;
-  }
-  if (slot.whole) {
-    if (value === slot.written) return NOT_FILLED;
-    return { value: slot.inverse?.get(JSON.stringify(value)) ?? value };
-  }
-  const [prefix, suffix] = slot.around as [string, string];
-  if (
-    typeof value !== 'string' ||
-    value.length < prefix.length + suffix.length ||
-    !value.startsWith(prefix) ||
-    !value.endsWith(suffix)
-  ) {
-    return {
-      problem: {
-        path: where(slot.location),
-        message: `expected the template's text ${JSON.stringify(slot.written)} with {{${slot.variable}}} filled in`,
-      },
-    };
-  }
-  const text = value.slice(prefix.length, value.length - suffix.length);
-  if (text === slot.token) return NOT_FILLED;
-  return { value: slot.inverse?.get(text) ?? text };
-}
-
-const isId = (v: unknown): v is string => typeof v === 'string' && v !== '' && v.length <= MAX_ID_LENGTH;
-
-type Convert = (value: unknown, whole: boolean) => string | number | undefined;
-const ID = `a non-empty string of at most ${MAX_ID_LENGTH} characters`;
-const asId: Convert = (v) => (isId(v) ? v : undefined);
-const CONVERT: Record<KeyVariable, [Convert, string]> = {
-  event_id: [asId, ID],
-  event_type: [(v) => (typeof v === 'string' && v !== '' ? v : undefined), 'a non-empty string'],
-  event_time: [
-    (v, whole) =>
-      whole
-        ? Number.isSafeInteger(v)
-          ? (v as number)
-          : undefined
-        : typeof v === 'string' && /^\d{1,16}$/.test(v)
-          ? Number(v)
-          : undefined,
-    'an integer (milliseconds)',
-  ],
-  'incident.incident_id': [asId, ID],
-  'alert.alert_id': [asId, ID],
-};
-
-/** A key's value, `undefined` when the template has no slot for it or (ids only) it came unfilled. */
-function readKey(
-  body: unknown,
-  slots: Partial<Record<KeyVariable, Slot>>,
-  key: KeyVariable,
-): { value: string | number | undefined } | { problem: SlotProblem } {
-  const slot = slots[key];
-  if (!slot) return { value: undefined };
-  const read = readSlot(body, slot);
-  if (read === NOT_FILLED) {
-    // An id the payload did not have (an alert event through a template with {{incident.incident_id}}):
-    // no staleness for it. The other keys are always in the payload.
-    if (key === 'incident.incident_id' || key === 'alert.alert_id') return { value: undefined };
-    return { problem: { path: where(slot.location), message: `{{${key}}} came unfilled` } };
-  }
-  if ('problem' in read) return read;
-  const [convert, expected] = CONVERT[key];
-  const value = convert(read.value, slot.whole);
-  if (value === undefined) {
-    return {
-      problem: {
-        path: where(slot.location),
-        message: `expected {{${key}}}: ${expected}, got ${JSON.stringify(read.value)?.slice(0, 80)}`,
-      },
-    };
-  }
-  return { value };
-}
-
 /**
- * A reader of deliveries rendered from a custom body template: finds the keys where the template
- * placed them. Throws {@link CustomBodyError} for a template it cannot read keys from, and for one
- * without `{{event_id}}` unless `dedup: false`; `TemplateSyntaxError` for invalid JSON text.
+ * @internal Where a template's deliveries hold their keys, checked when the receiver is made: throws
+ * {@link CustomBodyError} for a template it cannot read keys from, and for one without
+ * `{{event_id}}` unless `dedup: false`; `TemplateSyntaxError` for invalid JSON text.
  */
-export function customBodyReader(options: CustomBodyOptions): PayloadReader<CustomBodyEvent> {
+export function checkCustomBody(options: CustomBodyOptions): Partial<Record<KeyVariable, Slot>> {
   if (typeof options !== 'object' || options === null || options.template === undefined) {
     throw new CustomBodyError('customBody needs a template: the one configured on the integration');
   }
@@ -292,47 +181,18 @@ export function customBodyReader(options: CustomBodyOptions): PayloadReader<Cust
       'The custom body template has no {{event_id}}, so retries cannot be deduplicated: add "event_id": "{{event_id}}" to it, or pass dedup: false',
     );
   }
-  const keys = KEY_VARIABLES.filter((key) => slots[key]);
-  return (body) => {
-    const found: {
-      event_id?: string;
-      event_time?: number;
-      event_type?: string;
-      incident_id?: string;
-      alert_id?: string;
-    } = {};
-    for (const key of keys) {
-      const read = readKey(body, slots, key);
-      if ('problem' in read) return { ok: false, problem: read.problem };
-      if (read.value === undefined) continue;
-      if (key === 'event_time') found.event_time = read.value as number;
-      else if (key === 'incident.incident_id') found.incident_id = read.value as string;
-      else if (key === 'alert.alert_id') found.alert_id = read.value as string;
-      else found[key] = read.value as string;
-    }
-    const id =
-      found.incident_id !== undefined
-        ? `incident:${found.incident_id}`
-        : found.alert_id !== undefined
-          ? `alert:${found.alert_id}`
-          : undefined;
-    const event = new CustomBodyEvent(
-      {
-        // Without dedup each delivery is its own: a fresh key never matches another.
-        event_id: found.event_id ?? `no-dedup:${crypto.randomUUID()}`,
-        event_time: found.event_time ?? Date.now(),
-        event_type: found.event_type ?? '',
-        incident_id: found.incident_id,
-        alert_id: found.alert_id,
-      },
-      body,
-    );
-    const deliveryKeys: DeliveryKeys = {
-      eventId: event.event_id,
-      eventType: event.event_type,
-      eventTime: event.event_time,
-      scope: found.event_time === undefined ? undefined : id,
-    };
-    return { ok: true, event, keys: deliveryKeys };
-  };
+  return slots;
 }
+
+/**
+ * A reader of deliveries rendered from a custom body template: finds the keys where the template
+ * placed them. Throws {@link CustomBodyError} for a template it cannot read keys from, and for one
+ * without `{{event_id}}` unless `dedup: false`; `TemplateSyntaxError` for invalid JSON text.
+ */
+export function customBodyReader(options: CustomBodyOptions): PayloadReader<CustomBodyEvent> {
+  return readerOf(checkCustomBody(options), makeCustomBodyEvent);
+}
+
+/** @internal How the reader (custom-body-keys.ts, which may be a copy of its own) makes an event: with this copy's class. */
+export const makeCustomBodyEvent = (keys: CustomBodyEventKeys, body: unknown): CustomBodyEvent =>
+  new CustomBodyEvent(keys, body);

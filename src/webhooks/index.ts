@@ -42,8 +42,9 @@ export { CustomBodyError, customBodyReader } from './custom-body.js';
 export type { CustomBodyOptions } from './custom-body.js';
 export { lintCustomBody } from './custom-body-lint.js';
 export type { CustomBodyLint, TemplateProblem } from './custom-body-lint.js';
-export { checkPayload, isWebhookEvent } from './payload.js';
-export type { PayloadProblem } from './payload.js';
+export { isWebhookEvent } from './payload.js';
+export { checkPayload } from './payload-problems.js';
+export type { PayloadProblem } from './payload-problems.js';
 export type { Problem } from '../core/problem.js';
 export {
   ALERT_EVENT_TYPES,

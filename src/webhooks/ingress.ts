@@ -6,8 +6,8 @@
 // - The text must be JSON (400), then a payload the reader accepts (400 naming the path at fault).
 
 import { type BodySource, headerOf, type HeadersLike, isJsonContentType } from './body.js';
-import type { Deadline } from './deadline.js';
-import type { DeliveryKeys, PayloadReader } from './kinds.js';
+import { type Deadline, isThenable } from './deadline.js';
+import type { DeliveryKeys, DeliveryReader, ReadResult } from './kinds.js';
 import { andThen } from './pipeline.js';
 import { type SecretOptions, secretMatches } from './secret.js';
 import type { WebhookEvent } from './types.js';
@@ -16,7 +16,7 @@ import type { WebhookEvent } from './types.js';
 export interface IngressRules {
   secret: SecretOptions | undefined;
   maxBodyBytes: number;
-  read: PayloadReader;
+  read: DeliveryReader;
 }
 
 /** A delivery let in (the body as parsed, the event and its keys), or why not. */
@@ -49,7 +49,7 @@ export function admit(
 }
 
 /** The body's bytes or text, within the size limit and as JSON. */
-function parse(rules: IngressRules, bytes: string | Uint8Array): Admission {
+function parse(rules: IngressRules, bytes: string | Uint8Array): Admission | Promise<Admission> {
   if (overLimit(bytes, rules.maxBodyBytes)) return tooLarge(rules);
   const text = typeof bytes === 'string' ? bytes : decoder.decode(bytes);
   let body: unknown;
@@ -62,8 +62,12 @@ function parse(rules: IngressRules, bytes: string | Uint8Array): Admission {
 }
 
 /** The parsed body as a delivery, by the receiver's payload reader. */
-function readPayload(rules: IngressRules, body: unknown): Admission {
+function readPayload(rules: IngressRules, body: unknown): Admission | Promise<Admission> {
   const read = rules.read(body);
+  return isThenable(read) ? read.then((loaded) => admitted(body, loaded)) : admitted(body, read);
+}
+
+function admitted(body: unknown, read: ReadResult): Admission {
   if (read.ok) return { ok: true, body, event: read.event, keys: read.keys };
   const { path, message } = read.problem;
   return refuse(400, `invalid payload${path ? ` at ${path}` : ''}: ${message}`);

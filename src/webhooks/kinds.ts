@@ -4,7 +4,9 @@
 // reader, not a new branch in the pipeline.
 
 import type { Problem } from '../core/problem.js';
-import { findProblem, validKind } from './payload.js';
+import { validKind } from './payload.js';
+import { findProblem } from './payload-problems.js';
+import { lazy } from '../internal/lazy.js';
 import type { WebhookEvent } from './types.js';
 
 /** What the receiver takes from a valid delivery. */
@@ -27,14 +29,44 @@ export type ReadResult<E = WebhookEvent> = { ok: true; event: E; keys: DeliveryK
 /** Reads a parsed body as a delivery. Pure and synchronous: it runs on every delivery. */
 export type PayloadReader<E = WebhookEvent> = (body: unknown) => ReadResult<E>;
 
+/** @internal What the receiver reads deliveries with: a reader's result, at once or once its code has loaded. */
+export type DeliveryReader = (body: unknown) => ReadResult | Promise<ReadResult>;
+
 /**
  * The default payload of every kind: incident events (the spec's "Events" section), custom actions
  * (`event_id` at the top or inside `incident`), alert events (`alert` in place of `incident`,
  * staleness per alert) and kinds added later (dedup on `event_id`, no staleness).
  */
-export const readDefaultPayload: PayloadReader = (body) => {
+export const readDefaultPayload: PayloadReader = (body) => readValid(body) ?? invalid(findProblem(body));
+
+const loadProblems = lazy(() => import('./payload-problems.js'));
+
+/**
+ * @internal {@link readDefaultPayload} as the receiver runs it: what is wrong with an invalid body
+ * is explained by code that loads with the first one (a valid delivery never needs it).
+ */
+export const readDelivery: DeliveryReader = (body) =>
+  readValid(body) ?? loadProblems().then(({ findProblem }) => invalid(findProblem(body)));
+
+/**
+ * @internal A reader whose code loads apart: the load starts now, and deliveries that come before
+ * it is done wait for it (a load that fails rejects them).
+ */
+export function loadingReader(load: () => Promise<PayloadReader>): DeliveryReader {
+  let reader: PayloadReader | undefined;
+  const loading = load().then((loaded) => (reader = loaded));
+  loading.catch(() => {});
+  return (body) => (reader ? reader(body) : loading.then((loaded) => loaded(body)));
+}
+
+function invalid(problem: Problem | undefined): ReadResult {
+  return { ok: false, problem: problem ?? { path: '', message: 'invalid payload' } };
+}
+
+/** A valid body's event and keys; `undefined` for an invalid one. */
+function readValid(body: unknown): ReadResult | undefined {
   const kind = validKind(body);
-  if (kind === undefined) return { ok: false, problem: findProblem(body) ?? { path: '', message: 'invalid payload' } };
+  if (kind === undefined) return undefined;
   const raw = body as Record<string, unknown> & { event_type: string; event_time: number };
   let event = raw as unknown as WebhookEvent;
   let scope: string | undefined;
@@ -51,4 +83,4 @@ export const readDefaultPayload: PayloadReader = (body) => {
     event,
     keys: { eventId: event.event_id, eventType: raw.event_type, eventTime: raw.event_time, scope },
   };
-};
+}

@@ -6,64 +6,27 @@
 // `alert`, else only the common fields), so a new type or kind is never refused for being new.
 // `event_id` sits at the top, or (custom actions) inside `incident`. Ids are at most 256 characters.
 //
-// Hand-written, because it runs on every delivery: a fast check with plain property loads, and
-// tables that only explain a failure. A property test keeps the two in agreement.
+// Hand-written, because it runs on every delivery: a fast check with plain property loads here, and
+// tables that only explain a failure in payload-problems.ts (loaded by the receiver with the first
+// invalid delivery). A property test keeps the two in agreement.
 
-import type { Problem } from '../core/problem.js';
 import { ALERT_EVENT_TYPES, INCIDENT_EVENT_TYPES, type WebhookEvent } from './types.js';
 import { isObject } from '../internal/guards.js';
 
-/**
- * Where a delivery breaks the payload contract.
- *
- * @deprecated The same as {@link Problem}; use that name.
- */
-export type PayloadProblem = Problem;
-
 /** Longest id accepted (`event_id`, `incident_id`, `alert_id`): the documented ones are 24 or 32 characters. */
 export const MAX_ID_LENGTH = 256;
+/** @internal What an id must be, as problems say it. */
+export const ID_EXPECTED = `a non-empty string of at most ${MAX_ID_LENGTH} characters`;
 
 /** Which payload a delivery is: what carries its staleness scope. */
 export type PayloadKind = 'incident' | 'alert' | 'other';
 
-type Rule = [field: string, valid: (v: unknown) => boolean, expected: string];
-
-const isInteger = (v: unknown) => Number.isSafeInteger(v);
-const isNonEmptyString = (v: unknown) => typeof v === 'string' && v !== '';
-const isString = (v: unknown) => typeof v === 'string';
-const isId = (v: unknown) => typeof v === 'string' && v !== '' && v.length <= MAX_ID_LENGTH;
-const isOptionalObject = (v: unknown) => v === undefined || v === null || isObject(v);
-
-const ID = `a non-empty string of at most ${MAX_ID_LENGTH} characters`;
-const COMMON: Rule[] = [
-  ['event_type', isNonEmptyString, 'a non-empty string'],
-  ['event_time', isInteger, 'an integer (milliseconds)'],
-  ['person', isOptionalObject, 'an object'],
-];
-const INCIDENT: Rule[] = [
-  ['incident_id', isId, ID],
-  ['title', isString, 'a string'],
-  ['incident_severity', isNonEmptyString, 'a non-empty string'],
-  ['incident_status', isNonEmptyString, 'a non-empty string'],
-  ['progress', isNonEmptyString, 'a non-empty string'],
-  ['created_at', isInteger, 'an integer (seconds)'],
-  ['updated_at', isInteger, 'an integer (seconds)'],
-  ['start_time', isInteger, 'an integer (seconds)'],
-  ['detail_url', isString, 'a string'],
-];
-const ALERT: Rule[] = [
-  ['alert_id', isId, ID],
-  ['title', isString, 'a string'],
-  ['alert_severity', isNonEmptyString, 'a non-empty string'],
-  ['alert_status', isNonEmptyString, 'a non-empty string'],
-  ['progress', isNonEmptyString, 'a non-empty string'],
-  ['channel_id', isInteger, 'an integer'],
-  ['created_at', isInteger, 'an integer (seconds)'],
-  ['updated_at', isInteger, 'an integer (seconds)'],
-  ['start_time', isInteger, 'an integer (seconds)'],
-  ['last_time', isInteger, 'an integer (seconds)'],
-  ['incident', isOptionalObject, 'an object'],
-];
+/** @internal The field checks of the payload contract, shared with payload-problems.ts and custom bodies. */
+export const isInteger = (v: unknown) => Number.isSafeInteger(v);
+export const isNonEmptyString = (v: unknown) => typeof v === 'string' && v !== '';
+export const isString = (v: unknown) => typeof v === 'string';
+export const isId = (v: unknown): v is string => typeof v === 'string' && v !== '' && v.length <= MAX_ID_LENGTH;
+export const isOptionalObject = (v: unknown) => v === undefined || v === null || isObject(v);
 
 const ALERT_TYPES: ReadonlySet<unknown> = new Set(ALERT_EVENT_TYPES);
 const INCIDENT_TYPES: ReadonlySet<unknown> = new Set(INCIDENT_EVENT_TYPES);
@@ -76,18 +39,8 @@ export function kindOf(body: Record<string, unknown>): PayloadKind {
   return isObject(body.alert) ? 'alert' : 'other';
 }
 
-function describe(v: unknown): string {
-  if (v === undefined) return 'missing';
-  if (v === null) return 'null';
-  if (Array.isArray(v)) return 'an array';
-  if (typeof v === 'string') return v === '' ? 'an empty string' : 'a string';
-  if (typeof v === 'number')
-    return !Number.isInteger(v) ? 'a fraction' : Number.isSafeInteger(v) ? 'a number' : 'an unsafe integer';
-  return `a ${typeof v}`;
-}
-
 /**
- * The same rules as the tables above, written out with plain property names: V8 turns these into
+ * The same rules as the tables of payload-problems.ts, written out with plain property names: V8 turns these into
  * fast loads, where `body[field]` over a list of names is a megamorphic lookup each. Runs on every
  * delivery; the tables only explain a failure. `undefined`: not valid.
  */
@@ -142,51 +95,6 @@ export function validKind(body: unknown): PayloadKind | undefined {
 /** Whether a body is a valid delivery, by the fast check. */
 export function isValidFast(body: unknown): boolean {
   return validKind(body) !== undefined;
-}
-
-/** `undefined` when `body` is a valid delivery of any kind; otherwise the first field at fault. */
-export function checkPayload(body: unknown): Problem | undefined {
-  return isValidFast(body) ? undefined : findProblem(body);
-}
-
-/** The first field at fault, by the tables. */
-export function findProblem(body: unknown): Problem | undefined {
-  if (!isObject(body)) return { path: '', message: `expected a JSON object, got ${describe(body)}` };
-  const kind = kindOf(body);
-  const inner = kind === 'other' ? undefined : kind;
-  const object = inner && body[inner];
-  // The id may sit inside `incident` (custom actions) only when it is not at the top.
-  const idInside =
-    kind === 'incident' && body.event_id === undefined && isObject(object) && object.event_id !== undefined;
-  const id = idInside
-    ? fieldProblem(object, ['event_id', isId, ID], 'incident.')
-    : fieldProblem(body, ['event_id', isId, ID], '');
-  if (id) return id;
-  for (const rule of COMMON) {
-    const problem = fieldProblem(body, rule, '');
-    if (problem) return problem;
-  }
-  if (!inner) return undefined;
-  if (!isObject(object)) return { path: inner, message: `expected an object, got ${describe(object)}` };
-  for (const rule of inner === 'incident' ? INCIDENT : ALERT) {
-    const problem = fieldProblem(object, rule, `${inner}.`);
-    if (problem) return problem;
-  }
-  return undefined;
-}
-
-function fieldProblem(
-  object: Record<string, unknown>,
-  [field, valid, expected]: Rule,
-  prefix: string,
-): Problem | undefined {
-  const value = object[field];
-  if (valid(value)) return undefined;
-  const tooLong = expected === ID && typeof value === 'string' && value.length > MAX_ID_LENGTH;
-  return {
-    path: `${prefix}${field}`,
-    message: tooLong ? `longer than ${MAX_ID_LENGTH} characters` : `expected ${expected}, got ${describe(value)}`,
-  };
 }
 
 /**

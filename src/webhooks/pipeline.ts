@@ -1,6 +1,6 @@
 // The steps every accepted event goes through, a delivery and a queue job alike: claim and
 // staleness → handlers → the claim completed, or released when a handler failed. The receiver runs
-// them for a delivery (core.ts `#deliver`), a queue's worker for a job (`processor()`, `#runJob`).
+// them for a delivery (core.ts `#deliver`), a queue's worker for a job (`processor()`, jobs.ts `runJob`).
 // Rules owned here:
 // - Staleness is judged only for an event this caller claimed (with `dedup: false`, for every one),
 //   in one store call where the store offers `claimAndAdvance` (one Redis round trip).
@@ -188,7 +188,7 @@ export class Pipeline {
   ): Outcome | Promise<Outcome> {
     if (!outcome.ok) this.#handlers.emit('error', outcome.error, event);
     if (token === undefined) return outcome;
-    // Only a delivery passes its token (a job settles its own claim, in core.ts): tried again if need be.
+    // Only a delivery passes its token (a job settles its own claim, in jobs.ts): tried again if need be.
     const settled = this.settle(outcome.ok ? 'complete' : 'release', keys.eventId, token, event, true);
     return isThenable(settled) ? settled.then(() => outcome) : outcome;
   }

@@ -54,6 +54,11 @@ function expectWebhooks(webhooks: Scenario, seen: string[]): void {
   expect(webhooks.wrongToken.status).toBe(401);
   expect(webhooks.wrongType.status).toBe(415);
   expect(webhooks.get.status).toBe(405);
+  expect(webhooks.invalid.status).toBe(400);
+  expect(JSON.parse(webhooks.invalid.body)).toMatchObject({
+    outcome: 'rejected',
+    reason: expect.stringMatching(/at incident\.incident_id/),
+  });
   expect(seen).toEqual([expect.stringMatching(new RegExp(`^i_new ${webhooks.eventId} #\\d+$`)), 'event i_new']);
 }
 

@@ -5,8 +5,9 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { buildWebhookEvent } from '../../../src/testing/index.js';
 import type { CustomActionEvent } from '../../../src/webhooks/index.js';
-import { readDefaultPayload } from '../../../src/webhooks/kinds.js';
-import { checkPayload, findProblem, isValidFast, isWebhookEvent } from '../../../src/webhooks/payload.js';
+import { loadingReader, readDefaultPayload, readDelivery } from '../../../src/webhooks/kinds.js';
+import { isValidFast, isWebhookEvent } from '../../../src/webhooks/payload.js';
+import { checkPayload, findProblem } from '../../../src/webhooks/payload-problems.js';
 import alertExample from '../../fixtures/alert-webhook.example.json' with { type: 'json' };
 import customAction from '../../fixtures/custom-action.example.json' with { type: 'json' };
 import incidentExample from '../../fixtures/incident-webhook.example.json' with { type: 'json' };
@@ -239,5 +240,39 @@ describe('payload check (every kind)', () => {
       }),
       { numRuns: 3000 },
     );
+  });
+});
+
+describe('the readers the receiver runs (their code loaded on first use)', () => {
+  it('readDelivery: a valid body at once, as readDefaultPayload reads it; an invalid one explained once its code loaded', async () => {
+    const valid = clone(incidentExample);
+    const read = readDelivery(valid);
+    expect(read).not.toBeInstanceOf(Promise);
+    expect(read).toEqual(readDefaultPayload(valid));
+    const invalid = { ...clone(incidentExample), event_time: 'soon' };
+    const explained = readDelivery(invalid);
+    expect(explained).toBeInstanceOf(Promise);
+    expect(await explained).toEqual(readDefaultPayload(invalid));
+    expect(await explained).toMatchObject({ ok: false, problem: { path: 'event_time' } });
+  });
+
+  it('loadingReader: deliveries before the load wait for it, later ones are read at once', async () => {
+    let loaded!: (reader: typeof readDefaultPayload) => void;
+    const reader = loadingReader(() => new Promise((resolve) => (loaded = resolve)));
+    const early = reader(clone(incidentExample));
+    expect(early).toBeInstanceOf(Promise);
+    loaded(readDefaultPayload);
+    expect(await early).toMatchObject({ ok: true, keys: { eventId: incidentExample.event_id } });
+    const late = reader(clone(incidentExample));
+    expect(late).not.toBeInstanceOf(Promise);
+    expect(late).toMatchObject({ ok: true });
+  });
+
+  it('loadingReader: a load that fails rejects the deliveries that wait on it (the receiver answers them 503), and is no unhandled rejection', async () => {
+    const failure = new Error('chunk missing');
+    const reader = loadingReader(() => Promise.reject(failure));
+    await Promise.resolve(); // the load has failed by now, and nothing awaited it yet
+    await expect(reader(clone(incidentExample))).rejects.toBe(failure);
+    await expect(reader(clone(incidentExample))).rejects.toBe(failure);
   });
 });

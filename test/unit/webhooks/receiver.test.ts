@@ -10,7 +10,8 @@ import {
   type WebhookEventOf,
   WebhookReceiver,
 } from '../../../src/webhooks/index.js';
-import { findProblem, isValidFast } from '../../../src/webhooks/payload.js';
+import { isValidFast } from '../../../src/webhooks/payload.js';
+import { findProblem } from '../../../src/webhooks/payload-problems.js';
 import example from '../../fixtures/incident-webhook.example.json' with { type: 'json' };
 import { anyFieldValue, leaveFakeClock, receive, sleep } from '../../helpers.js';
 /** The test runs on vitest's fake clock (deadlines, handlers' waits, the stores' Date.now): no real time passes. */

@@ -35,8 +35,43 @@ module.exports = async function runSmoke(label, sdk, webhooks, testing, operatio
     const receiver = new webhooks.WebhookReceiver();
     const result = await receiver.receive(testing.buildDelivery(testing.buildWebhookEvent('i_new')).receiveInput());
     assert.equal(result.status, 200);
+    await receiverPartsLoadedOnFirstUse(sdk, webhooks, testing);
     console.log(`${label} ok on node ${process.version}: ${count} incidents`);
   } finally {
     await server.close();
   }
 };
+
+/** The receiver's parts that load with their first use (files built apart: tsup.config.ts), from the build. */
+async function receiverPartsLoadedOnFirstUse(sdk, webhooks, testing) {
+  const event = testing.buildWebhookEvent('i_ack');
+  // Why a payload is invalid.
+  const invalid = { ...event, incident: { ...event.incident, incident_id: '' } };
+  const refused = await new webhooks.WebhookReceiver().receive({ body: invalid });
+  assert.equal(refused.status, 400);
+  assert.match(refused.reason, /at incident\.incident_id: expected a non-empty string/);
+  // A custom body's keys; the event is of this build's class.
+  const template = { id: '{{event_id}}', at: '{{event_time}}', incident: '{{incident.incident_id}}' };
+  const custom = new webhooks.WebhookReceiver({ customBody: { template } });
+  const body = webhooks.renderCustomBody(template, event);
+  const read = await custom.receive({ body });
+  assert.equal(read.status, 200);
+  assert.ok(read.event instanceof webhooks.CustomBodyEvent);
+  assert.equal(read.event.event_id, event.event_id);
+  assert.equal((await custom.receive({ body })).outcome, 'duplicate');
+  // The queue mode: the handoff, then the job run by processor().
+  const jobs = [];
+  const queued = new webhooks.WebhookReceiver({
+    queue: { add: async (name, data, options) => void jobs.push({ id: options.jobId, data }) },
+  });
+  const handled = [];
+  queued.on('i_ack', (e) => void handled.push(e.event_id));
+  assert.equal((await queued.receive({ body: event })).status, 200);
+  await queued.processor()(jobs[0]);
+  assert.deepEqual(handled, [event.event_id]);
+  const notADelivery = await queued
+    .processor()({ id: 'x', data: {} })
+    .catch((error) => error);
+  assert.equal(notADelivery.name, 'UnrecoverableError');
+  assert.ok(notADelivery instanceof sdk.FlashdutyError);
+}

@@ -101,7 +101,7 @@ export function createReceiver() {
 /** Posts a request to the receiver however the runtime serves it; answers status and body. */
 export type Post = (init: RequestInit) => Promise<Response>;
 
-/** Deliveries from the testing entry's fixtures: new, duplicate, wrong token, wrong type, wrong method. */
+/** Deliveries from the testing entry's fixtures: new, duplicate, wrong token, wrong type, wrong method, invalid. */
 export async function webhookScenario(post: Post) {
   const event = buildWebhookEvent('i_new');
   const ok = buildDelivery(event, { headers: { [HOOK_SECRET.header]: 'runtime-secret' } });
@@ -123,5 +123,12 @@ export async function webhookScenario(post: Post) {
       }).init(),
     ),
     get: await answer({ method: 'GET' }),
+    // Why it is invalid is explained by a file the receiver loads with the first invalid delivery.
+    invalid: await answer(
+      buildDelivery(
+        { ...event, event_id: `${event.event_id}-bad`, incident: { ...event.incident, incident_id: '' } },
+        { headers: { [HOOK_SECRET.header]: 'runtime-secret' } },
+      ).init(),
+    ),
   };
 }

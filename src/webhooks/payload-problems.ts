@@ -1,0 +1,112 @@
+// Why a body is not a valid default payload: the required fields of each kind as tables of rules,
+// walked only to explain a failure (the check that runs on every delivery is payload.ts'
+// `validKind`, which a property test keeps in agreement with these tables). The receiver loads this
+// file with the first invalid delivery; `checkPayload` and `readDefaultPayload` use it directly.
+
+import type { Problem } from '../core/problem.js';
+import { isObject } from '../internal/guards.js';
+import {
+  ID_EXPECTED,
+  isId,
+  isInteger,
+  isNonEmptyString,
+  isOptionalObject,
+  isString,
+  isValidFast,
+  kindOf,
+  MAX_ID_LENGTH,
+} from './payload.js';
+
+/**
+ * Where a delivery breaks the payload contract.
+ *
+ * @deprecated The same as {@link Problem}; use that name.
+ */
+export type PayloadProblem = Problem;
+
+type Rule = [field: string, valid: (v: unknown) => boolean, expected: string];
+
+const COMMON: Rule[] = [
+  ['event_type', isNonEmptyString, 'a non-empty string'],
+  ['event_time', isInteger, 'an integer (milliseconds)'],
+  ['person', isOptionalObject, 'an object'],
+];
+const INCIDENT: Rule[] = [
+  ['incident_id', isId, ID_EXPECTED],
+  ['title', isString, 'a string'],
+  ['incident_severity', isNonEmptyString, 'a non-empty string'],
+  ['incident_status', isNonEmptyString, 'a non-empty string'],
+  ['progress', isNonEmptyString, 'a non-empty string'],
+  ['created_at', isInteger, 'an integer (seconds)'],
+  ['updated_at', isInteger, 'an integer (seconds)'],
+  ['start_time', isInteger, 'an integer (seconds)'],
+  ['detail_url', isString, 'a string'],
+];
+const ALERT: Rule[] = [
+  ['alert_id', isId, ID_EXPECTED],
+  ['title', isString, 'a string'],
+  ['alert_severity', isNonEmptyString, 'a non-empty string'],
+  ['alert_status', isNonEmptyString, 'a non-empty string'],
+  ['progress', isNonEmptyString, 'a non-empty string'],
+  ['channel_id', isInteger, 'an integer'],
+  ['created_at', isInteger, 'an integer (seconds)'],
+  ['updated_at', isInteger, 'an integer (seconds)'],
+  ['start_time', isInteger, 'an integer (seconds)'],
+  ['last_time', isInteger, 'an integer (seconds)'],
+  ['incident', isOptionalObject, 'an object'],
+];
+
+function describe(v: unknown): string {
+  if (v === undefined) return 'missing';
+  if (v === null) return 'null';
+  if (Array.isArray(v)) return 'an array';
+  if (typeof v === 'string') return v === '' ? 'an empty string' : 'a string';
+  if (typeof v === 'number')
+    return !Number.isInteger(v) ? 'a fraction' : Number.isSafeInteger(v) ? 'a number' : 'an unsafe integer';
+  return `a ${typeof v}`;
+}
+
+/** `undefined` when `body` is a valid delivery of any kind; otherwise the first field at fault. */
+export function checkPayload(body: unknown): Problem | undefined {
+  return isValidFast(body) ? undefined : findProblem(body);
+}
+
+/** The first field at fault, by the tables. */
+export function findProblem(body: unknown): Problem | undefined {
+  if (!isObject(body)) return { path: '', message: `expected a JSON object, got ${describe(body)}` };
+  const kind = kindOf(body);
+  const inner = kind === 'other' ? undefined : kind;
+  const object = inner && body[inner];
+  // The id may sit inside `incident` (custom actions) only when it is not at the top.
+  const idInside =
+    kind === 'incident' && body.event_id === undefined && isObject(object) && object.event_id !== undefined;
+  const id = idInside
+    ? fieldProblem(object, ['event_id', isId, ID_EXPECTED], 'incident.')
+    : fieldProblem(body, ['event_id', isId, ID_EXPECTED], '');
+  if (id) return id;
+  for (const rule of COMMON) {
+    const problem = fieldProblem(body, rule, '');
+    if (problem) return problem;
+  }
+  if (!inner) return undefined;
+  if (!isObject(object)) return { path: inner, message: `expected an object, got ${describe(object)}` };
+  for (const rule of inner === 'incident' ? INCIDENT : ALERT) {
+    const problem = fieldProblem(object, rule, `${inner}.`);
+    if (problem) return problem;
+  }
+  return undefined;
+}
+
+function fieldProblem(
+  object: Record<string, unknown>,
+  [field, valid, expected]: Rule,
+  prefix: string,
+): Problem | undefined {
+  const value = object[field];
+  if (valid(value)) return undefined;
+  const tooLong = expected === ID_EXPECTED && typeof value === 'string' && value.length > MAX_ID_LENGTH;
+  return {
+    path: `${prefix}${field}`,
+    message: tooLong ? `longer than ${MAX_ID_LENGTH} characters` : `expected ${expected}, got ${describe(value)}`,
+  };
+}
