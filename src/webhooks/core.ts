@@ -146,6 +146,8 @@ export class ReceiverCore {
   readonly #waitForReplicas: number;
   readonly #ackTimeoutMs: number;
   readonly #maxInFlight: number;
+  /** The queue mode once loaded: a delivery then hands over without waiting on its load. */
+  #jobs: typeof import('./jobs.js') | undefined;
   /** Deliveries whose handlers run in this process, so a concurrent duplicate can wait for the outcome. */
   readonly #inFlight = new Map<string, Promise<Outcome>>();
 
@@ -153,7 +155,7 @@ export class ReceiverCore {
     this.#handlers = new Handlers(options.logger);
     this.#queue = checkQueue(options.queue);
     // With a queue, its code loads now, so that the first delivery does not wait for it.
-    if (this.#queue) loadJobs().catch(() => {});
+    if (this.#queue) loadJobs().then((jobs) => (this.#jobs = jobs), () => {});
     this.#waitForReplicas = checkWaitForReplicas(options.waitForReplicas, this.#queue);
     const dedup = options.dedup ?? true;
     let read = readDelivery;
@@ -256,7 +258,7 @@ export class ReceiverCore {
       if (this.#queue) {
         const jobId = this.#pipeline.dedup ? jobIdFor(keys.eventId) : undefined;
         // The body as it came: the worker's processor() reads it again, with the same reader.
-        const { addJob } = await deadline.race(loadJobs(), 'loading the queue mode');
+        const { addJob } = this.#jobs ?? (await deadline.race(loadJobs(), 'loading the queue mode'));
         await addJob(this.#queue, { name: keys.eventType, data: body, jobId }, this.#waitForReplicas, deadline);
         return { status: 200, outcome: 'accepted', event };
       }
