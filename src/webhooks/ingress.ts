@@ -27,7 +27,7 @@ const decoder = new TextDecoder();
 
 /**
  * Checks and reads one delivery: at once when the body is there already, else once it is read.
- * Rejects only when reading the body fails (or passes the deadline).
+ * Rejects only when reading the body or loading the payload reader fails (or passes the deadline).
  */
 export function admit(
   rules: IngressRules,
@@ -38,18 +38,18 @@ export function admit(
   if (rules.secret && !secretMatches(rules.secret, headerOf(headers, rules.secret.header))) {
     return refuse(401, `missing or wrong ${rules.secret.header} header`);
   }
-  if (source.form === 'parsed') return readPayload(rules, source.value);
+  if (source.form === 'parsed') return readPayload(rules, source.value, deadline);
   const contentType = headerOf(headers, 'content-type');
   if (!isJsonContentType(contentType))
     return refuse(415, contentType ? `content type ${contentType} is not JSON` : 'no Content-Type header');
-  if (source.form === 'raw') return parse(rules, source.value);
+  if (source.form === 'raw') return parse(rules, source.value, deadline);
   return andThen(deadline.race(source.read(rules.maxBodyBytes), 'reading the body'), (bytes) =>
-    bytes === 'too-large' ? tooLarge(rules) : parse(rules, bytes),
+    bytes === 'too-large' ? tooLarge(rules) : parse(rules, bytes, deadline),
   );
 }
 
 /** The body's bytes or text, within the size limit and as JSON. */
-function parse(rules: IngressRules, bytes: string | Uint8Array): Admission | Promise<Admission> {
+function parse(rules: IngressRules, bytes: string | Uint8Array, deadline: Deadline): Admission | Promise<Admission> {
   if (overLimit(bytes, rules.maxBodyBytes)) return tooLarge(rules);
   const text = typeof bytes === 'string' ? bytes : decoder.decode(bytes);
   let body: unknown;
@@ -58,13 +58,18 @@ function parse(rules: IngressRules, bytes: string | Uint8Array): Admission | Pro
   } catch (error) {
     return refuse(400, text.trim() === '' ? 'empty body' : `malformed JSON: ${(error as Error).message}`);
   }
-  return readPayload(rules, body);
+  return readPayload(rules, body, deadline);
 }
 
-/** The parsed body as a delivery, by the receiver's payload reader. */
-function readPayload(rules: IngressRules, body: unknown): Admission | Promise<Admission> {
+/**
+ * The parsed body as a delivery, by the receiver's payload reader: at once, or (its code loading
+ * with the first delivery that needs it) within the deadline.
+ */
+function readPayload(rules: IngressRules, body: unknown, deadline: Deadline): Admission | Promise<Admission> {
   const read = rules.read(body);
-  return isThenable(read) ? read.then((loaded) => admitted(body, loaded)) : admitted(body, read);
+  return isThenable(read)
+    ? andThen(deadline.race(read, 'loading the payload reader'), (loaded) => admitted(body, loaded))
+    : admitted(body, read);
 }
 
 function admitted(body: unknown, read: ReadResult): Admission {
