@@ -4,7 +4,11 @@
 // see it and split the module into its own chunk); `lazy(() => fingerprint(wire))` hashes once, and
 // only if asked.
 
-/** A getter that runs `make` on its first call and returns that same value on every call. */
+/**
+ * A getter that runs `make` on its first call and returns that same value on every call. A promise
+ * that rejects (an import whose chunk could not be loaded for a moment) is not kept: the next call
+ * runs `make` again.
+ */
 export function lazy<T>(make: () => T): () => T {
   let made = false;
   let value: T;
@@ -12,6 +16,10 @@ export function lazy<T>(make: () => T): () => T {
     if (!made) {
       value = make();
       made = true;
+      if (value instanceof Promise)
+        value.catch(() => {
+          made = false;
+        });
     }
     return value;
   };

@@ -40,23 +40,29 @@ export type DeliveryReader = (body: unknown) => ReadResult | Promise<ReadResult>
 export const readDefaultPayload: PayloadReader = (body) => readValid(body) ?? invalid(findProblem(body));
 
 const loadProblems = lazy(() => import('./payload-problems.js'));
+/** The explanations of invalid payloads, once loaded. */
+let problems: typeof import('./payload-problems.js') | undefined;
 
 /**
  * @internal {@link readDefaultPayload} as the receiver runs it: what is wrong with an invalid body
  * is explained by code that loads with the first one (a valid delivery never needs it).
  */
 export const readDelivery: DeliveryReader = (body) =>
-  readValid(body) ?? loadProblems().then(({ findProblem }) => invalid(findProblem(body)));
+  readValid(body) ??
+  (problems
+    ? invalid(problems.findProblem(body))
+    : loadProblems().then((loaded) => invalid((problems = loaded).findProblem(body))));
 
 /**
  * @internal A reader whose code loads apart: the load starts now, and deliveries that come before
- * it is done wait for it (a load that fails rejects them).
+ * it is done wait for it. A load that fails rejects the deliveries waiting on it (the receiver
+ * answers them 503, so the sender retries) and is tried again by the next delivery.
  */
 export function loadingReader(load: () => Promise<PayloadReader>): DeliveryReader {
   let reader: PayloadReader | undefined;
-  const loading = load().then((loaded) => (reader = loaded));
-  loading.catch(() => {});
-  return (body) => (reader ? reader(body) : loading.then((loaded) => loaded(body)));
+  const loader = lazy(() => load().then((loaded) => (reader = loaded)));
+  loader().catch(() => {}); // a failure now is met by the first delivery, which tries again
+  return (body) => (reader ? reader(body) : loader().then((loaded) => loaded(body)));
 }
 
 function invalid(problem: Problem | undefined): ReadResult {
