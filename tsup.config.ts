@@ -34,8 +34,8 @@ const shared: Options = {
 const APART: Record<string, string> = {
   // `validate: 'deep'`: zod and the request schemas.
   'src/schemas/deep.ts': 'schemas-deep.js',
-  // The receiver: why a payload is invalid (first invalid delivery), a custom body's keys (first
-  // custom-body delivery), the queue mode (first use of a queue).
+  // The receiver: why a payload is invalid (with the first invalid delivery), a custom body's keys
+  // (when a receiver is made with one), the queue mode (when made with a queue, or a job runs).
   'src/webhooks/payload-problems.ts': 'webhooks-payload-problems.js',
   'src/webhooks/custom-body-keys.ts': 'webhooks-custom-body-keys.js',
   'src/webhooks/jobs.ts': 'webhooks-jobs.js',
@@ -94,15 +94,21 @@ export default defineConfig([
         });
       }
       // Each import of a file built apart, made relative to where its importer landed.
+      const imported = new Set<string>();
       for (const file of jsFiles('dist')) {
         const text = readFileSync(file, 'utf8');
         if (!text.includes(APART_MARK)) continue;
         const fixed = text.replaceAll(new RegExp(`${APART_MARK}([\\w.-]+)`, 'g'), (_, built: string) => {
+          imported.add(built);
           const relative = path.relative(path.dirname(file), path.join('dist', built)).split(path.sep).join('/');
           return relative.startsWith('.') ? relative : `./${relative}`;
         });
         writeFileSync(file, fixed);
       }
+      // A file that no dynamic import reached was bundled as an ordinary chunk instead (a moved file,
+      // tsup run from elsewhere): the up-front size would grow without a word, so the build fails.
+      const missed = Object.values(APART).filter((built) => !imported.has(built));
+      if (missed.length > 0) throw new Error(`tsup.config.ts APART: no dynamic import reached ${missed.join(', ')}`);
     },
   },
   {

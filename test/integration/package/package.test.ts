@@ -242,6 +242,27 @@ describe('the tarball', () => {
     }
   });
 
+  it('holds the files built apart (tsup.config.ts), each throwing only errors every copy of the SDK recognises', () => {
+    // Such a file has its own copy of what it imports: an error class of its own would fail
+    // `instanceof` against the entry's class. FlashdutyError is recognised across copies by its brand.
+    const apart = files.filter((f) =>
+      /^dist\/(schemas-deep|webhooks-(payload-problems|custom-body-keys|jobs))\.js$/.test(f),
+    );
+    expect(apart.sort()).toEqual([
+      'dist/schemas-deep.js',
+      'dist/webhooks-custom-body-keys.js',
+      'dist/webhooks-jobs.js',
+      'dist/webhooks-payload-problems.js',
+    ]);
+    for (const file of apart.filter((f) => f.startsWith('dist/webhooks-'))) {
+      const thrown = [...readFileSync(path.join(root, file), 'utf8').matchAll(/\bnew (\w*Error)\(/g)].map((m) => m[1]);
+      expect(
+        thrown.filter((name) => name !== 'FlashdutyError' && name !== 'TypeError'),
+        file,
+      ).toEqual([]);
+    }
+  });
+
   it('is under the license package.json names', () => {
     expect(manifest.license).toBe('MIT');
     expect(readFileSync(path.join(root, 'LICENSE'), 'utf8')).toMatch(/^MIT License\n/);
