@@ -27,7 +27,7 @@ import { Handlers } from './handlers.js';
 import { admit, type IngressRules } from './ingress.js';
 import { loadingReader, readDelivery } from './kinds.js';
 import { OK, type Outcome, Pipeline } from './pipeline.js';
-import type { JobContext, JobResult } from './jobs.js';
+import type { JobContext, JobSubject } from './jobs.js';
 import { checkQueue, checkWaitForReplicas, jobIdFor, type WebhookJob, type WebhookQueue } from './queue.js';
 import { checkSecretOptions, type SecretOptions } from './secret.js';
 import { traced } from './span.js';
@@ -155,7 +155,11 @@ export class ReceiverCore {
     this.#handlers = new Handlers(options.logger);
     this.#queue = checkQueue(options.queue);
     // With a queue, its code loads now, so that the first delivery does not wait for it.
-    if (this.#queue) loadJobs().then((jobs) => (this.#jobs = jobs), () => {});
+    if (this.#queue)
+      loadJobs().then(
+        (jobs) => (this.#jobs = jobs),
+        () => {},
+      );
     this.#waitForReplicas = checkWaitForReplicas(options.waitForReplicas, this.#queue);
     const dedup = options.dedup ?? true;
     let read = readDelivery;
@@ -228,7 +232,7 @@ export class ReceiverCore {
   processor(): (job: WebhookJob) => Promise<void> {
     return async (job) => {
       const { runJob } = await loadJobs();
-      const named: JobResult = { outcome: 'rejected' };
+      const named: JobSubject = {};
       await traced(
         'flashduty.webhook.process',
         () => runJob(job, this.#jobContext, named),

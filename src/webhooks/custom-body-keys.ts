@@ -1,6 +1,6 @@
 // Reading a custom-body delivery's keys: each from the place the template put its variable (found
-// at construction, custom-body.ts), with value mapping undone. The receiver loads this file with
-// its first custom-body delivery (built self-contained, so that nothing of it loads up front).
+// at construction, custom-body.ts), with value mapping undone. A receiver made with a custom body
+// loads this file then, apart (it is built self-contained), so that a receiver without one never does.
 
 import type { Slot, SlotProblem } from './custom-body.js';
 import type { DeliveryKeys, PayloadReader } from './kinds.js';

@@ -2,7 +2,7 @@
 // not the default payload. The keys the receiver needs (dedup key, event time and type, the
 // incident or alert id) are wherever the template placed their variables, so the template is read
 // once, at construction, into "slots" (here), and each delivery is read by walking to those places
-// (custom-body-reader.ts, which the receiver loads apart).
+// (custom-body-keys.ts, which the receiver loads apart).
 //
 // A key can be read back only from a string that is its variable alone (any JSON type survives), or
 // its variable with fixed text around it (read as text). Value mapping may have replaced a value:
@@ -152,9 +152,8 @@ export function findSlots(
 }
 
 /**
- * @internal Where a template's deliveries hold their keys, checked when the receiver is made: throws
- * {@link CustomBodyError} for a template it cannot read keys from, and for one without
- * `{{event_id}}` unless `dedup: false`; `TemplateSyntaxError` for invalid JSON text.
+ * @internal Where a template's deliveries hold their keys, checked when the receiver is made; throws
+ * what {@link customBodyReader} throws.
  */
 export function checkCustomBody(options: CustomBodyOptions): Partial<Record<KeyVariable, Slot>> {
   if (typeof options !== 'object' || options === null || options.template === undefined) {

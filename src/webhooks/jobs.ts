@@ -1,6 +1,6 @@
-// The receiver's queue mode, loaded with the first use of a queue (a receiver without one never
-// loads it): a delivery handed to the queue (`addJob`), and a job of `processor()` run through the
-// pipeline's steps (`runJob`).
+// The receiver's queue mode, loaded when a receiver is made with a queue or its `processor()` runs a
+// job (a receiver that does neither never loads it): a delivery handed to the queue (`addJob`), and
+// a job of `processor()` run through the pipeline's steps (`runJob`).
 //
 // Rules owned here:
 // - With `waitForReplicas: n`, a job counts as held only once `n` replicas hold it too: Redis
@@ -79,14 +79,16 @@ export interface JobResult {
   event?: WebhookEvent | undefined;
 }
 
-/**
- * @internal One job of `processor()`: what became of it; throws what the processor rejects with.
- * `named.event` is set once the job's body reads as an event, for the span of a job that failed.
- */
+/** The event a job is about, once its body read as one: what the span of a failed job names. */
+export interface JobSubject {
+  event?: WebhookEvent | undefined;
+}
+
+/** @internal One job of `processor()`: what became of it; throws what the processor rejects with. */
 export async function runJob(
   job: WebhookJob,
   { read, pipeline, tell }: JobContext,
-  named: JobResult,
+  named: JobSubject,
 ): Promise<JobResult> {
   const delivery = await read(job.data);
   if (!delivery.ok) {

@@ -21,7 +21,7 @@ export const ID_EXPECTED = `a non-empty string of at most ${MAX_ID_LENGTH} chara
 /** Which payload a delivery is: what carries its staleness scope. */
 export type PayloadKind = 'incident' | 'alert' | 'other';
 
-/** @internal The field checks of the payload contract, shared with payload-problems.ts and custom bodies. */
+/** @internal The field checks of the payload contract, shared with payload-problems.ts (and `isId` with custom bodies). */
 export const isInteger = (v: unknown) => Number.isSafeInteger(v);
 export const isNonEmptyString = (v: unknown) => typeof v === 'string' && v !== '';
 export const isString = (v: unknown) => typeof v === 'string';
