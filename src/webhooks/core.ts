@@ -231,11 +231,11 @@ export class ReceiverCore {
    */
   processor(): (job: WebhookJob) => Promise<void> {
     return async (job) => {
-      const { runJob } = await loadJobs();
       const named: JobSubject = {};
       await traced(
         'flashduty.webhook.process',
-        () => runJob(job, this.#jobContext, named),
+        // Loaded inside the span: a job whose code could not load is a failed span too.
+        async () => (this.#jobs ??= await loadJobs()).runJob(job, this.#jobContext, named),
         (error) => ({ outcome: 'rejected', event: named.event, error }),
       );
     };
