@@ -22,6 +22,7 @@ import {
 import { interpret, interpretLines, type ValidateMode } from '../core/envelope.js';
 import { sleep, startAttempt } from '../internal/abort.js';
 import type { LogFn } from '../internal/logger.js';
+import { loader } from '../internal/lazy.js';
 import { loadSpans, otelRegistry } from '../internal/otel.js';
 import type { ClientSpan } from '../internal/otel-spans.js';
 import { type Redactor, scrubHeaders } from '../internal/redact.js';
@@ -165,7 +166,7 @@ export class RequestLoop {
           }),
         );
       let response = networkErrorAsRejection(await send(target));
-      const { follow, isRedirect, readText } = (transport ??= await import('./transport.js'));
+      const { follow, isRedirect, readText } = loadTransport.value ?? (await loadTransport());
       if (isRedirect(response)) {
         const hop: Transport.Hop = {
           at: target,
@@ -229,7 +230,7 @@ export class RequestLoop {
     signal?: AbortSignal,
   ): Promise<FlashdutyError> {
     if (error instanceof FlashdutyError) return error;
-    const { sanitizeCause, connectionMessage } = (transport ??= await import('./transport.js'));
+    const { sanitizeCause, connectionMessage } = loadTransport.value ?? (await loadTransport());
     const cause = sanitizeCause(error, this.#settings.scrub);
     if (signal?.aborted) return new APIUserAbortError({ url, cause });
     if (timedOut) return new APIConnectionTimeoutError(timeout, { url, cause });
@@ -249,7 +250,7 @@ export class RequestLoop {
 }
 
 /** The wire rules (redirects, bounded bodies), loaded with the first call: off the up-front path. */
-let transport: typeof Transport | undefined;
+const loadTransport = loader(() => import('./transport.js'));
 
 /** One call as every attempt sends it. */
 interface Call {

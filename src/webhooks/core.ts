@@ -17,7 +17,7 @@
 // - An `event_time` more than `maxClockSkewMs` ahead of this clock moves no watermark.
 
 import { FlashdutyError } from '../internal/errors.js';
-import { lazy } from '../internal/lazy.js';
+import { loader } from '../internal/lazy.js';
 import type { Logger } from '../internal/logger.js';
 import { positiveWhole } from '../internal/options.js';
 import type { BodySource, HeadersLike } from './body.js';
@@ -128,8 +128,8 @@ export const UNRECORDED = 503;
 /** A custom action's sender waits 1 s (not 2): `i_custom` deliveries are answered within this. */
 const CUSTOM_ACTION_ACK_MS = 900;
 
-/** The queue mode (jobs.ts), loaded with the first use of a queue. */
-const loadJobs = lazy(() => import('./jobs.js'));
+/** The queue mode (jobs.ts), loaded when a receiver is made with a queue or a worker runs a job. */
+const loadJobs = loader(() => import('./jobs.js'));
 
 /** How often a delivery looks again at a claim another process holds. */
 const CLAIM_POLL_MS = 25;
@@ -146,8 +146,6 @@ export class ReceiverCore {
   readonly #waitForReplicas: number;
   readonly #ackTimeoutMs: number;
   readonly #maxInFlight: number;
-  /** The queue mode once loaded: a delivery then hands over without waiting on its load. */
-  #jobs: typeof import('./jobs.js') | undefined;
   /** Deliveries whose handlers run in this process, so a concurrent duplicate can wait for the outcome. */
   readonly #inFlight = new Map<string, Promise<Outcome>>();
 
@@ -155,11 +153,7 @@ export class ReceiverCore {
     this.#handlers = new Handlers(options.logger);
     this.#queue = checkQueue(options.queue);
     // With a queue, its code loads now, so that the first delivery does not wait for it.
-    if (this.#queue)
-      loadJobs().then(
-        (jobs) => (this.#jobs = jobs),
-        () => {},
-      );
+    if (this.#queue) loadJobs().catch(() => {});
     this.#waitForReplicas = checkWaitForReplicas(options.waitForReplicas, this.#queue);
     const dedup = options.dedup ?? true;
     let read = readDelivery;
@@ -235,7 +229,7 @@ export class ReceiverCore {
       await traced(
         'flashduty.webhook.process',
         // Loaded inside the span: a job whose code could not load is a failed span too.
-        async () => (this.#jobs ??= await loadJobs()).runJob(job, this.#jobContext, named),
+        async () => (loadJobs.value ?? (await loadJobs())).runJob(job, this.#jobContext, named),
         (error) => ({ outcome: 'rejected', event: named.event, error }),
       );
     };
@@ -262,7 +256,8 @@ export class ReceiverCore {
       if (this.#queue) {
         const jobId = this.#pipeline.dedup ? jobIdFor(keys.eventId) : undefined;
         // The body as it came: the worker's processor() reads it again, with the same reader.
-        const { addJob } = this.#jobs ?? (await deadline.race(loadJobs(), 'loading the queue mode'));
+        // Once loaded, handed over without awaiting the load (one race and one turn less per delivery).
+        const { addJob } = loadJobs.value ?? (await deadline.race(loadJobs(), 'loading the queue mode'));
         await addJob(this.#queue, { name: keys.eventType, data: body, jobId }, this.#waitForReplicas, deadline);
         return { status: 200, outcome: 'accepted', event };
       }

@@ -6,7 +6,7 @@
 import type { Problem } from '../core/problem.js';
 import { validKind } from './payload.js';
 import { findProblem } from './payload-problems.js';
-import { lazy } from '../internal/lazy.js';
+import { loader } from '../internal/lazy.js';
 import type { WebhookEvent } from './types.js';
 
 /** What the receiver takes from a valid delivery. */
@@ -39,9 +39,8 @@ export type DeliveryReader = (body: unknown) => ReadResult | Promise<ReadResult>
  */
 export const readDefaultPayload: PayloadReader = (body) => readValid(body) ?? invalid(findProblem(body));
 
-const loadProblems = lazy(() => import('./payload-problems.js'));
-/** The explanations of invalid payloads, once loaded. */
-let problems: typeof import('./payload-problems.js') | undefined;
+/** The explanations of invalid payloads. */
+const loadProblems = loader(() => import('./payload-problems.js'));
 
 /**
  * @internal {@link readDefaultPayload} as the receiver runs it: what is wrong with an invalid body
@@ -49,9 +48,9 @@ let problems: typeof import('./payload-problems.js') | undefined;
  */
 export const readDelivery: DeliveryReader = (body) =>
   readValid(body) ??
-  (problems
-    ? invalid(problems.findProblem(body))
-    : loadProblems().then((loaded) => invalid((problems = loaded).findProblem(body))));
+  (loadProblems.value
+    ? invalid(loadProblems.value.findProblem(body))
+    : loadProblems().then(({ findProblem }) => invalid(findProblem(body))));
 
 /**
  * @internal A reader whose code loads apart: the load starts now, and deliveries that come before
@@ -59,10 +58,9 @@ export const readDelivery: DeliveryReader = (body) =>
  * answers them 503, so the sender retries) and is tried again by the next delivery.
  */
 export function loadingReader(load: () => Promise<PayloadReader>): DeliveryReader {
-  let reader: PayloadReader | undefined;
-  const loader = lazy(() => load().then((loaded) => (reader = loaded)));
-  loader().catch(() => {}); // a failure now is met by the first delivery, which tries again
-  return (body) => (reader ? reader(body) : loader().then((loaded) => loaded(body)));
+  const loadReader = loader(load);
+  loadReader().catch(() => {}); // a failure now is met by the first delivery, which tries again
+  return (body) => (loadReader.value ? loadReader.value(body) : loadReader().then((read) => read(body)));
 }
 
 function invalid(problem: Problem | undefined): ReadResult {
