@@ -84,7 +84,7 @@ const loaded = [
   ),
 ];
 const text = loaded.map((url) => readFileSync(fileURLToPath(url), 'utf8')).join('\n');
-const markers = { 'the mock': 'createMockService', 'the webhook receiver': 'class ReceiverCore', zod: 'ZodMini' };
+const markers = { 'the mock': 'createMockService', 'the webhook receiver': 'class WebhookReceiver', zod: 'ZodMini' };
 for (const [what, marker] of Object.entries(markers)) {
   console.log(`loaded ${what}: ${text.includes(marker) ? 'YES' : 'no'} (${loaded.length} files loaded)`);
 }

@@ -1,5 +1,5 @@
-// `npm run bench`: RedisStateStore's cost per delivery (claim → advance → complete, the three
-// scripts of an accepted event) on a local redis-server, with its scripts sent by SHA-1 (EVALSHA,
+// `npm run bench`: RedisStateStore's cost per delivery (the claim with its judgement, then the
+// completion: the two scripts of an accepted event) on a local redis-server, with its scripts sent by SHA-1 (EVALSHA,
 // as it does) against the same store made to send every script's text (EVAL, as it did before),
 // in the same run, rounds interleaved. The EVAL side is the store behind a client that answers
 // every EVALSHA with NOSCRIPT at once, without Redis: the store then sends the body, every time.
@@ -28,8 +28,13 @@ async function deliveries(store: RedisStateStore): Promise<number> {
   const started = performance.now();
   for (let i = 0; i < DELIVERIES; i++) {
     const id = `e${++sequence}`;
-    const claim = await store.claim(id, 60_000);
-    await store.advance(`scope:${id}`, Date.now());
+    const claim = await store.claim({
+      eventId: id,
+      leaseMs: 60_000,
+      scope: `scope:${id}`,
+      eventTime: Date.now(),
+      now: Date.now(),
+    });
     if (claim.status === 'claimed') await store.complete(id, claim.token);
   }
   return DELIVERIES / ((performance.now() - started) / 1000);

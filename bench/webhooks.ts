@@ -199,7 +199,7 @@ gc();
 const before = process.memoryUsage().heapUsed;
 for (let i = 0; i < 100_000; i++) {
   const id = `${i.toString(16).padStart(8, '0')}fac0599a2a25529ba2362c0c`;
-  const claim = store.claim(id, 60_000); // MemoryStateStore answers synchronously
+  const claim = store.claim({ eventId: id, leaseMs: 60_000, eventTime: 1, now: Date.now() }); // answered synchronously
   if (claim.status === 'claimed') store.complete(id, claim.token);
 }
 gc();
@@ -209,7 +209,7 @@ console.log(
 );
 for (let i = 100_000; i < 300_000; i++) {
   const id = `${i.toString(16).padStart(8, '0')}fac0599a2a25529ba2362c0c`;
-  const claim = store.claim(id, 60_000); // MemoryStateStore answers synchronously
+  const claim = store.claim({ eventId: id, leaseMs: 60_000, eventTime: 1, now: Date.now() }); // answered synchronously
   if (claim.status === 'claimed') store.complete(id, claim.token);
 }
 gc();
@@ -224,9 +224,14 @@ const longBefore = process.memoryUsage().heapUsed;
 let peak = 0;
 for (let i = 0; i < 600_000; i++) {
   const id = `${i.toString(16).padStart(8, '0')}`.padEnd(256, 'e');
-  const claim = longStore.claim(id, 60_000);
+  const claim = longStore.claim({
+    eventId: id,
+    leaseMs: 60_000,
+    scope: `incident:${id}`,
+    eventTime: i,
+    now: Date.now(),
+  });
   if (claim.status === 'claimed') longStore.complete(id, claim.token);
-  longStore.advance(`incident:${id}`, i);
   if (i % 50_000 === 0) {
     gc();
     peak = Math.max(peak, process.memoryUsage().heapUsed - longBefore);

@@ -4,7 +4,10 @@
 // `NodeSDK`, `provider.register()`) put the provider, propagator and context manager. The registry's
 // key holds the API's major version, so a registry of another major is never seen.
 // Rules owned here: with no tracer provider registered, a call pays one property read and a branch
-// (this file is all that loads up front); the span code loads on the first traced call.
+// (this file is all that loads up front); the span code loads on the first traced call. Metrics
+// likewise: with no meter provider registered (`metrics.setGlobalMeterProvider()`), recording a
+// measurement is one property read and a branch; with one, its instruments are made once per
+// provider.
 
 import { lazy } from './lazy.js';
 
@@ -17,6 +20,41 @@ export interface OtelRegistry {
   trace?: unknown;
   context?: unknown;
   propagation?: unknown;
+  metrics?: MeterProviderLike;
+}
+
+/** The parts of `@opentelemetry/api`'s MeterProvider used here. */
+export interface MeterProviderLike {
+  getMeter(name: string, version?: string): MeterLike;
+}
+/** The parts of a Meter used here. */
+export interface MeterLike {
+  createCounter(name: string, options?: InstrumentOptions): { add(value: number, attributes?: Attributes): void };
+  createHistogram(name: string, options?: InstrumentOptions): { record(value: number, attributes?: Attributes): void };
+}
+interface InstrumentOptions {
+  description?: string;
+  unit?: string;
+  advice?: { explicitBucketBoundaries?: number[] };
+}
+/** Attributes of a measurement (those left `undefined` are dropped by the SDK). */
+export type Attributes = Record<string, string | number | boolean | undefined>;
+
+/**
+ * Instruments made by `make` from the registered meter provider's meter, once per provider; the
+ * getter gives `undefined` while none is registered.
+ */
+export function instruments<T>(make: (meter: MeterLike) => T): () => T | undefined {
+  let provider: MeterProviderLike | undefined;
+  let made: T | undefined;
+  return () => {
+    const current = (globalThis as { [REGISTRY]?: OtelRegistry | null })[REGISTRY]?.metrics;
+    if (current !== provider) {
+      provider = current;
+      made = current ? make(current.getMeter('flashduty-sdk')) : undefined;
+    }
+    return made;
+  };
 }
 
 /** The registry, when an app registered a tracer provider through `@opentelemetry/api` 1.x. */

@@ -10,6 +10,7 @@
 // - A wait is one promise settled by whichever comes first, not a `Promise.race` of two.
 
 import { FlashdutyError } from '../internal/errors.js';
+import { isThenable } from '../internal/maybe.js';
 
 /** A wait that did not finish by the delivery's deadline. */
 export class DeadlineExceededError extends FlashdutyError {
@@ -17,14 +18,6 @@ export class DeadlineExceededError extends FlashdutyError {
     super(`${what} did not finish within the ack deadline (${ms} ms)`);
     this.name = 'DeadlineExceededError';
   }
-}
-
-export function isThenable(value: unknown): value is PromiseLike<unknown> {
-  return (
-    value !== null &&
-    (typeof value === 'object' || typeof value === 'function') &&
-    typeof (value as PromiseLike<unknown>).then === 'function'
-  );
 }
 
 const BUCKET_MS = 10;

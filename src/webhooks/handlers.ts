@@ -9,7 +9,7 @@
 //   a handler added or removed during a call takes effect from the next one.
 
 import type { Logger } from '../internal/logger.js';
-import { isThenable } from './deadline.js';
+import { isThenable } from '../internal/maybe.js';
 
 /** The informational events, which are never event types. */
 export type Reserved = 'event' | 'duplicate' | 'stale' | 'invalid' | 'error';
@@ -44,16 +44,17 @@ export class Handlers {
   }
 
   /**
-   * Calls every handler of `eventType` and of 'event', and fails with the first failure: at once
-   * when every handler returned a plain value, else once their promises settled.
+   * Calls every handler of `eventType` and of 'event' with the event and its context, and fails with
+   * the first failure: at once when every handler returned a plain value, else once their promises
+   * settled.
    */
-  call(eventType: string, event: unknown): void | Promise<void> {
+  call(eventType: string, event: unknown, context: unknown): void | Promise<void> {
     let pending: Array<PromiseLike<unknown>> | undefined;
     let thrown: { error: unknown } | undefined;
     const run = (handlers: readonly Listener[]) => {
       for (const handler of handlers) {
         try {
-          const result: unknown = handler(event);
+          const result: unknown = handler(event, context);
           if (isThenable(result)) (pending ??= []).push(result);
         } catch (error) {
           thrown ??= { error };

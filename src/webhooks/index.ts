@@ -1,6 +1,6 @@
 // Entry `flashduty-sdk/webhooks`: the receiver, its adapters, queue handoff and state stores, the custom-body renderer.
-export { WebhookReceiver } from './receiver.js';
-export { ReceiverCore, UNRECORDED } from './core.js';
+export { ReceiverCore, WebhookReceiver } from './receiver.js';
+export { UNRECORDED } from './adapters/respond.js';
 export { fetchHandler } from './adapters/fetch.js';
 export { nodeMiddleware } from './adapters/node.js';
 export { DeadlineExceededError } from './deadline.js';
@@ -31,7 +31,9 @@ export type {
   RedisClientLike,
   RedisStateStoreOptions,
 } from './stores/redis.js';
-export type { Claim, ClaimAndAdvance, StateStore } from './stores/store.js';
+export type { Claim, ClaimRequest, StateStore } from './stores/store.js';
+export type { HandlerContext } from './pipeline.js';
+export type { JobResult } from './jobs.js';
 export { fastifyWebhooks } from './adapters/fastify.js';
 export type { FastifyLike, FastifyWebhooksOptions } from './adapters/fastify.js';
 export type { FetchHandler } from './adapters/fetch.js';

@@ -6,9 +6,9 @@
 // - The text must be JSON (400), then a payload the reader accepts (400 naming the path at fault).
 
 import { type BodySource, headerOf, type HeadersLike, isJsonContentType } from './body.js';
-import { type Deadline, isThenable } from './deadline.js';
+import { andThen, isThenable } from '../internal/maybe.js';
+import type { Deadline } from './deadline.js';
 import type { DeliveryKeys, DeliveryReader, ReadResult } from './kinds.js';
-import { andThen } from './pipeline.js';
 import { type SecretOptions, secretMatches } from './secret.js';
 import type { WebhookEvent } from './types.js';
 

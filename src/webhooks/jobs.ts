@@ -1,6 +1,7 @@
 // The receiver's queue mode, loaded when a receiver is made with a queue or its `processor()` runs a
 // job (a receiver that does neither never loads it): a delivery handed to the queue (`addJob`), and
-// a job of `processor()` run through the pipeline's steps (`runJob`).
+// a job of `processor()` run through the pipeline (`runJob`), its outcome made the job's result
+// (`endJob`).
 //
 // Rules owned here:
 // - With `waitForReplicas: n`, a job counts as held only once `n` replicas hold it too: Redis
@@ -9,14 +10,20 @@
 //   connection that wrote the job (the queue's own; on a Cluster, the primary of the queue's slot),
 //   bounded by what is left of the ack deadline (never 0: WAIT 0 blocks for ever). Fewer replicas
 //   in time: the delivery is not recorded, so the sender retries it.
-// - A job that is not a delivery fails for good (BullMQ's `UnrecoverableError`); a handler's
-//   failure fails the job, so that BullMQ retries it; the claim is completed before the job is.
+// - Accepted, duplicate and stale complete the job (its return value says which). A handler's
+//   failure fails it, so that BullMQ retries it by the job options and keeps what never succeeds in
+//   its failed set. A job whose event could not be recorded (the store down or out of memory) is
+//   moved to BullMQ's delayed set without using an attempt, waiting 1 s, 2 s, 4 s … up to 30 s
+//   between starts, so an outage of any length costs no attempt and the job runs once the store
+//   answers. A job that is not a delivery fails for good (BullMQ's `UnrecoverableError`).
+// - The queue wait, from the handoff (the answer) to the job's first start, is recorded.
 
 import { FlashdutyError } from '../internal/errors.js';
-import type { ReceiveOutcome } from './core.js';
+import { messageOf } from './handlers.js';
 import type { Deadline } from './deadline.js';
 import type { DeliveryReader } from './kinds.js';
-import type { Pipeline } from './pipeline.js';
+import { countOutcome, recordQueueWait } from './metrics.js';
+import type { Fate, Pipeline } from './pipeline.js';
 import { connectionOf, jobIdFor, NO_REPLICAS, type WebhookJob, type WebhookQueue } from './queue.js';
 import type { WebhookEvent } from './types.js';
 
@@ -65,31 +72,19 @@ async function primaryOf(queue: WebhookQueue): Promise<Caller> {
   return node;
 }
 
-/** What a job needs of its receiver. */
-export interface JobContext {
-  read: DeliveryReader;
-  pipeline: Pipeline;
-  /** Tells a duplicate or stale event to its listeners. */
-  tell: (outcome: 'duplicate' | 'stale', event: WebhookEvent) => void;
-}
+/** What became of a job's event, and the event (for its span). */
+export type JobRun = Fate & { event?: WebhookEvent | undefined };
 
-/** What became of a job (no answer is sent for one). */
+/** What a job of `processor()` resolves to (BullMQ keeps it as the job's return value). */
 export interface JobResult {
-  outcome: ReceiveOutcome;
-  event?: WebhookEvent | undefined;
+  outcome: 'accepted' | 'duplicate' | 'stale';
 }
 
-/** The event a job is about, once its body read as one: what the span of a failed job names. */
-export interface JobSubject {
-  event?: WebhookEvent | undefined;
-}
+/** Longest wait between starts of a job whose store call failed. */
+const MAX_STORE_WAIT_MS = 30_000;
 
-/** @internal One job of `processor()`: what became of it; throws what the processor rejects with. */
-export async function runJob(
-  job: WebhookJob,
-  { read, pipeline, tell }: JobContext,
-  named: JobSubject,
-): Promise<JobResult> {
+/** @internal One job of `processor()` through the pipeline: what became of it. Throws for a job that is not a delivery. */
+export async function runJob(job: WebhookJob, read: DeliveryReader, pipeline: Pipeline): Promise<JobRun> {
   const delivery = await read(job.data);
   if (!delivery.ok) {
     const { path, message } = delivery.problem;
@@ -100,30 +95,31 @@ export async function runJob(
     throw error;
   }
   const { event, keys } = delivery;
-  named.event = event;
-  const token = job.id ?? jobIdFor(keys.eventId);
-  const { claim, fresh } = await pipeline.begin(keys, event, token);
-  if (claim.status === 'done') {
-    tell('duplicate', event);
-    return { outcome: 'duplicate', event };
+  if ((job.attemptsStarted ?? (job.attemptsMade ?? 0) + 1) <= 1 && job.timestamp !== undefined)
+    recordQueueWait((Date.now() - job.timestamp) / 1000, keys.eventType);
+  const fate = await pipeline.process(event, keys, { token: job.id ?? jobIdFor(keys.eventId) });
+  return { ...fate, event };
+}
+
+/**
+ * @internal The job's result: resolves for accepted, duplicate and stale; rejects with the handler's
+ * error; for an event not recorded, moves the job to the delayed set without using an attempt and
+ * rejects with BullMQ's `DelayedError` (a job that cannot be moved rejects with the store's error).
+ */
+export async function endJob(job: WebhookJob, token: string | undefined, run: JobRun): Promise<JobResult> {
+  countOutcome('jobs', run.outcome, run.event?.event_type);
+  if (run.outcome === 'rejected') throw run.error;
+  if (run.outcome === 'unrecorded') {
+    if (typeof job.moveToDelayed !== 'function' || token === undefined) throw run.error;
+    // Starts that used no attempt so far: this one, and the waits before it.
+    const waits = Math.max(0, (job.attemptsStarted ?? 1) - (job.attemptsMade ?? 0) - 1);
+    const wait = Math.min(MAX_STORE_WAIT_MS, 1000 * 2 ** Math.min(waits, 5));
+    await job.moveToDelayed(Date.now() + wait, token);
+    const delayed = new FlashdutyError(
+      `job ${String(job.id)} waits ${wait} ms for the state store (no attempt used): ${messageOf(run.error)}`,
+    );
+    delayed.name = 'DelayedError'; // BullMQ's marker for "moved to the delayed set by the processor"
+    throw delayed;
   }
-  if (claim.status === 'pending')
-    throw new FlashdutyError(`event ${keys.eventId} is held by another job; trying again later`);
-  if (!fresh) {
-    // Told before the claim is completed: a worker that dies in between tells it again on the
-    // re-run, rather than leave a stale event that nobody heard of.
-    tell('stale', event);
-    if (pipeline.dedup) await pipeline.persistComplete(keys.eventId, token, event);
-    return { outcome: 'stale', event };
-  }
-  const outcome = await pipeline.run(event, keys, undefined);
-  if (!outcome.ok) {
-    // A release that fails is harmless here: the job's next attempt holds the same token.
-    if (pipeline.dedup) await pipeline.settle('release', keys.eventId, token, event);
-    throw outcome.error;
-  }
-  // The handlers succeeded: until the store says so, a re-run of this job (its worker died, or
-  // BullMQ could not record the completion either) would run them again.
-  if (pipeline.dedup) await pipeline.persistComplete(keys.eventId, token, event);
-  return { outcome: 'accepted', event };
+  return { outcome: run.outcome };
 }

@@ -1,29 +1,60 @@
-// The steps every accepted event goes through, a delivery and a queue job alike: claim and
-// staleness → handlers → the claim completed, or released when a handler failed. The receiver runs
-// them for a delivery (core.ts `#deliver`), a queue's worker for a job (`processor()`, jobs.ts `runJob`).
+// An accepted event's whole fate, in one place, for a delivery and a queue job alike:
+//   claim (judged fresh or stale once; the verdict kept with the claim) → handlers → claim settled
+// ending in one outcome: accepted, duplicate, stale, rejected (a handler failed) or unrecorded (the
+// store failed or was too slow, or another process holds the event). The receiver maps outcomes to
+// HTTP answers (receiver.ts), the queue mode to a job's result (jobs.ts).
+//
 // Rules owned here:
-// - Staleness is judged only for an event this caller claimed (with `dedup: false`, for every one),
-//   in one store call where the store offers `claimAndAdvance` (one Redis round trip).
-// - An `event_time` more than `maxClockSkewMs` ahead of this clock is judged fresh and moves no
-//   watermark (a sender's clock gone wrong must not make later events stale).
-// - A claim whose judgement failed is released, so that the sender's retry can take it. A
-//   delivery's claim that the store failed to complete or release is tried again in the background.
-// - A value that is there already (the memory store, handlers that return no promise) is used as it
-//   is: `andThen()` below is the one place where a step may be synchronous or not, so a delivery
-//   through the memory store with synchronous handlers costs no promise per step. Measured side by
-//   side against the same pipeline written with plain `await`s: 1.027× (synchronous handler) and
-//   1.022× (async handler) the requests/s, most of the margin above the 0.9× bar of bench/webhooks.ts.
-// - Store failures while settling a claim are reported on 'error', never thrown.
+// - An event judged fresh when first claimed stays fresh for its retries (a redelivery, a replay, a
+//   job's next attempt): its handlers run, told `superseded` when a newer event of its scope was
+//   accepted meanwhile. A stale one is recorded as done by the store, so its retries are duplicates.
+// - An `event_time` more than `maxClockSkewMs` ahead of this clock is not judged and moves no
+//   watermark; within it, the store moves the watermark only to the present.
+// - A delivery waits on nothing past its deadline: a claim that lands later is released (it would
+//   hold off the sender's retry), handlers still running at the deadline count as accepted.
+// - A claim held by another delivery of this process is waited for (within the deadline): its
+//   success makes this a duplicate, its failure hands the event over. Held by another process (which
+//   may have died holding it), it is looked at again until the deadline, then unrecorded: never
+//   `duplicate` for what may be lost.
+// - A claim is completed after the handlers succeeded and released after they failed. A delivery's
+//   settle that the store refuses is tried again in the background (about 30 s), else the claim
+//   would hold off the sender's retries for the rest of its lease; a job's completion is tried again
+//   before the job ends, and a job's release not at all (its next attempt holds the same token).
+// - Every failure on this side goes to 'error' (the handlers' logger first), never to the sender.
 
-import { isThenable } from './deadline.js';
+import { FlashdutyError } from '../internal/errors.js';
+import { andThen, attempt, isThenable, type MaybePromise } from '../internal/maybe.js';
+import type { Deadline } from './deadline.js';
 import type { Handlers } from './handlers.js';
 import type { DeliveryKeys } from './kinds.js';
-import type { ClaimAndAdvance, StateStore } from './stores/store.js';
+import { handlerTimer } from './metrics.js';
+import type { Claim, StateStore } from './stores/store.js';
 import { CustomBodyEvent, type WebhookEvent } from './types.js';
 
-/** What the handlers came to: all succeeded, or the first failure. */
-export type Outcome = { ok: true } | { ok: false; error: unknown };
-export const OK: Outcome = Object.freeze({ ok: true });
+/** What a handler is told besides the event. */
+export interface HandlerContext {
+  /**
+   * A newer event of the same incident (or alert) was accepted after this one was judged fresh:
+   * this run is a retry (after its handlers failed, or its process died) and the event is no longer
+   * its incident's latest state. A handler that mirrors state may skip it; one that counts or
+   * notifies should still act.
+   */
+  readonly superseded: boolean;
+}
+
+/** What became of an event. */
+export type Fate =
+  | { outcome: 'accepted' | 'duplicate' | 'stale' }
+  /** `rejected`: a handler failed; `unrecorded`: the event could not be recorded (try it again later). */
+  | { outcome: 'rejected' | 'unrecorded'; error: unknown };
+
+/** How one event is being run: a delivery (with its deadline) or a queue job (with its own token). */
+export interface Run {
+  /** A delivery's ack deadline: nothing is waited for past it. */
+  deadline?: Deadline | undefined;
+  /** A job's id: its claim, taken again by the job's next attempt. */
+  token?: string | undefined;
+}
 
 /** The rules of the steps, from the receiver's options. */
 export interface PipelineOptions {
@@ -33,124 +64,203 @@ export interface PipelineOptions {
   dropStale: boolean;
   leaseMs: number;
   maxClockSkewMs: number;
+  /** Deliveries whose handlers run in this process at once; beyond, unrecorded. */
+  maxInFlight: number;
 }
+
+const ACCEPTED: Fate = Object.freeze({ outcome: 'accepted' });
+const DUPLICATE: Fate = Object.freeze({ outcome: 'duplicate' });
+const STALE: Fate = Object.freeze({ outcome: 'stale' });
+const FRESH: HandlerContext = Object.freeze({ superseded: false });
+const SUPERSEDED: HandlerContext = Object.freeze({ superseded: true });
+
+/** How often a delivery looks again at a claim another process holds. */
+const CLAIM_POLL_MS = 25;
 
 export class Pipeline {
   readonly #store: StateStore;
   readonly #handlers: Handlers;
-  readonly #dedup: boolean;
-  readonly #dropStale: boolean;
-  readonly #leaseMs: number;
-  readonly #maxClockSkewMs: number;
+  readonly #options: PipelineOptions;
+  /** Deliveries whose handlers run in this process, so that a concurrent duplicate waits for their fate. */
+  readonly #inFlight = new Map<string, Promise<Fate>>();
 
   constructor(options: PipelineOptions) {
     this.#store = options.store;
     this.#handlers = options.handlers;
-    this.#dedup = options.dedup;
-    this.#dropStale = options.dropStale;
-    this.#leaseMs = options.leaseMs;
-    this.#maxClockSkewMs = options.maxClockSkewMs;
+    this.#options = options;
   }
 
   get dedup(): boolean {
-    return this.#dedup;
+    return this.#options.dedup;
   }
 
-  /**
-   * Claims the event (with `token`, a claim made with the same token is taken again) and judges
-   * whether it is fresh. Without dedup the claim is always granted (its token unused).
-   */
-  begin(keys: DeliveryKeys, event: WebhookEvent, token?: string): ClaimAndAdvance | Promise<ClaimAndAdvance> {
-    const scope = this.#judgedScope(keys);
-    if (!this.#dedup) {
-      const claim = { status: 'claimed', token: token ?? '' } as const;
-      return scope === undefined
-        ? { claim, fresh: true }
-        : andThen(this.#store.advance(scope, keys.eventTime), (fresh) => ({ claim, fresh }));
+  /** The event's fate, from its claim to its settled claim. Never throws. */
+  process(event: WebhookEvent, keys: DeliveryKeys, run: Run): MaybePromise<Fate> {
+    if (run.deadline && this.#inFlight.size >= this.#options.maxInFlight) {
+      return unrecorded(`${this.#options.maxInFlight} deliveries are being handled already (maxInFlight)`);
     }
-    if (scope !== undefined && this.#store.claimAndAdvance)
-      return this.#store.claimAndAdvance(keys.eventId, this.#leaseMs, token, scope, keys.eventTime);
-    return andThen(this.#store.claim(keys.eventId, this.#leaseMs, token), (claim) => {
-      if (claim.status !== 'claimed') return { claim, fresh: false };
-      if (scope === undefined) return { claim, fresh: true };
-      let judging: boolean | Promise<boolean>;
-      try {
-        judging = this.#store.advance(scope, keys.eventTime);
-      } catch (error) {
-        void this.settle('release', keys.eventId, claim.token, event, token === undefined);
-        throw error;
-      }
-      if (!isThenable(judging)) return { claim, fresh: judging };
-      return judging.then(
-        (fresh) => ({ claim, fresh }),
-        (error: unknown) => {
-          void this.settle('release', keys.eventId, claim.token, event, token === undefined);
-          throw error;
-        },
+    const scope = this.#judgedScope(keys);
+    if (!this.#options.dedup) {
+      if (scope === undefined) return this.#handle(event, keys, undefined, FRESH, run);
+      return attempt(
+        () => this.#store.advance(scope, keys.eventTime, Date.now()),
+        (fresh) => (fresh ? this.#handle(event, keys, undefined, FRESH, run) : this.#tell('stale', event)),
+        (error) => this.#failed(error, event),
       );
+    }
+    return attempt(
+      () => this.#claim(keys, scope, event, run),
+      (claim) => this.#claimed(claim, event, keys, scope, run),
+      (error) => this.#failed(error, event),
+    );
+  }
+
+  /** What a claim leads to. */
+  #claimed(
+    claim: Claim,
+    event: WebhookEvent,
+    keys: DeliveryKeys,
+    scope: string | undefined,
+    run: Run,
+  ): MaybePromise<Fate> {
+    switch (claim.status) {
+      case 'claimed':
+        return this.#handle(event, keys, claim.token, claim.superseded ? SUPERSEDED : FRESH, run);
+      case 'done':
+        return this.#tell('duplicate', event);
+      case 'stale':
+        return this.#tell('stale', event);
+      case 'pending':
+        return run.deadline
+          ? this.#waitForClaim(event, keys, scope, run.deadline)
+          : unrecorded(`event ${keys.eventId} is held by another process`);
+    }
+  }
+
+  /** The store's claim; a delivery's, by its deadline (a claim landing later is released). */
+  #claim(keys: DeliveryKeys, scope: string | undefined, event: WebhookEvent, run: Run): MaybePromise<Claim> {
+    const claiming = this.#store.claim({
+      eventId: keys.eventId,
+      leaseMs: this.#options.leaseMs,
+      token: run.token,
+      scope,
+      eventTime: keys.eventTime,
+      now: Date.now(),
+    });
+    const { deadline } = run;
+    if (!deadline || !isThenable(claiming)) return claiming;
+    return Promise.resolve(deadline.race(claiming, 'the state store')).catch((error: unknown) => {
+      claiming.then(
+        (late) => late.status === 'claimed' && this.#settle('release', keys.eventId, late.token, event, true),
+        () => {},
+      );
+      throw error;
     });
   }
 
   /**
-   * Runs the handlers of the event, then (given the claim's `token`) completes the claim, or
-   * releases it when a handler failed. A failure is told to 'error' and returned, never thrown.
+   * A claim held by another delivery. Held here: its success (or its running past our deadline)
+   * makes this a duplicate; its failure released the claim, so take it over. Held by another
+   * process: look again until the deadline, then give up (unrecorded).
    */
-  run(event: WebhookEvent, keys: DeliveryKeys, token: string | undefined): Outcome | Promise<Outcome> {
-    let called: void | Promise<void>;
-    try {
-      // A custom body is not the default payload that typed handlers expect: 'event' handlers only.
-      called = this.#handlers.call(event instanceof CustomBodyEvent ? 'event' : keys.eventType, event);
-    } catch (error) {
-      return this.#finish({ ok: false, error }, event, keys, token);
+  async #waitForClaim(
+    event: WebhookEvent,
+    keys: DeliveryKeys,
+    scope: string | undefined,
+    deadline: Deadline,
+  ): Promise<Fate> {
+    for (;;) {
+      const local = this.#inFlight.get(keys.eventId);
+      if (local) {
+        const settled = await deadline.settledBy(local);
+        if (!settled || settled.value.outcome === 'accepted') return this.#tell('duplicate', event);
+      } else {
+        if (deadline.remaining <= CLAIM_POLL_MS)
+          return unrecorded(`event ${keys.eventId} is being handled by another process`);
+        await new Promise((resolve) => setTimeout(resolve, CLAIM_POLL_MS));
+      }
+      const claim = await this.#claim(keys, scope, event, { deadline });
+      if (claim.status !== 'pending') return this.#claimed(claim, event, keys, scope, { deadline });
     }
-    if (!isThenable(called)) return this.#finish(OK, event, keys, token);
-    return called.then(
-      () => this.#finish(OK, event, keys, token),
-      (error: unknown) => this.#finish({ ok: false, error }, event, keys, token),
+  }
+
+  /**
+   * Runs the handlers, then settles the claim (with its `token`). A delivery waits for them until
+   * its deadline (still running then: accepted); a job until they are done.
+   */
+  #handle(
+    event: WebhookEvent,
+    keys: DeliveryKeys,
+    token: string | undefined,
+    context: HandlerContext,
+    run: Run,
+  ): MaybePromise<Fate> {
+    // A custom body is not the default payload that typed handlers expect: 'event' handlers only.
+    const name = event instanceof CustomBodyEvent ? 'event' : keys.eventType;
+    const timer = handlerTimer(keys.eventType);
+    const running = attempt(
+      () => this.#handlers.call(name, event, context),
+      () => this.#finish(ACCEPTED, event, keys.eventId, token, run, timer),
+      (error) => this.#finish({ outcome: 'rejected', error }, event, keys.eventId, token, run, timer),
+    );
+    if (!isThenable(running) || !run.deadline) return running;
+    this.#inFlight.set(keys.eventId, running);
+    void running.then(() => {
+      if (this.#inFlight.get(keys.eventId) === running) this.#inFlight.delete(keys.eventId);
+    });
+    return run.deadline.settledBy(running).then((settled) => (settled ? settled.value : ACCEPTED));
+  }
+
+  #finish(
+    fate: Fate,
+    event: WebhookEvent,
+    eventId: string,
+    token: string | undefined,
+    run: Run,
+    timer: ((error?: unknown) => void) | undefined,
+  ): MaybePromise<Fate> {
+    const failed = fate.outcome === 'rejected';
+    timer?.(failed ? fate.error : undefined);
+    if (failed) this.#handlers.emit('error', fate.error, event);
+    if (token === undefined) return fate;
+    if (run.deadline)
+      return andThen(this.#settle(failed ? 'release' : 'complete', eventId, token, event, true), () => fate);
+    if (failed) return andThen(this.#settle('release', eventId, token, event, false), () => fate);
+    // The handlers succeeded: until the store says so, a re-run of this job would run them again.
+    return this.#persist('complete', eventId, token, event, PERSIST_DELAYS_MS, false).then(
+      () => fate,
+      (error: unknown) => ({ outcome: 'unrecorded', error }) as const,
     );
   }
 
   /**
    * Completes or releases a claim; a store failure is told to 'error', never thrown. With `again`
-   * (a delivery's claim, whose token is its own), a failure is tried again in the background until
-   * the store takes it: left as it is, the claim would hold the event for the rest of its lease
-   * (`leaseMs`, 60 s by default), every retry of the sender refused meanwhile, or its handlers run
-   * again once it lapsed. Never for a job's claim: the job's next attempt holds the same token, and
-   * a release landing during that attempt would free the event it is handling.
+   * (a delivery's claim, whose token is its own), tried again in the background until the store
+   * takes it.
    */
-  settle(
+  #settle(
     how: 'complete' | 'release',
     eventId: string,
     token: string,
     event: WebhookEvent,
-    again = false,
-  ): void | Promise<void> {
-    const failed = (error: unknown) => {
-      this.#handlers.emit('error', error, event);
-      if (again)
-        void pause(PERSIST_DELAYS_MS[0], { unref: true })
-          .then(() => this.#persist(how, eventId, token, event, PERSIST_DELAYS_MS.slice(1), { unref: true }))
-          .catch(() => {});
-    };
-    try {
-      const done = this.#store[how](eventId, token);
-      if (isThenable(done)) return Promise.resolve(done).then(() => {}, failed);
-    } catch (error) {
-      failed(error);
-    }
+    again: boolean,
+  ): MaybePromise<void> {
+    return attempt(
+      () => this.#store[how](eventId, token),
+      () => {},
+      (error) => {
+        this.#handlers.emit('error', error, event);
+        if (again)
+          void pause(PERSIST_DELAYS_MS[0], true)
+            .then(() => this.#persist(how, eventId, token, event, PERSIST_DELAYS_MS.slice(1), true))
+            .catch(() => {});
+      },
+    );
   }
 
   /**
-   * Completes a claim that must be recorded (a job whose handlers ran): tries again while the store
-   * restarts, each failure told to 'error'; throws the last one when the delays run out.
-   */
-  persistComplete(eventId: string, token: string, event: WebhookEvent): Promise<void> {
-    return this.#persist('complete', eventId, token, event, PERSIST_DELAYS_MS, { unref: false });
-  }
-
-  /**
-   * `how` until the store takes it, waiting `delays` in turn between attempts (with `unref`, timers
-   * that keep no process alive: nothing waits on a background retry); each failure is told to
+   * `how` until the store takes it, waiting `delays` in turn between attempts (`unref`: timers that
+   * keep no process alive, as nothing waits on a background retry); each failure is told to
    * 'error', the last one thrown when the delays run out.
    */
   async #persist(
@@ -159,7 +269,7 @@ export class Pipeline {
     token: string,
     event: WebhookEvent,
     delays: readonly number[],
-    timers: { unref: boolean },
+    unref: boolean,
   ): Promise<void> {
     for (let attempt = 0; ; attempt++) {
       try {
@@ -169,43 +279,42 @@ export class Pipeline {
         this.#handlers.emit('error', error, event);
         const delay = delays[attempt];
         if (delay === undefined) throw error;
-        await pause(delay, timers);
+        await pause(delay, unref);
       }
     }
   }
 
-  /** The scope whose watermark judges the event; none when stale events are kept or it has none. */
-  #judgedScope(keys: DeliveryKeys): string | undefined {
-    if (!this.#dropStale) return undefined;
-    return keys.eventTime > Date.now() + this.#maxClockSkewMs ? undefined : keys.scope;
+  /** A duplicate or stale event, told to its listeners. */
+  #tell(outcome: 'duplicate' | 'stale', event: WebhookEvent): Fate {
+    this.#handlers.emit(outcome, event);
+    return outcome === 'stale' ? STALE : DUPLICATE;
   }
 
-  #finish(
-    outcome: Outcome,
-    event: WebhookEvent,
-    keys: DeliveryKeys,
-    token: string | undefined,
-  ): Outcome | Promise<Outcome> {
-    if (!outcome.ok) this.#handlers.emit('error', outcome.error, event);
-    if (token === undefined) return outcome;
-    // Only a delivery passes its token (a job settles its own claim, in jobs.ts): tried again if need be.
-    const settled = this.settle(outcome.ok ? 'complete' : 'release', keys.eventId, token, event, true);
-    return isThenable(settled) ? settled.then(() => outcome) : outcome;
+  /** The store failed: the event is not recorded. */
+  #failed(error: unknown, event: WebhookEvent): Fate {
+    this.#handlers.emit('error', error, event);
+    return { outcome: 'unrecorded', error };
+  }
+
+  /** The scope whose watermark judges the event; none when stale events are kept, it has none, or it is dated too far ahead. */
+  #judgedScope(keys: DeliveryKeys): string | undefined {
+    if (!this.#options.dropStale) return undefined;
+    return keys.eventTime > Date.now() + this.#options.maxClockSkewMs ? undefined : keys.scope;
   }
 }
 
-/** Delays between attempts of a completion that must land (about 30 s in all), as a store restarts. */
+/** Not recorded, for a reason of this side that is no failure of the store's. */
+function unrecorded(reason: string): Fate {
+  return { outcome: 'unrecorded', error: new FlashdutyError(reason) };
+}
+
+/** Delays between attempts of a settle that must land (about 30 s in all), as a store restarts. */
 const PERSIST_DELAYS_MS = [50, 100, 200, 400, 800, 1600, 3200, 6400, 6400, 6400, 6400] as const;
 
 /** Resolves after `ms`; with `unref`, a timer that keeps no process alive. */
-function pause(ms: number, { unref }: { unref: boolean }): Promise<void> {
+function pause(ms: number, unref: boolean): Promise<void> {
   return new Promise((resolve) => {
     const timer = setTimeout(resolve, ms);
     if (unref) (timer as { unref?: () => void }).unref?.();
   });
-}
-
-/** `next(value)`, once `value` settled when it is a promise: a step that may be synchronous or not. */
-export function andThen<T, U>(value: T | PromiseLike<T>, next: (value: T) => U | Promise<U>): U | Promise<U> {
-  return isThenable(value) ? Promise.resolve(value).then(next) : next(value);
 }

@@ -61,8 +61,17 @@ export interface WebhookJob {
   id?: string | undefined;
   /** The delivered body, as the receiver parsed it. */
   data: unknown;
-  /** Attempts already made (BullMQ's `attemptsMade`), for the `'error'` report. */
+  /** Attempts already made (BullMQ's `attemptsMade`): failures counted against the job's `attempts`. */
   attemptsMade?: number;
+  /** Times the job was started (BullMQ's `attemptsStarted`), waits for the state store included. */
+  attemptsStarted?: number;
+  /** When the job was added (Unix ms): the start of its queue wait. */
+  timestamp?: number;
+  /**
+   * BullMQ's `Job#moveToDelayed(timestamp, token)`: the job waits until then without using an
+   * attempt (a job whose state store call failed).
+   */
+  moveToDelayed?(timestamp: number, token?: string): Promise<void>;
 }
 
 /** The job id for an event: `fd-` and the id with `%` and `:` percent-encoded (injective, never an integer). */

@@ -1,24 +1,149 @@
-// The receiver as users meet it: the framework-neutral core (core.ts) plus the adapters as
-// members, `receiver.nodeMiddleware()` and `receiver.fetchHandler`. The adapters themselves are
-// free functions over the core (adapters/), which never imports them.
+// The webhook receiver. One delivery goes one way, each step returning to this file:
+//   adapter (adapters/) → ingress (ingress.ts: secret → content type → size → JSON → payload)
+//   → the queue handoff (jobs.ts), or the pipeline (pipeline.ts: claim → handlers → settle)
+//   → its outcome as an HTTP answer (here) → adapter;
+// every wait raced against one ack deadline. A job of `processor()` goes through the same pipeline
+// (jobs.ts maps its outcome to the job's result). Adapters are free functions over this class.
+//
+// Rules owned here. The sender counts only a 200 as delivered, waits 2 s (1 s for custom actions),
+// and retries at most once, and only after a network error: the connection closed (EOF) or an i/o
+// timeout. It never retries an HTTP error, a late answer, or its own deadline hit while awaiting
+// the answer's headers. So:
+// - An answer never leaves after `ackTimeoutMs`. A delivery that cannot be recorded by then (store
+//   or queue slow, down or full) gets status 503: adapters that can close the connection without an
+//   answer do, so the sender retries; `fetchHandler` answers 503 (a failure in the delivery
+//   history, recovered by `replayFromHistory`).
+// - With a queue, 200 means the queue holds the event: its handlers then run in `processor()`, and it
+//   ends handled or in BullMQ's failed set.
+// - Without a queue, 200 means the handlers succeeded, or still ran at the deadline; a failure after
+//   that is reported on 'error' and is not recovered (nor is a crash while they run): the README's
+//   reliability table says so. A 500 (a handler failed) is not retried by the sender, but replaying
+//   it runs the handlers again: the event was judged fresh and stays so.
 
+import { loader } from '../internal/lazy.js';
+import type { Logger } from '../internal/logger.js';
+import { isThenable } from '../internal/maybe.js';
+import { positiveWhole } from '../internal/options.js';
 import { type FetchHandler, fetchHandler } from './adapters/fetch.js';
 import { type NodeMiddleware, nodeMiddleware } from './adapters/node.js';
-import { ReceiverCore, type WebhookReceiverOptions } from './core.js';
+import { UNRECORDED } from './adapters/respond.js';
+import type { BodySource, HeadersLike } from './body.js';
+import { checkCustomBody, makeCustomBodyEvent } from './custom-body.js';
+import { Deadline } from './deadline.js';
+import { Handlers } from './handlers.js';
+import { admit, type IngressRules } from './ingress.js';
+import type { JobResult } from './jobs.js';
+import { loadingReader, readDelivery } from './kinds.js';
+import { countOutcome } from './metrics.js';
+import { type Fate, type HandlerContext, Pipeline } from './pipeline.js';
+import { checkQueue, checkWaitForReplicas, jobIdFor, type WebhookJob, type WebhookQueue } from './queue.js';
+import { checkSecretOptions, type SecretOptions } from './secret.js';
+import { traced } from './span.js';
+import { MemoryStateStore } from './stores/memory.js';
+import type { StateStore } from './stores/store.js';
+import type { ValueMapping } from './template.js';
+import type { KnownWebhookEventType, WebhookEvent, WebhookEventOf } from './types.js';
 
-export type {
-  Delivery,
-  EventHandler,
-  InvalidDelivery,
-  ReceiveOutcome,
-  ReceiveResult,
-  WebhookReceiverOptions,
-} from './core.js';
+/** Options of {@link WebhookReceiver}; each has a default. */
+export interface WebhookReceiverOptions {
+  /** Checks a custom header configured on the integration, in constant time (401 when it does not match). */
+  secret?: SecretOptions;
+  /** Dedup and staleness state; default a new MemoryStateStore (bounded, 24 h TTL). */
+  store?: StateStore;
+  /**
+   * A durable queue (BullMQ's `Queue`, or anything with its `add`): deliveries are answered 200
+   * once the queue holds them, and handlers run in a worker through `processor()`. On a Redis
+   * Cluster, its prefix needs a hash tag (`{flashduty}`): without one it is a ConfigError.
+   */
+  queue?: WebhookQueue;
+  /**
+   * With a queue: answer 200 only once this many replicas of Redis hold the job too (Redis `WAIT`,
+   * within what is left of `ackTimeoutMs`); fewer in time, and the delivery is not recorded (the
+   * connection is closed, 503 from `fetchHandler`), so the sender retries. Then a failover that
+   * promotes a replica loses no accepted event. Default 0: answered once the primary holds it.
+   */
+  waitForReplicas?: number;
+  /** Drop events older than one already accepted for the same incident (or alert); default true. */
+  dropStale?: boolean;
+  /** Deduplicate on `event_id`; default true. */
+  dedup?: boolean;
+  /**
+   * The custom body template (and value mapping) configured on the integration: deliveries are the
+   * rendered template, read as {@link CustomBodyEvent}s (to `'event'` handlers). A template without
+   * `{{event_id}}` throws unless `dedup: false`.
+   */
+  customBody?: { template: unknown; valueMapping?: ValueMapping };
+  /** Largest body read, in bytes; default 1 MiB (larger → 413, read no further). */
+  maxBodyBytes?: number;
+  /** Every answer leaves by then (the sender waits 2 s); default 1500 ms. Custom actions (`i_custom`, whose sender waits 1 s) within 900 ms at most. */
+  ackTimeoutMs?: number;
+  /** How far ahead of this clock an `event_time` may be and still be judged for staleness; default 300 000 ms. */
+  maxClockSkewMs?: number;
+  /** How long a claim holds before another delivery may take it over (a crashed replica); default 60 s. */
+  leaseMs?: number;
+  /** Deliveries handled in this process at once (without a queue); beyond, 503. Default 10 000. */
+  maxInFlight?: number;
+  /**
+   * Where failures on this side (a handler's, the store's, the queue's) are logged, besides
+   * `'error'` and the delivery's span: anything with console's methods; default stderr
+   * (`console.error`); `false` logs nothing. The sender's answer never holds them.
+   */
+  logger?: Logger | false;
+}
+
+/** What became of a delivery. */
+export type ReceiveOutcome = 'accepted' | 'duplicate' | 'stale' | 'rejected';
+
+/** The answer to a delivery, as `receive()` gives it. */
+export interface ReceiveResult {
+  /**
+   * The HTTP status: 200 for accepted, duplicate and stale; 400, 401, 413 or 415 for a bad
+   * delivery; 500 when a handler failed; 503 when the delivery could not be recorded in time (the
+   * node and Fastify adapters then close the connection so that the sender delivers it again).
+   */
+  status: number;
+  outcome: ReceiveOutcome;
+  /** The delivery, once it parsed as a valid payload. */
+  event?: WebhookEvent;
+  /**
+   * Why it was rejected, as the answer's body tells the sender: the path at fault for a bad payload;
+   * only `handler failed` or `not recorded` for a failure on this side (the service keeps answer
+   * bodies in its delivery history, which every member of the account can read).
+   */
+  reason?: string;
+  /** What failed on this side (a handler's, the store's or the queue's error): never sent in the answer. */
+  error?: unknown;
+}
+
+/** What `receive` takes: the body as text or bytes, or a value a framework already parsed. */
+export interface Delivery {
+  body: string | Uint8Array | ArrayBuffer | object | null | undefined;
+  headers?: HeadersLike;
+}
+
+/** Passed to `'invalid'` listeners. */
+export interface InvalidDelivery {
+  status: number;
+  reason: string;
+}
+
+/**
+ * A handler of accepted events; a returned promise is awaited (within the ack deadline). `context`
+ * says whether a newer event of the incident was accepted since this one (a retry of a failed run).
+ */
+export type EventHandler<E> = (event: E, context: HandlerContext) => unknown;
+
+/** A custom action's sender waits 1 s (not 2): `i_custom` deliveries are answered within this. */
+const CUSTOM_ACTION_ACK_MS = 900;
+
+/** The queue mode (jobs.ts), loaded when a receiver is made with a queue or a worker runs a job. */
+const loadJobs = loader(() => import('./jobs.js'));
 
 /**
  * Receives Flashduty webhooks: checks, deduplicates, drops stale events, hands them to a queue or
- * runs your handlers, and answers within the sender's deadline. Use it through an adapter,
- * `receive()`, or `processor()` in a BullMQ worker.
+ * runs your handlers, and answers within the sender's deadline. Use it through an adapter
+ * (`nodeMiddleware()`, `fetchHandler`, `fastifyWebhooks`), `receive()`, or `processor()` in a
+ * BullMQ worker.
  *
  * @example
  * ```ts
@@ -27,17 +152,166 @@ export type {
  * http.createServer(receiver.nodeMiddleware()).listen(8080);
  * ```
  */
-export class WebhookReceiver extends ReceiverCore {
+export class WebhookReceiver {
   /** `(request: Request) => Promise<Response>` for Hono, Next.js route handlers, Bun, Deno and Workers. */
   readonly fetchHandler: FetchHandler;
+  readonly #handlers: Handlers;
+  readonly #ingress: IngressRules;
+  readonly #pipeline: Pipeline;
+  readonly #queue: WebhookQueue | undefined;
+  readonly #waitForReplicas: number;
+  readonly #ackTimeoutMs: number;
 
   constructor(options: WebhookReceiverOptions = {}) {
-    super(options);
+    this.#handlers = new Handlers(options.logger);
+    this.#queue = checkQueue(options.queue);
+    // With a queue, its code loads now, so that the first delivery does not wait for it.
+    if (this.#queue) loadJobs().catch(() => {});
+    this.#waitForReplicas = checkWaitForReplicas(options.waitForReplicas, this.#queue);
+    const dedup = options.dedup ?? true;
+    let read = readDelivery;
+    if (options.customBody !== undefined) {
+      // Checked now (a template the receiver cannot read throws here); its reader loads apart.
+      const slots = checkCustomBody({ ...options.customBody, dedup });
+      read = loadingReader(async () => (await import('./custom-body-keys.js')).readerOf(slots, makeCustomBodyEvent));
+    }
+    this.#ingress = {
+      secret: checkSecretOptions(options.secret),
+      maxBodyBytes: positiveWhole(options.maxBodyBytes ?? 1024 * 1024, 'maxBodyBytes'),
+      read,
+    };
+    this.#ackTimeoutMs = positiveWhole(options.ackTimeoutMs ?? 1500, 'ackTimeoutMs');
+    this.#pipeline = new Pipeline({
+      store: options.store ?? new MemoryStateStore(),
+      handlers: this.#handlers,
+      dedup,
+      dropStale: options.dropStale ?? true,
+      leaseMs: positiveWhole(options.leaseMs ?? 60_000, 'leaseMs'),
+      maxClockSkewMs: positiveWhole(options.maxClockSkewMs ?? 300_000, 'maxClockSkewMs'),
+      maxInFlight: positiveWhole(options.maxInFlight ?? 10_000, 'maxInFlight'),
+    });
     this.fetchHandler = fetchHandler(this);
+  }
+
+  /** Every accepted event, known type or not. */
+  on(name: 'event', handler: EventHandler<WebhookEvent>): this;
+  // The informational listeners below are not awaited, but may be async: a rejection goes to
+  // 'error'. Their return type is `unknown` like EventHandler's, so typescript-eslint's
+  // no-misused-promises (which merges overloads) does not flag an async event handler.
+  /** A delivery of an event already handled (or being handled); answered 200. */
+  on(name: 'duplicate' | 'stale', handler: (event: WebhookEvent) => unknown): this;
+  /** A delivery refused with 400, 401, 413 or 415. */
+  on(name: 'invalid', handler: (info: InvalidDelivery) => unknown): this;
+  /** A handler, the state store or the queue failed; `event` is the delivery it was handling. */
+  on(name: 'error', handler: (error: unknown, event?: WebhookEvent) => unknown): this;
+  /** Accepted events of one known type (a misspelt type does not compile; types added later come to `'event'`). */
+  on<T extends KnownWebhookEventType>(type: T, handler: EventHandler<WebhookEventOf<T>>): this;
+  on(name: string, handler: (...args: never[]) => unknown): this {
+    this.#handlers.on(name, handler as (...args: unknown[]) => unknown);
+    return this;
+  }
+
+  /** Removes a handler added with `on`. */
+  off(name: string, handler: (...args: never[]) => unknown): this {
+    this.#handlers.off(name, handler as (...args: unknown[]) => unknown);
+    return this;
   }
 
   /** `(req, res, next?)` for node:http, Express 4/5 and Connect, with or without a body parser in front. */
   nodeMiddleware(): NodeMiddleware {
     return nodeMiddleware(this);
   }
+
+  /** Handles one delivery and says what to answer. Never throws. */
+  receive(delivery: Delivery): Promise<ReceiveResult> {
+    const { body } = delivery ?? {};
+    let source: BodySource;
+    if (typeof body === 'string' || body instanceof Uint8Array) source = { form: 'raw', value: body };
+    else if (body instanceof ArrayBuffer) source = { form: 'raw', value: new Uint8Array(body) };
+    else source = { form: 'parsed', value: body };
+    return this.receiveFrom(delivery?.headers, source);
+  }
+
+  /** @internal What the adapters call, with the body as a stream, bytes or a parsed value. Never throws. */
+  receiveFrom(headers: HeadersLike | undefined, source: BodySource): Promise<ReceiveResult> {
+    return traced('flashduty.webhook.receive', () => this.#deliver(headers, source), notRecorded);
+  }
+
+  /**
+   * The job processor for a BullMQ `Worker` (`new Worker(name, receiver.processor(), …)`): the
+   * pipeline for `job.data`. It rejects when a handler fails, so BullMQ retries the job by the
+   * queue's job options; a job whose store call failed waits (moved to BullMQ's delayed set without
+   * using an attempt) and runs again; a job that is not a delivery fails for good.
+   */
+  processor(): (job: WebhookJob, token?: string) => Promise<JobResult> {
+    return async (job, token) => {
+      const ran = await traced(
+        'flashduty.webhook.process',
+        // Loaded inside the span: a job whose code could not load is a failed span too.
+        async () => (loadJobs.value ?? (await loadJobs())).runJob(job, this.#ingress.read, this.#pipeline),
+        (error) => ({ outcome: 'rejected', error }),
+      );
+      return (await loadJobs()).endJob(job, token, ran);
+    };
+  }
+
+  /** One delivery, answered by the deadline. */
+  async #deliver(headers: HeadersLike | undefined, source: BodySource): Promise<ReceiveResult> {
+    const deadline = new Deadline(this.#ackTimeoutMs);
+    let result: ReceiveResult;
+    try {
+      const admitting = admit(this.#ingress, headers, source, deadline);
+      const admitted = isThenable(admitting) ? await admitting : admitting;
+      if (!admitted.ok) {
+        this.#handlers.emit('invalid', { status: admitted.status, reason: admitted.reason });
+        result = { status: admitted.status, outcome: 'rejected', reason: admitted.reason };
+      } else {
+        const { body, event, keys } = admitted;
+        if (keys.eventType === 'i_custom') deadline.tighten(CUSTOM_ACTION_ACK_MS);
+        if (this.#queue) {
+          const jobId = this.#pipeline.dedup ? jobIdFor(keys.eventId) : undefined;
+          // The body as it came: the worker's processor() reads it again, with the same reader.
+          // Once loaded, handed over without awaiting the load (one race and one turn less per delivery).
+          const { addJob } = loadJobs.value ?? (await deadline.race(loadJobs(), 'loading the queue mode'));
+          await addJob(this.#queue, { name: keys.eventType, data: body, jobId }, this.#waitForReplicas, deadline);
+          result = { status: 200, outcome: 'accepted', event };
+        } else {
+          const processing = this.#pipeline.process(event, keys, { deadline });
+          result = answerTo(isThenable(processing) ? await processing : processing, event);
+        }
+      }
+    } catch (error) {
+      this.#handlers.emit('error', error);
+      result = notRecorded(error);
+    } finally {
+      deadline.dispose();
+    }
+    countOutcome('deliveries', result.status === UNRECORDED ? 'unrecorded' : result.outcome, result.event?.event_type);
+    return result;
+  }
+}
+
+/**
+ * @deprecated The receiver's framework-neutral core is the receiver itself: use
+ * {@link WebhookReceiver}.
+ */
+export const ReceiverCore = WebhookReceiver;
+/** @deprecated Use {@link WebhookReceiver}. */
+export type ReceiverCore = WebhookReceiver;
+
+/** The answer to an event's fate. */
+function answerTo(fate: Fate, event: WebhookEvent): ReceiveResult {
+  switch (fate.outcome) {
+    case 'rejected':
+      return { status: 500, outcome: 'rejected', event, reason: 'handler failed', error: fate.error };
+    case 'unrecorded':
+      return { ...notRecorded(fate.error), event };
+    default:
+      return { status: 200, outcome: fate.outcome, event };
+  }
+}
+
+/** The delivery could not be recorded in time (or at all): the sender should deliver it again. */
+function notRecorded(error: unknown): ReceiveResult {
+  return { status: UNRECORDED, outcome: 'rejected', reason: 'not recorded', error };
 }

@@ -11,7 +11,7 @@
 
 import type { ListWebhookHistoryParams, WebhookHistoryDetail, WebhookHistoryItem } from '../schemas/webhook-history.js';
 import { FlashdutyError } from '../internal/errors.js';
-import type { ReceiverCore, ReceiveResult } from './core.js';
+import type { ReceiveResult, WebhookReceiver } from './receiver.js';
 
 /** The part of the client replay uses: `client.webhookHistory`. */
 export interface ReplayClient {
@@ -29,7 +29,7 @@ export interface ReplayOptions {
   /** A `Flashduty` client (anything with its `webhookHistory`). */
   client: ReplayClient;
   /** The receiver to feed: the same configuration (secret, store, queue) as the live one. */
-  receiver: Pick<ReceiverCore, 'receive'>;
+  receiver: Pick<WebhookReceiver, 'receive'>;
   /** The webhook integration whose deliveries to replay. */
   integrationId: number;
   /** Start of the window: a `Date` or Unix ms (the service keeps 7 days). */

@@ -11,7 +11,7 @@ import { CustomBodyEvent, type WebhookEvent } from './types.js';
 
 /** What became of a delivery or a job, as its span records it. */
 export interface Traced {
-  outcome: 'accepted' | 'duplicate' | 'stale' | 'rejected';
+  outcome: 'accepted' | 'duplicate' | 'stale' | 'rejected' | 'unrecorded';
   event?: WebhookEvent | undefined;
   /** The answer's status (deliveries; jobs have none). */
   status?: number;
@@ -70,6 +70,6 @@ function attributesOf({ outcome, event, status, error }: Traced): Attributes {
           ? 'custom_body'
           : kindOf(event as object as Record<string, unknown>),
     'http.response.status_code': status,
-    'error.type': outcome === 'rejected' ? errorType : undefined,
+    'error.type': outcome === 'rejected' || outcome === 'unrecorded' ? errorType : undefined,
   };
 }

@@ -5,12 +5,12 @@
 // connection closed, which the sender retries (it never retries an HTTP error).
 
 import { type NodeReadable, nodeStreamReader } from '../body.js';
-import { type ReceiverCore, UNRECORDED } from '../core.js';
-import { answerBody, answerHeaders } from './respond.js';
+import type { WebhookReceiver } from '../receiver.js';
+import { answerBody, answerHeaders, UNRECORDED } from './respond.js';
 
 /** Options of {@link fastifyWebhooks}. */
 export interface FastifyWebhooksOptions {
-  receiver: ReceiverCore;
+  receiver: WebhookReceiver;
   /** Default `/`. */
   path?: string;
 }

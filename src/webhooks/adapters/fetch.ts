@@ -4,14 +4,14 @@
 // the delivery history recovers it).
 
 import { webStreamReader } from '../body.js';
-import type { ReceiverCore } from '../core.js';
+import type { WebhookReceiver } from '../receiver.js';
 import { answerBody, answerHeaders } from './respond.js';
 
 /** A web-standard request handler. */
 export type FetchHandler = (request: Request) => Promise<Response>;
 
 /** The receiver as a web-standard `(request) => Promise<Response>` handler. */
-export function fetchHandler(receiver: ReceiverCore): FetchHandler {
+export function fetchHandler(receiver: WebhookReceiver): FetchHandler {
   return async (request) => {
     if (request.method !== 'POST') {
       return new Response(JSON.stringify({ outcome: 'rejected', reason: 'use POST' }), {

@@ -5,8 +5,8 @@
 
 import type { BodySource, HeadersLike, NodeReadable } from '../body.js';
 import { nodeStreamReader } from '../body.js';
-import { type ReceiverCore, UNRECORDED } from '../core.js';
-import { answerBody, answerHeaders } from './respond.js';
+import type { WebhookReceiver } from '../receiver.js';
+import { answerBody, answerHeaders, UNRECORDED } from './respond.js';
 
 /** The parts of an IncomingMessage (or Express request) used here. */
 export interface NodeRequestLike extends NodeReadable {
@@ -31,7 +31,7 @@ export interface NodeResponseLike {
 export type NodeMiddleware = (req: NodeRequestLike, res: NodeResponseLike, next?: (error?: unknown) => void) => void;
 
 /** The receiver as a node:http / Express / Connect handler. */
-export function nodeMiddleware(receiver: ReceiverCore): NodeMiddleware {
+export function nodeMiddleware(receiver: WebhookReceiver): NodeMiddleware {
   return (req, res, next) => {
     void receiver.receiveFrom(req.headers, sourceOf(req)).then((result) => {
       try {

@@ -1,6 +1,9 @@
 // The answer every adapter sends: the status, and a small JSON body saying what happened.
 
-import type { ReceiveResult } from '../core.js';
+import type { ReceiveResult } from '../receiver.js';
+
+/** The status of a delivery that could not be recorded in time: the sender should send it again. */
+export const UNRECORDED = 503;
 
 // Built once: most answers are one of these.
 const PLAIN_BODIES: Record<string, string> = {

@@ -8,11 +8,14 @@
 //
 // An id's entry is its claim while it is processed, then the time until which it counts as done:
 // one key per event, so a delivery costs three Map lookups and two stores, all but one of them on
-// a key just touched. A claim never completed (a handler that hangs) goes with its generation.
+// a key just touched. A claim never completed (a handler that hangs) goes with its generation. An
+// event is judged fresh or stale once, when first claimed (store.ts): a pending claim is always of a
+// fresh event (a stale one is recorded as done at once), and a released one is marked as such, so a
+// claim taken again (a retry after a failure, a lapsed lease) keeps the verdict.
 
 import { positiveWhole } from '../../internal/options.js';
 import { ConfigError } from '../../internal/errors.js';
-import { type Claim, claimToken, type StateStore } from './store.js';
+import { type Claim, type ClaimRequest, claimToken, type StateStore } from './store.js';
 
 /** Options of {@link MemoryStateStore}. */
 export interface MemoryStateStoreOptions {
@@ -39,7 +42,10 @@ interface PendingClaim {
   expiresAt: number;
 }
 
-/** An id being processed (its claim), or processed (until when it counts as done, Unix ms). */
+/**
+ * An id being processed (its claim, of a fresh event), processed (until when it counts as done, Unix
+ * ms), or released after its handlers failed ({@link RELEASED}: fresh when claimed again).
+ */
 type IdEntry = PendingClaim | number;
 
 interface Watermark {
@@ -79,16 +85,28 @@ export class MemoryStateStore implements StateStore {
     return this.#ids.bytes + this.#watermarks.bytes;
   }
 
-  claim(eventId: string, leaseMs: number, token: string = claimToken()): Claim {
-    const now = Date.now();
+  claim({ eventId, leaseMs, token = claimToken(), scope, eventTime, now }: ClaimRequest): Claim {
     const entry = this.#ids.get(eventId);
+    // Judged before: a released claim, or a pending one (lapsed, or this token's own).
+    let judged = false;
     if (typeof entry === 'number') {
-      if (entry > now) return { status: 'done' };
-    } else if (entry !== undefined && entry.expiresAt > now && entry.token !== token) {
-      return { status: 'pending' };
+      if (entry > now) return DONE;
+      judged = entry === RELEASED;
+    } else if (entry !== undefined) {
+      if (entry.expiresAt > now && entry.token !== token) return PENDING;
+      judged = true;
+    }
+    let superseded = false;
+    if (scope !== undefined) {
+      const fresh = this.advance(scope, eventTime, now);
+      if (!fresh && !judged) {
+        this.#ids.set(eventId, now + this.ttlMs, now);
+        return STALE;
+      }
+      superseded = !fresh;
     }
     this.#ids.set(eventId, { token, expiresAt: now + leaseMs }, now);
-    return { status: 'claimed', token };
+    return { status: 'claimed', token, superseded };
   }
 
   complete(eventId: string, token: string): void {
@@ -103,18 +121,30 @@ export class MemoryStateStore implements StateStore {
     if (typeof entry === 'object' && entry.token === token) this.#ids.set(eventId, RELEASED, Date.now());
   }
 
-  advance(scope: string, eventTime: number): boolean {
-    const now = Date.now();
+  advance(scope: string, eventTime: number, now: number): boolean {
     const mark = this.#watermarks.get(scope);
-    if (mark !== undefined && mark.expiresAt > now && mark.eventTime > eventTime) return false;
-    // Set again even when equal: an incident that keeps moving stays in the young generation.
-    this.#watermarks.set(scope, { eventTime, expiresAt: now + this.ttlMs }, now);
+    const current = mark !== undefined && mark.expiresAt > now ? mark.eventTime : undefined;
+    if (current !== undefined && current > eventTime) return false;
+    // Never past this clock; set again even when equal: an incident that keeps moving stays young.
+    const moved = Math.min(eventTime, now);
+    this.#watermarks.set(
+      scope,
+      { eventTime: current === undefined ? moved : Math.max(current, moved), expiresAt: now + this.ttlMs },
+      now,
+    );
     return true;
   }
 }
 
-/** A released claim: "done until" long ago, so the next delivery claims it (no delete: see above). */
-const RELEASED = 0;
+const DONE: Claim = Object.freeze({ status: 'done' });
+const PENDING: Claim = Object.freeze({ status: 'pending' });
+const STALE: Claim = Object.freeze({ status: 'stale' });
+
+/**
+ * A released claim of an event judged fresh: "done until" long ago, so the next delivery claims it,
+ * without judging it again (no delete: see above).
+ */
+const RELEASED = -1;
 
 /**
  * Two Maps of at most `max / 2` keys and `maxBytes / 2` bytes each. A key set again goes into the

@@ -1,7 +1,7 @@
 // State shared by every replica through the user's own Redis client (ioredis or node-redis; the
 // SDK depends on neither). Each operation is one Lua script, so claim, complete, release and the
-// watermark are atomic across processes. Each script touches one key, except claimAndAdvance, which
-// takes two only where they lie in one slot (not a Cluster, or a prefix with a hash tag).
+// watermark are atomic across processes. Each script touches one key, except the claim, which takes
+// the event's watermark too where both lie in one slot (not a Cluster, or a prefix with a hash tag).
 // Scripts go by SHA-1 (EVALSHA), their body only when Redis answers NOSCRIPT.
 
 import { positiveWhole } from '../../internal/options.js';
@@ -13,7 +13,7 @@ import {
   type RedisRun,
   redisRunner,
 } from '../../internal/redis.js';
-import { type Claim, type ClaimAndAdvance, claimToken, type StateStore } from './store.js';
+import { type Claim, type ClaimRequest, claimToken, type StateStore } from './store.js';
 
 export type { IORedisLike, NodeRedisClusterLike, NodeRedisLike, RedisClientLike } from '../../internal/redis.js';
 
@@ -27,64 +27,103 @@ export interface RedisStateStoreOptions {
   ttlMs?: number;
 }
 
-// Lua functions the scripts are made of, so that one step made of two (claimAndAdvance) runs the
-// same code as each alone.
-// claim: 'claimed', 'done' or 'pending'. A pending claim with the same token is taken again (a
-// fresh token never matches one).
+// An event's key holds `done`, `r` (released after its handlers failed: fresh when claimed again)
+// or a claim, `p<verdict><lease end, Unix ms>:<token>`, whose verdict is `f` (judged fresh) or `u`
+// (not judged yet: on a Cluster whose prefix has no hash tag, the watermark lies in another slot and
+// is judged by a second script). Every state lives for the TTL, so a lapsed claim keeps its verdict.
+// Lua functions the scripts are made of, so that every script reads a key the same way.
+// claim: 'done', 'pending' or 'claimed', and whether it was judged fresh before.
 const CLAIM_FN = `
-local function claim(key, token, leaseMs)
+local function holder(v)
+  return string.sub(v, string.find(v, ':', 3, true) + 1)
+end
+local function claim(key, token, now)
   local v = redis.call('GET', key)
-  if v == 'done' then return 'done' end
-  if v and v ~= 'p:' .. token then return 'pending' end
-  redis.call('SET', key, 'p:' .. token, 'PX', leaseMs)
-  return 'claimed'
+  if v == 'done' then return 'done', 0 end
+  if v == 'r' then return 'claimed', 1 end
+  if not v then return 'claimed', 0 end
+  local lapsed = tonumber(string.sub(v, 3, string.find(v, ':', 3, true) - 1)) <= tonumber(now)
+  if not lapsed and holder(v) ~= token then return 'pending', 0 end
+  if string.sub(v, 2, 2) == 'f' then return 'claimed', 1 end
+  return 'claimed', 0
 end`;
-// advance: 0 when a later event was already accepted in the scope, else 1 (and the watermark moves).
+// advance: 0 when a later event was already accepted in the scope, else 1, and the watermark moves
+// to the event's time, never past the receiver's clock (`now`).
 const ADVANCE_FN = `
-local function advance(key, time, ttlMs)
+local function advance(key, time, now, ttlMs)
   local current = tonumber(redis.call('GET', key))
   if current and current > tonumber(time) then return 0 end
-  if current and current == tonumber(time) then redis.call('PEXPIRE', key, ttlMs) return 1 end
-  redis.call('SET', key, time, 'PX', ttlMs)
+  local moved = time
+  if tonumber(time) > tonumber(now) then moved = now end
+  if current and current >= tonumber(moved) then
+    redis.call('PEXPIRE', key, ttlMs)
+  else
+    redis.call('SET', key, moved, 'PX', ttlMs)
+  end
   return 1
 end`;
 
-// KEYS[1] event key; ARGV: token, lease ms.
+// KEYS[1] event key, KEYS[2] its scope's watermark (one slot on a Cluster; none: not judged here);
+// ARGV: token, lease end, now, event time, ttl ms, and `later` when the watermark is judged apart.
+// Returns { status, superseded, judged before }: a first claim judged stale is recorded as done.
 const CLAIM = /* @__PURE__ */ new LuaScript(
   CLAIM_FN,
+  ADVANCE_FN,
   `
-return claim(KEYS[1], ARGV[1], ARGV[2])`,
+local status, judged = claim(KEYS[1], ARGV[1], ARGV[3])
+if status ~= 'claimed' then return { status, 0, 0 } end
+local superseded = 0
+if KEYS[2] then
+  local fresh = advance(KEYS[2], ARGV[4], ARGV[3], ARGV[5])
+  if fresh == 0 and judged == 0 then
+    redis.call('SET', KEYS[1], 'done', 'PX', ARGV[5])
+    return { 'stale', 0, 0 }
+  end
+  superseded = 1 - fresh
+end
+local verdict = 'f'
+if ARGV[6] == 'later' and judged == 0 then verdict = 'u' end
+redis.call('SET', KEYS[1], 'p' .. verdict .. ARGV[2] .. ':' .. ARGV[1], 'PX', ARGV[5])
+return { 'claimed', superseded, judged }`,
 );
 
-// KEYS[1] watermark key; ARGV: event time ms, ttl ms.
+// KEYS[1] event key; ARGV: token. The claim judged fresh apart (a Cluster without a hash tag).
+const JUDGED_FRESH = /* @__PURE__ */ new LuaScript(
+  CLAIM_FN,
+  `
+local v = redis.call('GET', KEYS[1])
+if not v or string.sub(v, 1, 2) ~= 'pu' or holder(v) ~= ARGV[1] then return 0 end
+redis.call('SET', KEYS[1], 'pf' .. string.sub(v, 3), 'KEEPTTL')
+return 1`,
+);
+
+// KEYS[1] watermark key; ARGV: event time ms, now, ttl ms.
 const ADVANCE = /* @__PURE__ */ new LuaScript(
   ADVANCE_FN,
   `
-return advance(KEYS[1], ARGV[1], ARGV[2])`,
-);
-
-// KEYS[1] event key, KEYS[2] watermark key (one slot on a Cluster); ARGV: token, lease ms, event
-// time ms, ttl ms. Returns { claim, fresh }: the watermark moves only for a claimed event.
-const CLAIM_AND_ADVANCE = /* @__PURE__ */ new LuaScript(
-  CLAIM_FN,
-  ADVANCE_FN,
-  `
-local status = claim(KEYS[1], ARGV[1], ARGV[2])
-if status ~= 'claimed' then return { status, 0 } end
-return { status, advance(KEYS[2], ARGV[3], ARGV[4]) }`,
+return advance(KEYS[1], ARGV[1], ARGV[2], ARGV[3])`,
 );
 
 // KEYS[1] event key; ARGV: token, ttl ms. Completes unless another holder took over a lapsed lease.
-const COMPLETE = /* @__PURE__ */ new LuaScript(`
+const COMPLETE = /* @__PURE__ */ new LuaScript(
+  CLAIM_FN,
+  `
 local v = redis.call('GET', KEYS[1])
-if v and v ~= 'p:' .. ARGV[1] then return 0 end
+if v and string.sub(v, 1, 1) == 'p' and holder(v) ~= ARGV[1] then return 0 end
 redis.call('SET', KEYS[1], 'done', 'PX', ARGV[2])
-return 1`);
+return 1`,
+);
 
-// KEYS[1] event key; ARGV: token. Only the holder of the claim can release it.
-const RELEASE = /* @__PURE__ */ new LuaScript(`
-if redis.call('GET', KEYS[1]) == 'p:' .. ARGV[1] then return redis.call('DEL', KEYS[1]) end
-return 0`);
+// KEYS[1] event key; ARGV: token, ttl ms. Only the holder of the claim can release it; a claim
+// judged fresh is kept as released (fresh when claimed again), one not judged yet is deleted.
+const RELEASE = /* @__PURE__ */ new LuaScript(
+  CLAIM_FN,
+  `
+local v = redis.call('GET', KEYS[1])
+if not v or string.sub(v, 1, 1) ~= 'p' or holder(v) ~= ARGV[1] then return 0 end
+if string.sub(v, 2, 2) == 'f' then return redis.call('SET', KEYS[1], 'r', 'PX', ARGV[2]) end
+return redis.call('DEL', KEYS[1])`,
+);
 
 /** Dedup and staleness state shared by every replica through Redis; each operation is one atomic Lua script. */
 export class RedisStateStore implements StateStore {
@@ -101,51 +140,60 @@ export class RedisStateStore implements StateStore {
     this.#oneSlot = !isClusterClient(options.client) || oneSlot(this.keyPrefix) === this.keyPrefix;
   }
 
-  async claim(eventId: string, leaseMs: number, token = claimToken()): Promise<Claim> {
-    return claimOf(await this.#eval(CLAIM, `event:${eventId}`, token, lease(leaseMs)), token);
-  }
-
-  /** One script where both keys lie in one slot; else the claim and the watermark side by side. */
-  async claimAndAdvance(
-    eventId: string,
-    leaseMs: number,
-    token = claimToken(),
-    scope: string,
-    eventTime: number,
-  ): Promise<ClaimAndAdvance> {
-    if (!this.#oneSlot) {
-      const [claim, fresh] = await Promise.all([this.claim(eventId, leaseMs, token), this.advance(scope, eventTime)]);
-      return { claim, fresh: claim.status === 'claimed' && fresh };
+  /**
+   * One script where the event's key and its watermark lie in one slot; else (a Cluster without a
+   * hash tag in the prefix) the claim, then the watermark, then the verdict, one script each.
+   */
+  async claim({ eventId, leaseMs, token = claimToken(), scope, eventTime, now }: ClaimRequest): Promise<Claim> {
+    const key = this.#key(eventId);
+    const args = [
+      token,
+      String(now + Math.max(1, Math.ceil(leaseMs))),
+      String(now),
+      String(eventTime),
+      String(this.ttlMs),
+    ];
+    const apart = scope !== undefined && !this.#oneSlot;
+    const keys = scope === undefined || apart ? [key] : [key, this.keyPrefix + scope];
+    const [status, superseded, judged] = (await CLAIM.run(this.#run, keys, apart ? [...args, 'later'] : args)) as [
+      unknown,
+      unknown,
+      unknown,
+    ];
+    if (status !== 'claimed') return status === 'done' ? DONE : status === 'stale' ? STALE : PENDING;
+    if (!apart) return { status, token, superseded: Number(superseded) === 1 };
+    const fresh = await this.advance(scope, eventTime, now);
+    if (Number(judged) === 1) return { status, token, superseded: !fresh };
+    if (!fresh) {
+      await this.complete(eventId, token);
+      return STALE;
     }
-    const keys = [this.keyPrefix + `event:${eventId}`, this.keyPrefix + scope];
-    const args = [token, lease(leaseMs), String(eventTime), String(this.ttlMs)];
-    const [status, fresh] = (await CLAIM_AND_ADVANCE.run(this.#run, keys, args)) as [unknown, unknown];
-    return { claim: claimOf(status, token), fresh: Number(fresh) === 1 };
+    await JUDGED_FRESH.run(this.#run, [key], [token]);
+    return { status, token, superseded: false };
   }
 
   async complete(eventId: string, token: string): Promise<void> {
-    await this.#eval(COMPLETE, `event:${eventId}`, token, String(this.ttlMs));
+    await COMPLETE.run(this.#run, [this.#key(eventId)], [token, String(this.ttlMs)]);
   }
 
   async release(eventId: string, token: string): Promise<void> {
-    await this.#eval(RELEASE, `event:${eventId}`, token);
+    await RELEASE.run(this.#run, [this.#key(eventId)], [token, String(this.ttlMs)]);
   }
 
-  async advance(scope: string, eventTime: number): Promise<boolean> {
-    return Number(await this.#eval(ADVANCE, scope, String(eventTime), String(this.ttlMs))) === 1;
+  async advance(scope: string, eventTime: number, now: number): Promise<boolean> {
+    const reply = await ADVANCE.run(
+      this.#run,
+      [this.keyPrefix + scope],
+      [String(eventTime), String(now), String(this.ttlMs)],
+    );
+    return Number(reply) === 1;
   }
 
-  #eval(script: LuaScript, key: string, ...args: string[]): Promise<unknown> {
-    return script.run(this.#run, [this.keyPrefix + key], args);
+  #key(eventId: string): string {
+    return `${this.keyPrefix}event:${eventId}`;
   }
 }
 
-/** A lease in whole ms, at least 1 (PX refuses 0). */
-const lease = (leaseMs: number) => String(Math.max(1, Math.ceil(leaseMs)));
-
-/** A claim script's reply as a {@link Claim}. */
-function claimOf(reply: unknown, token: string): Claim {
-  const status = String(reply);
-  if (status === 'claimed') return { status, token };
-  return status === 'done' ? { status } : { status: 'pending' };
-}
+const DONE: Claim = Object.freeze({ status: 'done' });
+const PENDING: Claim = Object.freeze({ status: 'pending' });
+const STALE: Claim = Object.freeze({ status: 'stale' });

@@ -1,10 +1,39 @@
 // What the receiver remembers between deliveries, behind one interface so that one process
-// (MemoryStateStore) and many replicas (RedisStateStore) follow the same rules.
+// (MemoryStateStore) and many replicas (RedisStateStore) follow the same rules:
+// - An event id is claimed by one delivery (or job) at a time; a claim lapses after its lease.
+// - An event is judged fresh or stale once, when it is first claimed, against its scope's watermark
+//   (the newest `event_time` accepted for its incident or alert). The verdict is kept with the claim:
+//   a claim released after its handlers failed, or lapsed (its process died), or taken again by the
+//   job's next attempt, is fresh when claimed again, so an accepted event is never dropped as stale
+//   on its retry; the claimant is told whether a newer event was accepted meanwhile (`superseded`).
+// - A stale event is recorded as done by the claim that judged it: its retries are duplicates.
+// - The watermark never moves past the receiver's clock (`now`): an event dated in the future moves
+//   it only to the present, so it cannot make the present's events stale.
+
+/** What the receiver asks for when an event arrives. */
+export interface ClaimRequest {
+  eventId: string;
+  /** How long the claim holds before another delivery may take it over (a crashed process). */
+  leaseMs: number;
+  /** A claim made with this token is taken again (a job's next attempt); without, a fresh token is made. */
+  token?: string | undefined;
+  /** Where staleness is judged (`incident:<id>`, `alert:<id>`); `undefined`: never stale. */
+  scope?: string | undefined;
+  /** The event's time (Unix ms). */
+  eventTime: number;
+  /** The receiver's clock (Unix ms): a watermark never moves past it. */
+  now: number;
+}
 
 /** The answer to "may I process this event?". */
 export type Claim =
-  /** Yours: run the handlers, then `complete` or `release` with this token. */
-  | { status: 'claimed'; token: string }
+  /**
+   * Yours, and fresh: run the handlers, then `complete` or `release` with this token. `superseded`:
+   * a newer event of its scope was accepted since it was judged fresh (only on a claim taken again).
+   */
+  | { status: 'claimed'; token: string; superseded: boolean }
+  /** Older than an event already accepted in its scope: recorded as done, so its retries are duplicates. */
+  | { status: 'stale' }
   /** Already processed (or dropped as stale): a duplicate. */
   | { status: 'done' }
   /** Another delivery is processing it right now. */
@@ -17,40 +46,24 @@ export type Claim =
  */
 export interface StateStore {
   /**
-   * Takes the event for processing, unless it is done or pending; a claim lapses after `leaseMs`.
-   * With `token`, a pending claim made with the same token is taken again (a queue job that runs
-   * again after its worker died holds its own claim); without, a fresh token is made.
+   * Claims the event and, the first time, judges it against its scope's watermark (moving the
+   * watermark to `min(eventTime, now)` when fresh). A claim made before and released, lapsed, or
+   * held with the same `token`, is granted with the verdict it had: fresh.
    */
-  claim(eventId: string, leaseMs: number, token?: string): Claim | Promise<Claim>;
+  claim(request: ClaimRequest): Claim | Promise<Claim>;
   /** The handlers ran: later deliveries of the id are duplicates (for the store's TTL). */
   complete(eventId: string, token: string): void | Promise<void>;
-  /** The handlers failed: the next delivery of the id processes it. Only the claim's holder can release it. */
+  /**
+   * The handlers failed: the next delivery of the id claims it, fresh as judged. Only the claim's
+   * holder can release it.
+   */
   release(eventId: string, token: string): void | Promise<void>;
   /**
-   * Moves the watermark of `scope` (`incident:<id>`, `alert:<id>`) to `eventTime` (ms) unless a
-   * later event was already accepted there; `false` means this event is stale. Equal times are not
-   * stale.
+   * Judges an event that is not deduplicated (`dedup: false`): `false` when a later event was
+   * already accepted in `scope`; otherwise moves the watermark to `min(eventTime, now)`. Equal
+   * times are not stale.
    */
-  advance(scope: string, eventTime: number): boolean | Promise<boolean>;
-  /**
-   * Optional: `claim`, then, only when claimed, `advance` of `scope`, as one step (a remote store
-   * saves a round trip per delivery). `fresh` is advance's answer (false when not claimed). The
-   * receiver uses it where present, else calls the two.
-   */
-  claimAndAdvance?(
-    eventId: string,
-    leaseMs: number,
-    token: string | undefined,
-    scope: string,
-    eventTime: number,
-  ): ClaimAndAdvance | Promise<ClaimAndAdvance>;
-}
-
-/** The answer of {@link StateStore.claimAndAdvance}. */
-export interface ClaimAndAdvance {
-  claim: Claim;
-  /** Whether the event is not stale (its scope's watermark moved to it); false when not claimed. */
-  fresh: boolean;
+  advance(scope: string, eventTime: number, now: number): boolean | Promise<boolean>;
 }
 
 /** A token unique enough to tell claims apart across processes. */

@@ -12,7 +12,7 @@ import {
   RequestValidationError,
 } from '../../../src/index.js';
 import { buildWebhookEvent } from '../../../src/testing/index.js';
-import { type Claim, MemoryStateStore, WebhookReceiver } from '../../../src/webhooks/index.js';
+import { type Claim, type ClaimRequest, MemoryStateStore, WebhookReceiver } from '../../../src/webhooks/index.js';
 import { DAY, NOW, startMock } from '../../helpers.js';
 import { figure, scale } from './scale.js';
 
@@ -238,9 +238,9 @@ describe('any webhook delivery → a documented answer; no thrown error, no leak
     const claims = new Map<string, number>();
     const store = new MemoryStateStore();
     const wrap = {
-      claim: async (id: string, lease: number): Promise<Claim> => {
-        const c = store.claim(id, lease);
-        if (c.status === 'claimed') claims.set(id, (claims.get(id) ?? 0) + 1);
+      claim: async (request: ClaimRequest): Promise<Claim> => {
+        const c = store.claim(request);
+        if (c.status === 'claimed') claims.set(request.eventId, (claims.get(request.eventId) ?? 0) + 1);
         return c;
       },
       complete: async (id: string, token: string) => {
@@ -251,7 +251,7 @@ describe('any webhook delivery → a documented answer; no thrown error, no leak
         claims.set(id, (claims.get(id) ?? 1) - 1);
         return store.release(id, token);
       },
-      advance: (incident: string, t: number) => store.advance(incident, t),
+      advance: (incident: string, t: number, now: number) => store.advance(incident, t, now),
     };
     const receiver = new WebhookReceiver({
       store: wrap,

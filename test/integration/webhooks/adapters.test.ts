@@ -203,7 +203,7 @@ describe('a delivery the receiver cannot record in time', () => {
     claim: () => new Promise<never>(() => {}),
     complete: (id, token) => stuck.complete(id, token),
     release: (id, token) => stuck.release(id, token),
-    advance: (scope, time) => stuck.advance(scope, time),
+    advance: (scope, time, now) => stuck.advance(scope, time, now),
   };
   const expected: Record<string, string> = { 'hono (fetchHandler)': 'HTTP 503' };
 

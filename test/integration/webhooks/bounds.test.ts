@@ -5,7 +5,13 @@ import { createServer, request as httpRequest, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { buildDelivery, buildWebhookEvent } from '../../../src/testing/index.js';
-import { type Claim, MemoryStateStore, type StateStore, WebhookReceiver } from '../../../src/webhooks/index.js';
+import {
+  type Claim,
+  type ClaimRequest,
+  MemoryStateStore,
+  type StateStore,
+  WebhookReceiver,
+} from '../../../src/webhooks/index.js';
 import { receive, sleep } from '../../helpers.js';
 
 /**
@@ -26,19 +32,19 @@ function heldStore() {
       held = false;
       open();
     },
-    claim: async (id: string, lease: number, token?: string): Promise<Claim> => {
+    claim: async (request: ClaimRequest): Promise<Claim> => {
       if (held) {
         await gate;
         store.lateClaims++;
       }
-      return inner.claim(id, lease, token);
+      return inner.claim(request);
     },
     complete: (id: string, token: string) => inner.complete(id, token),
     release: (id: string, token: string) => {
       inner.release(id, token);
       store.released.push(id);
     },
-    advance: (scope: string, time: number) => inner.advance(scope, time),
+    advance: (scope: string, time: number, now: number) => inner.advance(scope, time, now),
   };
   return store;
 }
@@ -144,7 +150,9 @@ describe('the ack deadline', () => {
   it('never answers duplicate for a claim held by another process at the deadline (it may have died)', async () => {
     const shared = new MemoryStateStore(); // stands for Redis shared by two replicas
     const event = buildWebhookEvent('i_new');
-    expect(shared.claim(event.event_id, 60_000)).toMatchObject({ status: 'claimed' }); // the replica that died
+    expect(shared.claim({ eventId: event.event_id, leaseMs: 60_000, eventTime: 1, now: Date.now() })).toMatchObject({
+      status: 'claimed',
+    }); // the replica that died
     const receiver = new WebhookReceiver({ store: shared, ackTimeoutMs: 150 });
     const result = await receive(receiver, event);
     expect(result).toMatchObject({
@@ -188,16 +196,20 @@ describe('hostile input', () => {
     });
   });
 
-  it('lets no event_time beyond maxClockSkewMs poison a watermark', async () => {
+  it('lets no event_time in the future poison a watermark: beyond maxClockSkewMs not judged, within it moved only to the present', async () => {
     const receiver = new WebhookReceiver({ maxClockSkewMs: 60_000 });
     const incident = { incident_id: 'abc' };
     const future = buildWebhookEvent('i_new', { event_time: Date.now() + 86_400_000, incident });
     expect(await receive(receiver, future)).toMatchObject({ outcome: 'accepted' });
     expect(await receive(receiver, buildWebhookEvent('i_ack', { incident }))).toMatchObject({ outcome: 'accepted' });
-    // Within the skew the watermark moves as usual.
-    const soon = buildWebhookEvent('i_comm', { event_time: Date.now() + 30_000, incident });
+    // Within the skew the event is judged, but moves the watermark only to the present: the
+    // incident's next events, dated now, are fresh; one dated before it is stale.
+    const soon = buildWebhookEvent('i_comm', { event_time: Date.now() + 50_000, incident });
     expect(await receive(receiver, soon)).toMatchObject({ outcome: 'accepted' });
-    expect(await receive(receiver, buildWebhookEvent('i_ack', { incident }))).toMatchObject({ outcome: 'stale' });
+    for (let i = 0; i < 10; i++)
+      expect(await receive(receiver, buildWebhookEvent('i_ack', { incident }))).toMatchObject({ outcome: 'accepted' });
+    const before = buildWebhookEvent('i_ack', { event_time: Date.now() - 60_000, incident });
+    expect(await receive(receiver, before)).toMatchObject({ outcome: 'stale' });
   });
 
   it('keeps the memory store within maxBytes under the longest ids', () => {
@@ -206,15 +218,19 @@ describe('hostile input', () => {
     let peak = 0;
     for (let i = 0; i < 20_000; i++) {
       const id = `${i}`.padEnd(256, 'x');
-      const claim = store.claim(id, 60_000);
+      const claim = store.claim({ eventId: id, leaseMs: 60_000, eventTime: i, now: Date.now() });
       if (claim.status === 'claimed') store.complete(id, claim.token);
-      store.advance(`incident:${id}`, i);
+      store.advance(`incident:${id}`, i, Date.now());
       peak = Math.max(peak, store.bytes);
     }
     expect(peak).toBeLessThanOrEqual(maxBytes);
     expect(peak).toBeGreaterThan(maxBytes / 4); // it does hold what it may
     // The newest ids are still known.
-    expect(store.claim(`${19_999}`.padEnd(256, 'x'), 60_000)).toEqual({ status: 'done' });
+    expect(
+      store.claim({ eventId: `${19_999}`.padEnd(256, 'x'), leaseMs: 60_000, eventTime: 1, now: Date.now() }),
+    ).toEqual({
+      status: 'done',
+    });
   });
 
   it('refuses bad options of the new kind', () => {
@@ -234,38 +250,38 @@ describe('answers wait for what they promise', () => {
     const log: string[] = [];
     const inner = new MemoryStateStore();
     const store: StateStore = {
-      claim: (id, lease, token) => inner.claim(id, lease, token),
+      claim: async (request) => {
+        await sleep(10);
+        log.push('claimed');
+        return inner.claim(request);
+      },
       complete: async (id, token) => {
         await sleep(30);
         inner.complete(id, token);
         log.push('completed');
       },
       release: (id, token) => inner.release(id, token),
-      advance: async (scope, time) => {
-        await sleep(10);
-        log.push('advanced');
-        return inner.advance(scope, time);
-      },
+      advance: (scope, time, now) => inner.advance(scope, time, now),
     };
     const receiver = new WebhookReceiver({ store });
     receiver.on('event', () => void log.push('handled'));
     await receive(receiver, buildWebhookEvent('i_new'));
     log.push('answered');
-    expect(log).toEqual(['advanced', 'handled', 'completed', 'answered']);
+    expect(log).toEqual(['claimed', 'handled', 'completed', 'answered']);
   });
 
   it('answers 500 only after the failed claim was released, so the redelivery can take it', async () => {
     const log: string[] = [];
     const inner = new MemoryStateStore();
     const store: StateStore = {
-      claim: (id, lease, token) => inner.claim(id, lease, token),
+      claim: (request) => inner.claim(request),
       complete: (id, token) => inner.complete(id, token),
       release: async (id, token) => {
         await sleep(30);
         inner.release(id, token);
         log.push('released');
       },
-      advance: (scope, time) => inner.advance(scope, time),
+      advance: (scope, time, now) => inner.advance(scope, time, now),
     };
     const receiver = new WebhookReceiver({ store });
     receiver.on('event', () => {
@@ -298,13 +314,13 @@ describe('processor() when the store fails after the handlers succeeded', () => 
     const inner = new MemoryStateStore();
     let failures = 2;
     const store: StateStore = {
-      claim: (id, lease, token) => inner.claim(id, lease, token),
+      claim: (request) => inner.claim(request),
       complete: (id, token) => {
         if (failures-- > 0) throw new Error('Redis is restarting');
         return inner.complete(id, token);
       },
       release: (id, token) => inner.release(id, token),
-      advance: (scope, time) => inner.advance(scope, time),
+      advance: (scope, time, now) => inner.advance(scope, time, now),
     };
     const receiver = new WebhookReceiver({ store });
     const errors: string[] = [];

