@@ -1,7 +1,7 @@
 // Request bodies as the adapters meet them: raw bytes or text (read here with a limit), a stream
 // (read until the limit, then abandoned), or a value a framework already parsed.
 
-import { concat, readBounded } from '../internal/bytes.js';
+import { ByteSink, readBounded } from '../internal/bytes.js';
 
 /** Headers as frameworks give them: a `Headers`, or a plain object (node's `IncomingHttpHeaders`). */
 export type HeadersLike = Headers | Record<string, string | string[] | undefined>;
@@ -67,25 +67,19 @@ export interface NodeReadable {
 export function nodeStreamReader(stream: NodeReadable): BodyReader {
   return (limit) =>
     new Promise((resolve, reject) => {
-      const chunks: Uint8Array[] = [];
-      let size = 0;
+      const sink = new ByteSink(limit);
       let settled = false;
       stream.on('data', (chunk: Uint8Array | string) => {
         if (settled) return;
-        const bytes = typeof chunk === 'string' ? new TextEncoder().encode(chunk) : chunk;
-        size += bytes.byteLength;
-        if (size > limit) {
+        if (!sink.push(typeof chunk === 'string' ? new TextEncoder().encode(chunk) : chunk)) {
           settled = true;
-          chunks.length = 0;
           resolve('too-large');
-          return;
         }
-        chunks.push(bytes);
       });
       stream.on('end', () => {
         if (settled) return;
         settled = true;
-        resolve(concat(chunks, size));
+        resolve(sink.bytes());
       });
       stream.on('error', (error: Error) => {
         if (settled) return; // a reset while discarding is no longer our business

@@ -4,7 +4,7 @@
 
 import type { Slot, SlotProblem } from './custom-body.js';
 import type { DeliveryKeys, PayloadReader } from './kinds.js';
-import { ID_EXPECTED, isId } from './payload.js';
+import { ID_EXPECTED, isId, MIN_EVENT_TIME_MS } from './payload.js';
 import type { CustomBodyEvent } from './types.js';
 
 /** @internal The variables the receiver reads keys from. */
@@ -145,15 +145,11 @@ const CONVERT: Record<KeyVariable, [Convert, string]> = {
   event_id: [asId, ID_EXPECTED],
   event_type: [(v) => (typeof v === 'string' && v !== '' ? v : undefined), 'a non-empty string'],
   event_time: [
-    (v, whole) =>
-      whole
-        ? Number.isSafeInteger(v)
-          ? (v as number)
-          : undefined
-        : typeof v === 'string' && /^\d{1,16}$/.test(v)
-          ? Number(v)
-          : undefined,
-    'an integer (milliseconds)',
+    (v, whole) => {
+      const time = whole ? v : typeof v === 'string' && /^\d{1,16}$/.test(v) ? Number(v) : undefined;
+      return Number.isSafeInteger(time) && (time as number) >= MIN_EVENT_TIME_MS ? (time as number) : undefined;
+    },
+    'Unix milliseconds',
   ],
   'incident.incident_id': [asId, ID_EXPECTED],
   'alert.alert_id': [asId, ID_EXPECTED],
@@ -178,12 +174,19 @@ function readKey(
   const [convert, expected] = CONVERT[key];
   const value = convert(read.value, slot.whole);
   if (value === undefined) {
+    // Named by its type only: answers are kept in the sender's delivery history, so none quotes the body.
     return {
-      problem: {
-        path: where(slot.location),
-        message: `expected {{${key}}}: ${expected}, got ${JSON.stringify(read.value)?.slice(0, 80)}`,
-      },
+      problem: { path: where(slot.location), message: `expected {{${key}}}: ${expected}, got ${typeOf(read.value)}` },
     };
   }
   return { value };
+}
+
+/** A delivered value's kind, in words that quote none of it. */
+function typeOf(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'an array';
+  if (typeof value === 'number' && Number.isSafeInteger(value)) return 'an integer out of range';
+  if (typeof value === 'string') return value === '' ? 'an empty string' : 'a string of another form';
+  return `a ${typeof value}`;
 }

@@ -3,12 +3,17 @@
 // - The secret header is checked first, in constant time (401), before a byte of the body is read.
 // - The content type must be JSON (415), unless a framework parsed the body (then it was JSON).
 // - At most `maxBodyBytes` are read (413, and reading stops there), raced against the deadline.
-// - The text must be JSON (400), then a payload the reader accepts (400 naming the path at fault).
+// - The bytes must be UTF-8 (400): ids that differ only in invalid bytes must not read as one.
+// - JSON nested at most MAX_JSON_DEPTH deep (400), checked before parsing (and for a body a framework
+//   parsed): deeper, a queue cannot store it (BullMQ's JSON.stringify overflows) and code that walks
+//   it recursively may not either.
+// - The text must be JSON (400, naming the position, never quoting the body: the service keeps
+//   answers in its delivery history), then a payload the reader accepts (400 naming the path).
 
 import { type BodySource, headerOf, type HeadersLike, isJsonContentType } from './body.js';
 import { andThen, isThenable } from '../internal/maybe.js';
 import type { Deadline } from './deadline.js';
-import type { DeliveryKeys, DeliveryReader, ReadResult } from './kinds.js';
+import { type DeliveryKeys, type DeliveryReader, malformedAt, type ReadResult } from './kinds.js';
 import { type SecretOptions, secretMatches } from './secret.js';
 import type { WebhookEvent } from './types.js';
 
@@ -23,7 +28,10 @@ export interface IngressRules {
 export type Admission =
   { ok: true; body: unknown; event: WebhookEvent; keys: DeliveryKeys } | { ok: false; status: number; reason: string };
 
-const decoder = new TextDecoder();
+/** Deepest nesting of objects and arrays let in (real deliveries nest about 5 deep). */
+export const MAX_JSON_DEPTH = 100;
+
+const decoder = new TextDecoder('utf-8', { fatal: true });
 
 /**
  * Checks and reads one delivery: at once when the body is there already, else once it is read.
@@ -38,7 +46,8 @@ export function admit(
   if (rules.secret && !secretMatches(rules.secret, headerOf(headers, rules.secret.header))) {
     return refuse(401, `missing or wrong ${rules.secret.header} header`);
   }
-  if (source.form === 'parsed') return readPayload(rules, source.value, deadline);
+  if (source.form === 'parsed')
+    return valueTooDeep(source.value, MAX_JSON_DEPTH) ? tooDeep() : readPayload(rules, source.value, deadline);
   const contentType = headerOf(headers, 'content-type');
   if (!isJsonContentType(contentType))
     return refuse(415, contentType ? `content type ${contentType} is not JSON` : 'no Content-Type header');
@@ -51,12 +60,21 @@ export function admit(
 /** The body's bytes or text, within the size limit and as JSON. */
 function parse(rules: IngressRules, bytes: string | Uint8Array, deadline: Deadline): Admission | Promise<Admission> {
   if (overLimit(bytes, rules.maxBodyBytes)) return tooLarge(rules);
-  const text = typeof bytes === 'string' ? bytes : decoder.decode(bytes);
+  let text: string;
+  try {
+    text = typeof bytes === 'string' ? bytes : decoder.decode(bytes);
+  } catch {
+    return refuse(400, 'the body is not UTF-8');
+  }
+  if (textTooDeep(text)) return tooDeep();
   let body: unknown;
   try {
     body = JSON.parse(text);
-  } catch (error) {
-    return refuse(400, text.trim() === '' ? 'empty body' : `malformed JSON: ${(error as Error).message}`);
+  } catch {
+    if (text.trim() === '') return refuse(400, 'empty body');
+    return andThen(deadline.race(malformedAt(text), 'loading the payload reader'), (at) =>
+      refuse(400, `malformed JSON at position ${at}`),
+    );
   }
   return readPayload(rules, body, deadline);
 }
@@ -78,6 +96,10 @@ function admitted(body: unknown, read: ReadResult): Admission {
   return refuse(400, `invalid payload${path ? ` at ${path}` : ''}: ${message}`);
 }
 
+function tooDeep(): Admission {
+  return refuse(400, `JSON nested deeper than ${MAX_JSON_DEPTH} levels`);
+}
+
 function tooLarge(rules: IngressRules): Admission {
   return refuse(413, `body over ${rules.maxBodyBytes} bytes`);
 }
@@ -92,4 +114,39 @@ function overLimit(body: string | Uint8Array, limit: number): boolean {
   if (body.length * 3 <= limit) return false; // a UTF-16 unit is at most 3 bytes of UTF-8
   if (body.length > limit) return true; // and at least 1
   return new TextEncoder().encode(body).byteLength > limit;
+}
+
+/**
+ * Whether JSON text opens more than MAX_JSON_DEPTH objects or arrays at once, counting brackets
+ * outside strings (each string skipped whole by `indexOf`). Malformed text is counted as well as
+ * it reads; JSON.parse refuses it after.
+ */
+function textTooDeep(text: string): boolean {
+  // A depth of N takes at least 2N characters.
+  if (text.length <= 2 * MAX_JSON_DEPTH) return false;
+  let depth = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 0x22) {
+      // To the closing quote: one not preceded by an odd number of backslashes.
+      for (;;) {
+        i = text.indexOf('"', i + 1);
+        if (i < 0) return false;
+        let slashes = 0;
+        while (text.charCodeAt(i - 1 - slashes) === 0x5c) slashes++;
+        if (slashes % 2 === 0) break;
+      }
+    } else if (c === 0x7b || c === 0x5b) {
+      if (++depth > MAX_JSON_DEPTH) return true;
+    } else if (c === 0x7d || c === 0x5d) depth--;
+  }
+  return false;
+}
+
+/** Whether a parsed value nests more than `left` levels of objects and arrays. */
+function valueTooDeep(value: unknown, left: number): boolean {
+  if (typeof value !== 'object' || value === null) return false;
+  if (left === 0) return true;
+  for (const item of Array.isArray(value) ? value : Object.values(value)) if (valueTooDeep(item, left - 1)) return true;
+  return false;
 }

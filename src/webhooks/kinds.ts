@@ -52,6 +52,12 @@ export const readDelivery: DeliveryReader = (body) =>
     ? invalid(loadProblems.value.findProblem(body))
     : loadProblems().then(({ findProblem }) => invalid(findProblem(body))));
 
+/** @internal Where refused JSON text stops being JSON, by code that loads with the first such body. */
+export const malformedAt = (text: string): number | Promise<number> =>
+  loadProblems.value
+    ? loadProblems.value.jsonErrorAt(text)
+    : loadProblems().then(({ jsonErrorAt }) => jsonErrorAt(text));
+
 /**
  * @internal A reader whose code loads apart: the load starts now, and deliveries that come before
  * it is done wait for it. A load that fails rejects the deliveries waiting on it (the receiver

@@ -9,6 +9,7 @@ import {
   ID_EXPECTED,
   isId,
   isInteger,
+  isMilliseconds,
   isNonEmptyString,
   isOptionalObject,
   isString,
@@ -31,6 +32,8 @@ const COMMON: Rule[] = [
   ['event_time', isInteger, 'an integer (milliseconds)'],
   ['person', isOptionalObject, 'an object'],
 ];
+/** An incident's or alert's time, judged against watermarks in milliseconds. */
+const IN_MILLISECONDS: Rule = ['event_time', isMilliseconds, 'Unix milliseconds'];
 const INCIDENT: Rule[] = [
   ['incident_id', isId, ID_EXPECTED],
   ['title', isString, 'a string'],
@@ -56,7 +59,9 @@ const ALERT: Rule[] = [
   ['incident', isOptionalObject, 'an object'],
 ];
 
-function describe(v: unknown): string {
+/** What a value is, in words that quote none of it (answers are kept in the sender's history). */
+function describe(v: unknown, expected?: string): string {
+  if (expected === IN_MILLISECONDS[2] && isInteger(v)) return 'what reads as seconds';
   if (v === undefined) return 'missing';
   if (v === null) return 'null';
   if (Array.isArray(v)) return 'an array';
@@ -89,6 +94,8 @@ export function findProblem(body: unknown): Problem | undefined {
     if (problem) return problem;
   }
   if (!inner) return undefined;
+  const time = fieldProblem(body, IN_MILLISECONDS, '');
+  if (time) return time;
   if (!isObject(object)) return { path: inner, message: `expected an object, got ${describe(object)}` };
   for (const rule of inner === 'incident' ? INCIDENT : ALERT) {
     const problem = fieldProblem(object, rule, `${inner}.`);
@@ -104,9 +111,83 @@ function fieldProblem(
 ): Problem | undefined {
   const value = object[field];
   if (valid(value)) return undefined;
-  const tooLong = expected === ID_EXPECTED && typeof value === 'string' && value.length > MAX_ID_LENGTH;
-  return {
-    path: `${prefix}${field}`,
-    message: tooLong ? `longer than ${MAX_ID_LENGTH} characters` : `expected ${expected}, got ${describe(value)}`,
+  const path = `${prefix}${field}`;
+  if (expected === ID_EXPECTED && typeof value === 'string' && value !== '')
+    return {
+      path,
+      message: value.length > MAX_ID_LENGTH ? `longer than ${MAX_ID_LENGTH} characters` : 'not well-formed Unicode',
+    };
+  return { path, message: `expected ${expected}, got ${describe(value, expected)}` };
+}
+
+const NUMBER = /-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?/y;
+const ESCAPE = /["\\/bfnrt]|u[0-9a-fA-F]{4}/y;
+
+/**
+ * Where text that `JSON.parse` refused stops being JSON: the offset (in UTF-16 units) of the first
+ * character that cannot continue it, or its length when it ends too early. Runs only on text
+ * already refused, nested no deeper than the receiver allows (so the recursion is bounded); what
+ * the runtime's own message says is not used, as it quotes the text and differs between runtimes.
+ */
+export function jsonErrorAt(text: string): number {
+  let i = 0;
+  const fail = (): never => {
+    throw new RangeError(String(i));
   };
+  const space = () => {
+    for (let c = text.charCodeAt(i); c === 0x20 || c === 0x09 || c === 0x0a || c === 0x0d; c = text.charCodeAt(++i));
+  };
+  const expect = (char: string) => {
+    space();
+    if (text[i] !== char) fail();
+    i++;
+  };
+  const string = () => {
+    expect('"');
+    for (;;) {
+      const c = text.charCodeAt(i);
+      if (Number.isNaN(c) || c < 0x20) fail();
+      i++;
+      if (c === 0x22) return;
+      if (c === 0x5c) {
+        ESCAPE.lastIndex = i;
+        if (!ESCAPE.test(text)) fail();
+        i = ESCAPE.lastIndex;
+      }
+    }
+  };
+  const value = (): void => {
+    space();
+    const c = text[i];
+    if (c === '{' || c === '[') {
+      i++;
+      const close = c === '{' ? '}' : ']';
+      space();
+      if (text[i] === close) return void i++;
+      for (;;) {
+        if (close === '}') {
+          string();
+          expect(':');
+        }
+        value();
+        space();
+        if (text[i] === close) return void i++;
+        expect(',');
+      }
+    }
+    if (c === '"') return string();
+    for (const literal of ['true', 'false', 'null']) if (text.startsWith(literal, i)) return void (i += literal.length);
+    NUMBER.lastIndex = i;
+    if (!NUMBER.test(text)) fail();
+    i = NUMBER.lastIndex;
+  };
+  try {
+    value();
+    space();
+    if (i < text.length) fail();
+  } catch (error) {
+    if (error instanceof RangeError && /^\d+$/.test(error.message)) return Number(error.message);
+    throw error;
+  }
+  return text.length; // JSON after all: the runtime refused it for another reason (its size)
 }

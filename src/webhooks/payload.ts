@@ -4,7 +4,12 @@
 // The kind follows the event type: alert types (`a_*`) carry `alert`, the spec's incident types
 // carry `incident`. A type this SDK does not know is judged by what it carries (`incident`, else
 // `alert`, else only the common fields), so a new type or kind is never refused for being new.
-// `event_id` sits at the top, or (custom actions) inside `incident`. Ids are at most 256 characters.
+// `event_id` sits at the top, or (custom actions) inside `incident`. Ids are at most 256 characters
+// of well-formed Unicode: no lone surrogate (it cannot be stored as a key and read back as the same
+// id), and no U+FFFD, which marks bytes lost in decoding (ids that differed only in invalid UTF-8
+// would read as one; a framework that parsed the body itself decoded them so).
+// An incident's or alert's `event_time` is in milliseconds: one plainly in seconds (below 10^11,
+// March 1973 in ms, year 5138 in s) is refused, as it would be judged against a watermark in ms.
 //
 // Hand-written, because it runs on every delivery: a fast check with plain property loads here, and
 // tables that only explain a failure in payload-problems.ts (loaded by the receiver with the first
@@ -17,6 +22,8 @@ import { isObject } from '../internal/guards.js';
 export const MAX_ID_LENGTH = 256;
 /** @internal What an id must be, as problems say it. */
 export const ID_EXPECTED = `a non-empty string of at most ${MAX_ID_LENGTH} characters`;
+/** @internal The smallest `event_time` read as milliseconds: anything below is plainly seconds. */
+export const MIN_EVENT_TIME_MS = 100_000_000_000;
 
 /** Which payload a delivery is: what carries its staleness scope. */
 export type PayloadKind = 'incident' | 'alert' | 'other';
@@ -25,8 +32,16 @@ export type PayloadKind = 'incident' | 'alert' | 'other';
 export const isInteger = (v: unknown) => Number.isSafeInteger(v);
 export const isNonEmptyString = (v: unknown) => typeof v === 'string' && v !== '';
 export const isString = (v: unknown) => typeof v === 'string';
-export const isId = (v: unknown): v is string => typeof v === 'string' && v !== '' && v.length <= MAX_ID_LENGTH;
+export const isId = (v: unknown): v is string =>
+  typeof v === 'string' && v !== '' && v.length <= MAX_ID_LENGTH && isWellFormed(v) && !v.includes('\uFFFD');
+export const isMilliseconds = (v: unknown) => isInteger(v) && (v as number) >= MIN_EVENT_TIME_MS;
 export const isOptionalObject = (v: unknown) => v === undefined || v === null || isObject(v);
+
+/** `String#isWellFormed` (ES2024), and where a runtime lacks it: no surrogate without its pair. */
+const isWellFormed: (v: string) => boolean =
+  typeof (String.prototype as { isWellFormed?: unknown }).isWellFormed === 'function'
+    ? (v) => (v as string & { isWellFormed(): boolean }).isWellFormed()
+    : (v) => !/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/.test(v);
 
 const ALERT_TYPES: ReadonlySet<unknown> = new Set(ALERT_EVENT_TYPES);
 const INCIDENT_TYPES: ReadonlySet<unknown> = new Set(INCIDENT_EVENT_TYPES);
@@ -60,6 +75,7 @@ export function validKind(body: unknown): PayloadKind | undefined {
     if (!isObject(incident)) return undefined;
     const id = body.event_id;
     return (id === undefined ? isId(incident.event_id) : isId(id)) &&
+      isMilliseconds(body.event_time) &&
       isId(incident.incident_id) &&
       isString(incident.title) &&
       isNonEmptyString(incident.incident_severity) &&
@@ -78,6 +94,7 @@ export function validKind(body: unknown): PayloadKind | undefined {
   if (!isObject(alert)) return undefined;
   const merged = alert.incident;
   return isId(alert.alert_id) &&
+    isMilliseconds(body.event_time) &&
     isString(alert.title) &&
     isNonEmptyString(alert.alert_severity) &&
     isNonEmptyString(alert.alert_status) &&

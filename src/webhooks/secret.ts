@@ -1,5 +1,11 @@
 // The shared-secret header check. Flashduty does not sign webhook calls; an integration can send
 // custom headers, so a secret header is the way to tell the real sender from anyone else.
+// Rules owned here:
+// - Compared in constant time: every configured value, each over the longer of the two lengths.
+// - Compared as UTF-8 bytes. Over HTTP a header's bytes reach us as Latin-1 text (Node's headers,
+//   and `Headers` in every runtime: one character per byte), while `receive()` may be given the
+//   text itself; a presented value matches when either reading of it gives the secret's UTF-8
+//   bytes, so a secret such as `pässwörd` gets the same verdict through every adapter.
 
 import { ConfigError } from '../internal/errors.js';
 
@@ -15,12 +21,25 @@ const encoder = new TextEncoder();
 
 /** Compares in time that depends only on the lengths, never on where the bytes differ. */
 export function constantTimeEqual(a: string, b: string): boolean {
-  const x = encoder.encode(a);
-  const y = encoder.encode(b);
+  return bytesEqual(encoder.encode(a), encoder.encode(b));
+}
+
+function bytesEqual(x: Uint8Array, y: Uint8Array): boolean {
   const length = Math.max(x.length, y.length);
   let diff = x.length ^ y.length;
   for (let i = 0; i < length; i++) diff |= (x[i] ?? 0) ^ (y[i] ?? 0);
   return diff === 0;
+}
+
+/** A header's text as the bytes it came as, when it is Latin-1 (one character per byte). */
+function latin1Bytes(text: string): Uint8Array | undefined {
+  const bytes = new Uint8Array(text.length);
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c > 0xff) return undefined;
+    bytes[i] = c;
+  }
+  return bytes;
 }
 
 export function checkSecretOptions(secret: SecretOptions | undefined): SecretOptions | undefined {
@@ -40,7 +59,13 @@ function isNonEmptyStrings(values: unknown): values is readonly string[] {
 /** True when the header holds one of the values; every value is compared, so timing says nothing. */
 export function secretMatches(secret: SecretOptions, presented: string | undefined): boolean {
   if (presented === undefined) return false;
+  const asText = encoder.encode(presented);
+  const asBytes = latin1Bytes(presented) ?? asText;
   let ok = false;
-  for (const value of secret.values) ok = constantTimeEqual(presented, value) || ok;
+  for (const value of secret.values) {
+    const wanted = encoder.encode(value);
+    ok = bytesEqual(asText, wanted) || ok;
+    ok = bytesEqual(asBytes, wanted) || ok;
+  }
   return ok;
 }

@@ -12,7 +12,10 @@ const PLAIN_BODIES: Record<string, string> = {
   stale: '{"outcome":"stale"}',
 };
 const JSON_HEADERS: Readonly<Record<string, string>> = Object.freeze({ 'Content-Type': 'application/json' });
-// After a 413 the rest of the body was never read: the connection cannot be reused.
+// An answer given before the body was read whole (401 and 415 read none of it, 413 stopped at the
+// limit, 503 may have stopped anywhere) closes the connection: a sender that keeps sending would
+// otherwise hold it open for as long as it dribbles, and the rest of its body cannot be told apart
+// from a next request.
 const CLOSING_HEADERS: Readonly<Record<string, string>> = Object.freeze({
   'Content-Type': 'application/json',
   Connection: 'close',
@@ -25,5 +28,10 @@ export function answerBody(result: ReceiveResult): string {
 
 /** Frozen and shared: node's writeHead, Fastify's reply.headers() and `new Response()` only read them. */
 export function answerHeaders(result: ReceiveResult): Readonly<Record<string, string>> {
-  return result.status === 413 ? CLOSING_HEADERS : JSON_HEADERS;
+  return answeredEarly(result.status) ? CLOSING_HEADERS : JSON_HEADERS;
+}
+
+/** Whether an answer may leave before the whole body was read. */
+export function answeredEarly(status: number): boolean {
+  return status === 401 || status === 413 || status === 415 || status === UNRECORDED;
 }

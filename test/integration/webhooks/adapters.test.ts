@@ -57,8 +57,9 @@ for (const [name, adapter] of Object.entries(adapters)) {
 
     it('drops an out-of-order older event as stale (200)', async () => {
       const incident = { incident_id: buildWebhookEvent('i_new').incident.incident_id };
-      await deliver(server.url, buildWebhookEvent('i_ack', { event_time: 2_000_000, incident }));
-      const res = await deliver(server.url, buildWebhookEvent('i_new', { event_time: 1_000_000, incident }));
+      const t = Date.now();
+      await deliver(server.url, buildWebhookEvent('i_ack', { event_time: t, incident }));
+      const res = await deliver(server.url, buildWebhookEvent('i_new', { event_time: t - 1_000, incident }));
       expect(res).toEqual({ status: 200, body: '{"outcome":"stale"}' });
     });
 

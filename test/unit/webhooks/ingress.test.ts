@@ -1,9 +1,11 @@
-// Ingress with a payload reader whose code loads on first use (why a payload is invalid, a custom
-// body's keys): the wait for the load is bounded by the delivery's deadline like every other wait.
-// Fake clock: what is checked is the order of events, not the machine's speed.
+// Ingress: a payload reader whose code loads on first use (why a payload is invalid, a custom
+// body's keys) is waited for within the delivery's deadline like every other wait (fake clock: what
+// is checked is the order of events, not the machine's speed); the body's bounds as JSON (nesting,
+// UTF-8, where malformed text stops), the same for text and for a value a framework parsed.
+import fc from 'fast-check';
 import { describe, expect, it, onTestFinished, vi } from 'vitest';
 import { Deadline, DeadlineExceededError } from '../../../src/webhooks/deadline.js';
-import { admit, type IngressRules } from '../../../src/webhooks/ingress.js';
+import { admit, type IngressRules, MAX_JSON_DEPTH } from '../../../src/webhooks/ingress.js';
 import { type ReadResult } from '../../../src/webhooks/kinds.js';
 import { leaveFakeClock } from '../../helpers.js';
 
@@ -50,5 +52,81 @@ describe('admit, with a reader that is still loading', () => {
       ok: true,
     });
     deadline.dispose();
+  });
+});
+
+describe('admit: the body as JSON', () => {
+  const headers = { 'content-type': 'application/json' };
+  const admitRaw = (value: string | Uint8Array) =>
+    Promise.resolve(
+      admit(
+        rules(() => accepted),
+        headers,
+        { form: 'raw', value },
+        new Deadline(1000),
+      ),
+    );
+  const admitParsed = (value: unknown) =>
+    Promise.resolve(
+      admit(
+        rules(() => accepted),
+        undefined,
+        { form: 'parsed', value },
+        new Deadline(1000),
+      ),
+    );
+  const deep = (depth: number) => `${'['.repeat(depth)}${']'.repeat(depth)}`;
+
+  it(`refuses nesting deeper than ${MAX_JSON_DEPTH}, in text and in a parsed value, and lets ${MAX_JSON_DEPTH} in`, async () => {
+    const refused = { ok: false, status: 400, reason: `JSON nested deeper than ${MAX_JSON_DEPTH} levels` };
+    expect(await admitRaw(`{"a":${deep(MAX_JSON_DEPTH)}}`)).toEqual(refused);
+    expect(await admitRaw(`{"a":${deep(MAX_JSON_DEPTH - 1)}}`)).toMatchObject({ ok: true });
+    expect(await admitParsed(JSON.parse(`{"a":${deep(MAX_JSON_DEPTH)}}`))).toEqual(refused);
+    expect(await admitParsed(JSON.parse(`{"a":${deep(MAX_JSON_DEPTH - 1)}}`))).toMatchObject({ ok: true });
+    // Brackets inside strings (escaped quotes too) are text, not nesting.
+    expect(await admitRaw(JSON.stringify({ a: `\\"${deep(500)}`, b: '"[[[' }))).toMatchObject({ ok: true });
+  });
+
+  it('counts nesting in text as JSON.parse builds it (property)', async () => {
+    const value = fc.letrec((tie) => ({
+      node: fc.oneof(
+        { depthSize: 'small', withCrossShrink: true },
+        fc.string({ unit: fc.constantFrom('[', ']', '{', '}', '"', '\\', 'a') }),
+        fc.integer(),
+        fc.array(tie('node'), { maxLength: 3 }),
+        fc.dictionary(fc.string({ unit: fc.constantFrom('[', '"', '\\', 'k') }), tie('node'), { maxKeys: 3 }),
+      ),
+    })).node;
+    const depthOf = (v: unknown): number =>
+      typeof v === 'object' && v !== null ? 1 + Math.max(0, ...Object.values(v).map(depthOf)) : 0;
+    await fc.assert(
+      fc.asyncProperty(value, fc.integer({ min: 0, max: 3 }), async (inner, wrap) => {
+        const body = {
+          event_id: 'e',
+          wrapped: JSON.parse(
+            `${'['.repeat(MAX_JSON_DEPTH - 2 + wrap)}${JSON.stringify(inner)}${']'.repeat(MAX_JSON_DEPTH - 2 + wrap)}`,
+          ) as unknown,
+        };
+        const tooDeep = depthOf(body) > MAX_JSON_DEPTH;
+        expect((await admitRaw(JSON.stringify(body))).ok).toBe(!tooDeep);
+        expect((await admitParsed(body)).ok).toBe(!tooDeep);
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('refuses bytes that are not UTF-8, and names where malformed JSON stops, quoting none of it', async () => {
+    expect(await admitRaw(Uint8Array.from([0x7b, 0x22, 0xff, 0x22, 0x3a, 0x31, 0x7d]))).toEqual({
+      ok: false,
+      status: 400,
+      reason: 'the body is not UTF-8',
+    });
+    expect(await admitRaw('{"token": "SECRET", oops}')).toEqual({
+      ok: false,
+      status: 400,
+      reason: 'malformed JSON at position 20',
+    });
+    expect(await admitRaw('{"a": [1, 2')).toMatchObject({ reason: 'malformed JSON at position 11' });
+    expect(await admitRaw('  ')).toMatchObject({ reason: 'empty body' });
   });
 });

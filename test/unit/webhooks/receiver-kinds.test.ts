@@ -43,7 +43,7 @@ describe('WebhookReceiver with every kind', () => {
 
   it('refuses a bad alert event with 400 naming the path', async () => {
     const result = await receive(new WebhookReceiver(), {
-      ...alertEvent('a_new', 'e', 1),
+      ...alertEvent('a_new', 'e', Date.now()),
       alert: { ...alertExample.alert, last_time: 'now' },
     });
     expect(result).toMatchObject({ status: 400, outcome: 'rejected' });
