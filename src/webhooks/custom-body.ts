@@ -6,15 +6,18 @@
 //
 // A key can be read back only from a string that is its variable alone (any JSON type survives), or
 // its variable with fixed text around it (read as text). Value mapping may have replaced a value:
-// tables on event_type and ids are inverted (refused when two values map to one), tables on
-// event_id and event_time are refused, since the delivered value could not be trusted as the key.
+// tables on event_type and ids are inverted, and refused when two values map to one, or when a
+// value maps to one that could also arrive unmapped (a known event type for event_type; an id's
+// shape, 24 hex digits, for an id): `{ event_type: { i_ack: 'i_new' } }` would make a real i_new read
+// as an i_ack. Tables on event_id and event_time are refused, since the delivered value could not
+// be trusted as the key.
 
 import type { Problem } from '../core/problem.js';
 import { FlashdutyError } from '../internal/errors.js';
 import { type CustomBodyEventKeys, KEY_VARIABLES, type KeyVariable, readerOf, where } from './custom-body-keys.js';
 import type { PayloadReader } from './kinds.js';
 import { parseTemplate, stringify, type ValueMapping, VARIABLE, WHOLE_VARIABLE } from './template.js';
-import { CustomBodyEvent } from './types.js';
+import { CustomBodyEvent, isKnownEventType } from './types.js';
 
 /** A custom body the receiver cannot read keys from (found at construction). */
 export class CustomBodyError extends FlashdutyError {}
@@ -138,6 +141,8 @@ export function findSlots(
       const delivered = placement.whole ? JSON.stringify(target) : stringify(target);
       if (inverse.has(delivered) && inverse.get(delivered) !== source)
         clash = `${inverse.get(delivered)} and ${source} both map to ${delivered}`;
+      else if (target !== source && arrivesUnmapped(key, stringify(target)))
+        clash = `${source} maps to ${stringify(target)}, which also arrives as itself`;
       inverse.set(delivered, source);
     }
     if (clash)
@@ -149,6 +154,11 @@ export function findSlots(
     else slots[key] = { ...placement, inverse };
   }
   return { slots, problems };
+}
+
+/** Whether a mapped value of `key` could also be delivered unmapped, so that the two read as one. */
+function arrivesUnmapped(key: KeyVariable, value: string): boolean {
+  return key === 'event_type' ? isKnownEventType(value) : key !== 'event_time' && /^[0-9a-f]{24}$/i.test(value);
 }
 
 /**

@@ -12,6 +12,7 @@ import {
   lintCustomBody,
   renderCustomBody,
   TemplateSyntaxError,
+  WebhookReceiver,
 } from '../../../src/webhooks/index.js';
 import alertExample from '../../fixtures/alert-webhook.example.json' with { type: 'json' };
 import vendorTemplate from '../../fixtures/incident-webhook.custom-body-template.example.json' with { type: 'json' };
@@ -91,7 +92,7 @@ describe('customBodyReader', () => {
       fc.property(
         fc.record({ id: place, time: place, type: place, ref: place }),
         fc.constantFrom('i_new', 'i_ack', 'i_custom', 'i_future'),
-        fc.integer({ min: 0, max: 2 ** 45 }),
+        fc.integer({ min: 100_000_000_000, max: 2 ** 45 }),
         (placeOf, type, time) => {
           const template = {
             a: { b: [placeOf.id('{{event_id}}')] },
@@ -143,6 +144,19 @@ describe('customBodyReader', () => {
       { template: { t: '{{event_id}}/{{event_type}}' } },
       /shares its text/,
     ],
+    [
+      'a mapping of event_type onto a type that also arrives as itself (a real i_new would read as i_ack)',
+      { template: keyed, valueMapping: { event_type: { i_ack: 'i_new' } } },
+      /i_ack maps to i_new, which also arrives as itself/,
+    ],
+    [
+      'a mapping of an incident id onto another id (B’s events would read as A’s)',
+      {
+        template: keyed,
+        valueMapping: { 'incident.incident_id': { '645db17c9759374196929314': '64b1352e376e32c85c56e25b' } },
+      },
+      /maps to 64b1352e376e32c85c56e25b, which also arrives as itself/,
+    ],
     ['no template', { template: undefined }, /needs a template/],
     [
       'a value mapping that is not tables',
@@ -154,18 +168,49 @@ describe('customBodyReader', () => {
     expect(() => customBodyReader(options as never)).toThrow(message);
   });
 
+  it('refuses the same mappings through the receiver, and lintCustomBody reports them', () => {
+    const valueMapping = { event_type: { i_ack: 'i_new' } };
+    expect(() => new WebhookReceiver({ customBody: { template: keyed, valueMapping } })).toThrow(CustomBodyError);
+    expect(lintCustomBody(keyed, valueMapping).problems).toContainEqual({
+      path: 'kind',
+      message: 'valueMapping for event_type cannot be undone (i_ack maps to i_new, which also arrives as itself)',
+    });
+    // A mapping onto a value no event has is undone, as before.
+    expect(
+      () => new WebhookReceiver({ customBody: { template: keyed, valueMapping: { event_type: { i_ack: 'acked' } } } }),
+    ).not.toThrow();
+  });
+
   it('refuses JSON text that does not parse with TemplateSyntaxError', () => {
     expect(() => customBodyReader({ template: '{"id": "{{event_id}}"' })).toThrow(TemplateSyntaxError);
   });
 
+  const MS = 1_700_000_000_000;
   it.each([
-    ['the place missing', { at: 1, kind: 'i_new', incident: {} }, 'id', /missing/],
-    ['a parent of the place missing', { id: 'e', at: 1, kind: 'i_new' }, 'incident', /missing/],
-    ['event_id unfilled', { id: '{{event_id}}', at: 1, kind: 'i_new', incident: { ref: 'x' } }, 'id', /came unfilled/],
-    ['event_time not an integer', { id: 'e', at: '1', kind: 'i_new', incident: { ref: 'x' } }, 'at', /an integer/],
+    ['the place missing', { at: MS, kind: 'i_new', incident: {} }, 'id', /missing/],
+    ['a parent of the place missing', { id: 'e', at: MS, kind: 'i_new' }, 'incident', /missing/],
+    ['event_id unfilled', { id: '{{event_id}}', at: MS, kind: 'i_new', incident: { ref: 'x' } }, 'id', /came unfilled/],
+    [
+      'event_time not an integer',
+      { id: 'e', at: '1', kind: 'i_new', incident: { ref: 'x' } },
+      'at',
+      /Unix milliseconds, got a string/,
+    ],
+    [
+      'event_time in seconds',
+      { id: 'e', at: 1_700_000_000, kind: 'i_new', incident: { ref: 'x' } },
+      'at',
+      /Unix milliseconds/,
+    ],
+    [
+      'an event_id not well-formed Unicode',
+      { id: 'e\uD800', at: MS, kind: 'i_new', incident: { ref: 'x' } },
+      'id',
+      /at most 256/,
+    ],
     [
       'an id over 256 characters',
-      { id: 'x'.repeat(300), at: 1, kind: 'i_new', incident: { ref: 'x' } },
+      { id: 'x'.repeat(300), at: MS, kind: 'i_new', incident: { ref: 'x' } },
       'id',
       /at most 256/,
     ],
