@@ -6,7 +6,9 @@
 // deadline (1 s for custom actions); at most one retry, and only for deadline exceeded (not while
 // awaiting headers), i/o timeout and EOF; a fresh event_id per callback, kept by its retry; the
 // latest incident (or alert) in each. A custom action goes only to the integration triggered, and
-// a channel has at most 5 custom actions.
+// a channel has at most 5 custom actions. Custom header values go out as their UTF-8 bytes, as the
+// service's Go sender writes them; a header no request can carry is refused when the integration
+// is made, never dropped at delivery.
 
 import type { IncidentInfo } from '../schemas/incident.js';
 import { renderCustomBody, type ValueMapping } from '../webhooks/template.js';
@@ -159,6 +161,7 @@ export class WebhookSender {
     if (url.protocol !== 'http:' && url.protocol !== 'https:')
       throw new TypeError('webhooks.create: endpoint must start with http:// or https://');
     if (config.customBody !== undefined) renderCustomBody(config.customBody, {}); // refuse a broken template now
+    checkHeaders(config.headers);
     const kind = config.kind ?? 'incident';
     if (!KINDS.includes(kind)) throw new TypeError(`webhooks.create: kind must be one of ${KINDS.join(', ')}`);
     if (kind === 'custom_action') this.#checkCustomActionChannels(config.channelIds);
@@ -421,7 +424,7 @@ async function post(
       url,
       {
         method: 'POST',
-        headers: { ...headers, 'Content-Length': String(Buffer.byteLength(body)) },
+        headers: { ...wireHeaders(headers), 'Content-Length': String(Buffer.byteLength(body)) },
         ...(url.protocol === 'https:' ? { rejectUnauthorized: integration.tlsVerify } : {}),
         agent: false,
       },
@@ -469,8 +472,29 @@ async function post(
       const eof = error.code === 'ECONNRESET' || error.message === 'socket hang up';
       done({ status: 0, headers: {}, body: '', error: eof ? `EOF: ${error.message}` : error.message, retryable: eof });
     });
-    req.end(body);
+    req.end(Buffer.from(body, 'utf8')); // a Buffer: the headers go out as Latin-1 (see wireHeaders)
   });
+}
+
+/**
+ * Custom headers as the service sends them: each value's UTF-8 bytes on the wire, as Go writes a
+ * string. node:http writes a header's text as Latin-1 (one byte per character) when the body is a
+ * Buffer, and refuses any character past U+00FF: the text given is the Latin-1 reading of the bytes.
+ */
+function wireHeaders(headers: Record<string, string>): Record<string, string> {
+  const wire: Record<string, string> = {};
+  for (const [name, value] of Object.entries(headers)) wire[name] = Buffer.from(value, 'utf8').toString('latin1');
+  return wire;
+}
+
+/** Headers no HTTP request can carry (a name that is not a token, a line break or NUL in a value): refused at once. */
+function checkHeaders(headers: Record<string, string> | undefined): void {
+  for (const [name, value] of Object.entries(headers ?? {})) {
+    if (!/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(name))
+      throw new TypeError(`webhooks.create: header name ${JSON.stringify(name)} is not an HTTP token`);
+    if (typeof value !== 'string' || /[\r\n\0]/.test(value))
+      throw new TypeError(`webhooks.create: header ${name} must be a string without line breaks or NUL`);
+  }
 }
 
 function flatten(headers: Record<string, string | string[] | undefined>): Record<string, string> {

@@ -186,6 +186,33 @@ describe('webhook integrations', () => {
     ]);
   });
 
+  it('send a header of any Unicode text as its UTF-8 bytes, which the receiver takes as its secret', async () => {
+    const service = createMockService({ seed: 14, incidents: 5, now: NOW_MS });
+    const secret = '密码-pässwörd-ü';
+    const target = await receiverEndpoint({ secret: { header: 'x-token', values: [secret] } });
+    const raw: Buffer[] = [];
+    const spy = await endpoint((req, res) => {
+      raw.push(Buffer.from(req.headers['x-token'] as string, 'latin1')); // node gives each byte as one character
+      req.resume();
+      req.on('end', () => res.writeHead(200).end('ok'));
+    });
+    const hook = service.webhooks.create({ endpoint: target.url, headers: { 'X-Token': secret } });
+    service.webhooks.create({ endpoint: spy, headers: { 'X-Token': secret } });
+    await service.actions.create({ title: 'unicode secret', incident_severity: 'Info' });
+    await service.webhooks.idle();
+    expect(target.events.map((e) => e.event_type)).toEqual(['i_new']);
+    expect(service.webhooks.history(hook.id).map((r) => r.status)).toEqual(['success']);
+    expect(raw.map((bytes) => bytes.toString('utf8'))).toEqual([secret]);
+  });
+
+  it('refuse a header no HTTP request can carry, when the integration is made', () => {
+    const service = createMockService({ seed: 1, incidents: 1 });
+    expect(() => service.webhooks.create({ endpoint: 'http://x', headers: { 'X-Token': 'a\r\nX-Evil: 1' } })).toThrow(
+      /line breaks/,
+    );
+    expect(() => service.webhooks.create({ endpoint: 'http://x', headers: { 'X Token': 'a' } })).toThrow(/HTTP token/);
+  });
+
   it('refuse an endpoint that is not http(s)', () => {
     const service = createMockService({ seed: 1, incidents: 1 });
     expect(() => service.webhooks.create({ endpoint: 'ftp://example.com/hook' })).toThrow(/http/);
