@@ -9,6 +9,9 @@
 //   many replicas (or again after a time-out) is one job while BullMQ keeps it.
 // - BullMQ refuses custom ids that contain `:` or are integers; the derivation is injective and
 //   avoids both.
+// - On a Redis Cluster, a queue's keys must share one slot (its Lua scripts touch several): a queue
+//   whose keys have no hash tag (BullMQ's default prefix `bull`) would fail every delivery with
+//   CROSSSLOT, so the receiver refuses it when made.
 
 import { ConfigError } from '../internal/errors.js';
 
@@ -25,14 +28,30 @@ export interface WebhookQueue {
   getBackend?(): unknown;
   /** BullMQ's key of the queue (`toKey('id')`): on a Cluster, which primary WAIT goes to. */
   toKey?(type: string): string;
+  /** BullMQ's options of the queue: its connection tells a Cluster (ioredis' `isCluster`). */
+  readonly opts?: { connection?: unknown };
 }
 
-/** @internal The `queue` option, checked: anything with BullMQ's `add`. */
+/** @internal The `queue` option, checked: anything with BullMQ's `add`; on a Cluster, keys in one slot. */
 export function checkQueue(queue: WebhookQueue | undefined): WebhookQueue | undefined {
-  if (queue !== undefined && typeof queue?.add !== 'function') {
+  if (queue === undefined) return undefined;
+  if (typeof queue?.add !== 'function') {
     throw new ConfigError('queue: expected a BullMQ Queue (anything with add(name, data, { jobId }))');
   }
+  const key = queue.toKey?.('wait');
+  const cluster = (queue.opts?.connection as { isCluster?: unknown } | undefined)?.isCluster === true;
+  if (cluster && key !== undefined && !hasHashTag(key)) {
+    throw new ConfigError(
+      `queue: on a Redis Cluster a queue's keys must share one slot, and ${key} has no hash tag: give the Queue and its Workers a prefix such as '{flashduty}'`,
+    );
+  }
   return queue;
+}
+
+/** Redis Cluster's rule: the text between the first `{` and the next `}`, when not empty, picks the slot. */
+function hasHashTag(key: string): boolean {
+  const open = key.indexOf('{');
+  return open >= 0 && key.indexOf('}', open + 1) > open + 1;
 }
 
 /** Nothing to wait for: a job is held once `add` resolved. */

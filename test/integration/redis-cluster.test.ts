@@ -8,6 +8,7 @@ import { Cluster } from 'ioredis';
 import { createCluster } from 'redis';
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import { buildDelivery, buildWebhookEvent } from '../../src/testing/index.js';
+import { ConfigError } from '../../src/index.js';
 import { RedisStateStore, WebhookReceiver } from '../../src/webhooks/index.js';
 import { sleep, startMock } from '../helpers.js';
 import { describeStateStore } from '../support/state-store-contract.js';
@@ -76,6 +77,31 @@ for (const [flavour, client] of Object.entries({ ioredis, 'node-redis': nodeRedi
 }
 
 describe('the BullMQ handoff on a Redis Cluster', () => {
+  it('refuses a queue whose keys have no hash tag when the receiver is made (every delivery would fail CROSSSLOT)', async () => {
+    for (const options of [{}, { prefix: 'flashduty' }, { prefix: 'a{}b{c}' }]) {
+      const queue = new Queue('untagged', { connection: ioredis, ...options });
+      try {
+        expect(() => new WebhookReceiver({ queue })).toThrow(ConfigError);
+        expect(() => new WebhookReceiver({ queue })).toThrow(
+          /no hash tag: give the Queue and its Workers a prefix such as '\{flashduty\}'/,
+        );
+      } finally {
+        await queue.close();
+      }
+    }
+    for (const options of [{ prefix: '{flashduty}' }, { prefix: 'bull' }]) {
+      const queue = new Queue(options.prefix === 'bull' ? '{tagged-name}' : 'tagged', {
+        connection: ioredis,
+        ...options,
+      });
+      try {
+        expect(() => new WebhookReceiver({ queue })).not.toThrow();
+      } finally {
+        await queue.close();
+      }
+    }
+  });
+
   it('with a hash-tagged prefix: every delivery one job, every job handled once, duplicates none', async () => {
     const connection = ioredis;
     const name = 'flashduty-webhooks';
