@@ -31,6 +31,7 @@ import { loadDeep } from '../schemas/load-deep.js';
 import type { ApiResponse } from './client.js';
 import { checkTimeout, checkWhole, type Hooks, type RequestOptions } from './client-options.js';
 import { createLimiter } from './limiters.js';
+import { attemptTimer } from './metrics.js';
 import type { Limiter, RateLimitOptions } from './rate-limiter.js';
 import {
   backoffDelay,
@@ -106,6 +107,7 @@ export class RequestLoop {
     const url = `${this.#settings.baseUrl}/${path}?app_key=***${query}`;
     const call: Call = {
       method,
+      operation: path,
       target: `${this.#settings.baseUrl}/${path}${this.#settings.query}${query}`,
       body: method === 'GET' || body === undefined ? undefined : isForm(body) ? body : JSON.stringify(body),
       url,
@@ -137,7 +139,7 @@ export class RequestLoop {
   }
 
   async #attempt(
-    { method, target, body, url, trace, answer }: Call,
+    { method, operation, target, body, url, trace, answer }: Call,
     timeout: number,
     kind: RetryKind,
     options: RequestOptions,
@@ -148,6 +150,8 @@ export class RequestLoop {
       : undefined;
     const attempt = startAttempt(timeout, options.signal);
     const started = Date.now();
+    const timer = attemptTimer(method, operation, this.#settings.baseUrl);
+    let status: number | undefined;
     try {
       // ky's timeout bounds the request up to its headers (each redirect hop gets what is left),
       // the attempt's guard the body; the caller's signal goes to ky only when there is one.
@@ -179,6 +183,7 @@ export class RequestLoop {
         };
         response = networkErrorAsRejection(await follow(response, hop, send, this.#settings.log));
       }
+      status = response.status;
       // The server had the request before it answered: its window counts from here at the latest.
       release?.();
       const text = await readText(response, this.#settings.maxResponseBytes, { status: response.status, url }, attempt);
@@ -204,6 +209,7 @@ export class RequestLoop {
           `${method} ${url} → ${response.status} in ${Date.now() - started} ms (request ${result.requestId})`,
         );
       }
+      timer?.(status);
       return {
         data: result.data,
         requestId: result.requestId,
@@ -215,6 +221,7 @@ export class RequestLoop {
       const timedOut = attempt.timedOut() || error instanceof TimeoutError;
       const failure = await this.#classify(error, url, timeout, timedOut, options.signal);
       this.#settings.log('debug', `${method} ${url} → ${failure.name} in ${Date.now() - started} ms`);
+      timer?.(status, failure);
       throw failure;
     } finally {
       release?.();
@@ -255,6 +262,8 @@ const loadTransport = loader(() => import('./transport.js'));
 /** One call as every attempt sends it. */
 interface Call {
   method: 'GET' | 'POST';
+  /** The operation's path, without the base URL or the query: what metrics name. */
+  operation: string;
   /** The URL, app_key included: never logged or shown. */
   target: string;
   /** The JSON text of the body, or the form of an upload (POST only). */

@@ -1,0 +1,162 @@
+// Metrics through the real OpenTelemetry API and SDK: a MeterProvider registered with
+// `@opentelemetry/api`, read on demand. The receiver counts deliveries by outcome (all five) and
+// jobs, times handlers (with error.type when they fail) and the queue wait (a real BullMQ queue on
+// a real redis-server); the client times every HTTP attempt against the mock on loopback, naming
+// the operation by its path and never the app key. Nothing is recorded without a provider.
+import { metrics } from '@opentelemetry/api';
+import {
+  AggregationTemporality,
+  type DataPoint,
+  type Histogram,
+  MeterProvider,
+  MetricReader,
+} from '@opentelemetry/sdk-metrics';
+import { Queue, Worker } from 'bullmq';
+import { afterAll, afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { RouteNotFoundError } from '../../src/index.js';
+import { buildWebhookEvent } from '../../src/testing/index.js';
+import { MemoryStateStore, type StateStore, WebhookReceiver } from '../../src/webhooks/index.js';
+import { DAY, NOW, receive, rejection, startMock } from '../helpers.js';
+import { startRedis } from './support/redis.js';
+
+/** A reader the test collects from when it wants. */
+class OnDemand extends MetricReader {
+  constructor() {
+    super({ aggregationTemporalitySelector: () => AggregationTemporality.CUMULATIVE });
+  }
+  protected override onForceFlush(): Promise<void> {
+    return Promise.resolve();
+  }
+  protected override onShutdown(): Promise<void> {
+    return Promise.resolve();
+  }
+}
+
+let reader: OnDemand;
+beforeEach(() => {
+  reader = new OnDemand();
+  metrics.setGlobalMeterProvider(new MeterProvider({ readers: [reader] }));
+});
+afterEach(() => metrics.disable());
+
+/** Every data point of an instrument, by name. */
+async function points(name: string): Promise<Array<DataPoint<number | Histogram>>> {
+  const { resourceMetrics } = await reader.collect();
+  return resourceMetrics.scopeMetrics
+    .flatMap((scope) => scope.metrics)
+    .filter((metric) => metric.descriptor.name === name)
+    .flatMap((metric) => metric.dataPoints as Array<DataPoint<number | Histogram>>);
+}
+const count = (point: DataPoint<number | Histogram>) =>
+  typeof point.value === 'number' ? point.value : point.value.count;
+
+const redis = await startRedis();
+afterAll(() => redis.stop());
+const h = await startMock({ incidents: 5 });
+
+describe('the receiver', () => {
+  it('counts deliveries by outcome and event type: accepted, duplicate, stale, rejected, unrecorded', async () => {
+    const memory = new MemoryStateStore();
+    let down = false;
+    const store: StateStore = {
+      claim: (request) => (down ? Promise.reject(new Error('store down')) : memory.claim(request)),
+      complete: (id, token) => memory.complete(id, token),
+      release: (id, token) => memory.release(id, token),
+      advance: (scope, time, now) => memory.advance(scope, time, now),
+    };
+    const receiver = new WebhookReceiver({ store, logger: false });
+    const incident = { incident_id: 'metrics-incident' };
+    const ack = buildWebhookEvent('i_ack', { incident });
+    await receive(receiver, ack);
+    await receive(receiver, ack);
+    await receive(receiver, buildWebhookEvent('i_new', { incident, event_time: ack.event_time - 1_000 }));
+    await receive(receiver, { not: 'a delivery' });
+    down = true;
+    await receive(receiver, buildWebhookEvent('i_rslv'));
+    const seen = (await points('flashduty.webhook.deliveries')).map((p) => [
+      p.attributes['flashduty.webhook.outcome'],
+      p.attributes['flashduty.webhook.event_type'],
+      p.value,
+    ]);
+    expect(seen).toEqual(
+      expect.arrayContaining([
+        ['accepted', 'i_ack', 1],
+        ['duplicate', 'i_ack', 1],
+        ['stale', 'i_new', 1],
+        ['rejected', undefined, 1],
+        ['unrecorded', 'i_rslv', 1],
+      ]),
+    );
+    expect(seen).toHaveLength(5);
+  });
+
+  it('times handlers, with error.type when they fail', async () => {
+    const receiver = new WebhookReceiver({ logger: false });
+    receiver.on('i_ack', async () => new Promise((resolve) => setTimeout(resolve, 20)));
+    receiver.on('i_rslv', () => {
+      throw new TypeError('bug');
+    });
+    await receive(receiver, buildWebhookEvent('i_ack'));
+    await receive(receiver, buildWebhookEvent('i_rslv'));
+    const durations = await points('flashduty.webhook.handler.duration');
+    const ok = durations.find((p) => p.attributes['flashduty.webhook.event_type'] === 'i_ack');
+    const failed = durations.find((p) => p.attributes['flashduty.webhook.event_type'] === 'i_rslv');
+    expect(ok && count(ok)).toBe(1);
+    expect(ok?.attributes['error.type']).toBeUndefined();
+    expect((ok?.value as Histogram).sum).toBeGreaterThanOrEqual(0.015);
+    expect(failed?.attributes['error.type']).toBe('TypeError');
+  });
+
+  it('with a BullMQ queue: the wait from the answer to the job, and jobs by outcome', async () => {
+    const connection = { host: '127.0.0.1', port: redis.port, maxRetriesPerRequest: null };
+    const queue = new Queue(`metrics-${process.pid}`, { connection });
+    const receiver = new WebhookReceiver({ queue, logger: false });
+    const event = buildWebhookEvent('i_new');
+    await receive(receiver, event);
+    await new Promise((resolve) => setTimeout(resolve, 50)); // it waits in the queue a while
+    const worker = new Worker(queue.name, receiver.processor(), { connection });
+    try {
+      await vi.waitFor(async () => expect(await points('flashduty.webhook.jobs')).toHaveLength(1), { interval: 20 });
+      const [job] = await points('flashduty.webhook.jobs');
+      expect(job?.attributes).toEqual({
+        'flashduty.webhook.outcome': 'accepted',
+        'flashduty.webhook.event_type': 'i_new',
+      });
+      const [wait] = await points('flashduty.webhook.queue.wait');
+      expect(wait && count(wait)).toBe(1);
+      expect((wait?.value as Histogram).sum).toBeGreaterThanOrEqual(0.04);
+    } finally {
+      await worker.close();
+      await queue.obliterate({ force: true });
+      await queue.close();
+    }
+  });
+});
+
+describe('the client', () => {
+  it('times every HTTP attempt, naming the operation by its path, never the app key', async () => {
+    const client = h.client();
+    await client.listIncidents({ start_time: NOW - 7 * DAY, end_time: NOW });
+    await rejection(client.request('/no/such/route' as never, {}));
+    const durations = await points('http.client.request.duration');
+    const list = durations.find((p) => p.attributes['flashduty.operation'] === '/incident/list');
+    expect(list?.attributes).toEqual({
+      'http.request.method': 'POST',
+      'http.response.status_code': 200,
+      'server.address': '127.0.0.1',
+      'flashduty.operation': '/incident/list',
+    });
+    const missing = durations.find((p) => p.attributes['flashduty.operation'] === '/no/such/route');
+    expect(missing?.attributes).toMatchObject({
+      'http.response.status_code': 404,
+      'error.type': RouteNotFoundError.name,
+    });
+    expect(JSON.stringify(durations)).not.toContain(h.service.appKey);
+  });
+
+  it('records nothing once no provider is registered', async () => {
+    metrics.disable();
+    await h.client().listIncidents({ start_time: NOW - 7 * DAY, end_time: NOW });
+    expect(await points('http.client.request.duration')).toEqual([]);
+  });
+});
