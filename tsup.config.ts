@@ -39,6 +39,10 @@ const APART: Record<string, string> = {
   'src/webhooks/payload-problems.ts': 'webhooks-payload-problems.js',
   'src/webhooks/custom-body-keys.ts': 'webhooks-custom-body-keys.js',
   'src/webhooks/jobs.ts': 'webhooks-jobs.js',
+  // The default state store (a receiver given a store of its own never loads it), and the spans (a
+  // receiver in an app without a tracer provider never loads them).
+  'src/webhooks/stores/memory.ts': 'webhooks-memory-store.js',
+  'src/webhooks/span.ts': 'webhooks-span.js',
 };
 /** How an import of a file built apart is written until the build knows where the importer landed. */
 const APART_MARK = 'flashduty-sdk-apart:';

@@ -13,7 +13,7 @@ import {
   type RunningServer,
 } from '../src/testing/index.js';
 import { buildDelivery } from '../src/testing/index.js';
-import type { ReceiveResult, ReceiverCore } from '../src/webhooks/index.js';
+import type { ReceiveResult, WebhookReceiver } from '../src/webhooks/index.js';
 
 export interface WireCall {
   url: string;
@@ -113,7 +113,7 @@ export async function listenOnLoopback(server: HttpServer): Promise<{ url: strin
 
 /** `payload` delivered as the service sends it (JSON, its content type, any `headers`) to `receiver.receive()`. */
 export function receive(
-  receiver: ReceiverCore,
+  receiver: WebhookReceiver,
   payload: unknown,
   options?: Parameters<typeof buildDelivery>[1],
 ): Promise<ReceiveResult> {

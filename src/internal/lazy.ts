@@ -37,3 +37,8 @@ export function loader<T>(make: () => Promise<T>): Loader<T> {
   const load: Loader<T> = lazy(() => make().then((made) => (load.value = made)));
   return load;
 }
+
+/** `use(value)`: at once when `load` has given its value, else once it has (a failed load rejects). */
+export function withLoaded<T, U>(load: Loader<T>, use: (value: T) => U): U | Promise<U> {
+  return load.value !== undefined ? use(load.value) : load().then(use);
+}

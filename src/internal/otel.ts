@@ -40,6 +40,11 @@ interface InstrumentOptions {
 /** Attributes of a measurement (those left `undefined` are dropped by the SDK). */
 export type Attributes = Record<string, string | number | boolean | undefined>;
 
+/** The meter provider an app registered through `@opentelemetry/api` 1.x, if any. */
+export function meterProvider(): MeterProviderLike | undefined {
+  return (globalThis as { [REGISTRY]?: OtelRegistry | null })[REGISTRY]?.metrics;
+}
+
 /**
  * Instruments made by `make` from the registered meter provider's meter, once per provider; the
  * getter gives `undefined` while none is registered.
@@ -48,7 +53,7 @@ export function instruments<T>(make: (meter: MeterLike) => T): () => T | undefin
   let provider: MeterProviderLike | undefined;
   let made: T | undefined;
   return () => {
-    const current = (globalThis as { [REGISTRY]?: OtelRegistry | null })[REGISTRY]?.metrics;
+    const current = meterProvider();
     if (current !== provider) {
       provider = current;
       made = current ? make(current.getMeter('flashduty-sdk')) : undefined;
@@ -64,4 +69,4 @@ export function otelRegistry(): OtelRegistry | undefined {
 }
 
 /** The span code, loaded with the first traced call. */
-export const loadSpans = lazy(() => import('./otel-spans.js'));
+export const loadSpans = /* @__PURE__ */ lazy(() => import('./otel-spans.js'));

@@ -89,7 +89,7 @@ export function nodeStreamReader(stream: NodeReadable): BodyReader {
       stream.on('close', () => {
         if (settled) return;
         settled = true;
-        reject(new Error('the connection closed before the body was complete'));
+        reject(new Error('the connection closed mid-body'));
       });
     });
 }

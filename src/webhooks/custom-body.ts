@@ -17,7 +17,8 @@ import { FlashdutyError } from '../internal/errors.js';
 import { type CustomBodyEventKeys, KEY_VARIABLES, type KeyVariable, readerOf, where } from './custom-body-keys.js';
 import type { PayloadReader } from './kinds.js';
 import { parseTemplate, stringify, type ValueMapping, VARIABLE, WHOLE_VARIABLE } from './template.js';
-import { CustomBodyEvent, isKnownEventType } from './types.js';
+import { isServiceEventType } from './payload.js';
+import { CustomBodyEvent } from './types.js';
 
 /** A custom body the receiver cannot read keys from (found at construction). */
 export class CustomBodyError extends FlashdutyError {}
@@ -118,7 +119,7 @@ export function findSlots(
       problems.push({
         key,
         path: where(first.location),
-        message: `{{${key}}} shares its text with other variables, so it cannot be read back: put it in a string of its own`,
+        message: `{{${key}}} shares its string with other variables: give it a string of its own`,
       });
       continue;
     }
@@ -131,7 +132,7 @@ export function findSlots(
       problems.push({
         key,
         path: where(placement.location),
-        message: `valueMapping has a table for ${key}, so the delivered value is not the event's ${key}: remove that table`,
+        message: `valueMapping must not map ${key}: the receiver reads it as delivered`,
       });
       continue;
     }
@@ -158,7 +159,7 @@ export function findSlots(
 
 /** Whether a mapped value of `key` could also be delivered unmapped, so that the two read as one. */
 function arrivesUnmapped(key: KeyVariable, value: string): boolean {
-  return key === 'event_type' ? isKnownEventType(value) : key !== 'event_time' && /^[0-9a-f]{24}$/i.test(value);
+  return key === 'event_type' ? isServiceEventType(value) : key !== 'event_time' && /^[0-9a-f]{24}$/i.test(value);
 }
 
 /**
@@ -167,7 +168,7 @@ function arrivesUnmapped(key: KeyVariable, value: string): boolean {
  */
 export function checkCustomBody(options: CustomBodyOptions): Partial<Record<KeyVariable, Slot>> {
   if (typeof options !== 'object' || options === null || options.template === undefined) {
-    throw new CustomBodyError('customBody needs a template: the one configured on the integration');
+    throw new CustomBodyError('customBody needs the template configured on the integration');
   }
   const valueMapping = options.valueMapping ?? {};
   if (
@@ -187,7 +188,7 @@ export function checkCustomBody(options: CustomBodyOptions): Partial<Record<KeyV
   if (!dedup) delete slots.event_id;
   else if (!slots.event_id) {
     throw new CustomBodyError(
-      'The custom body template has no {{event_id}}, so retries cannot be deduplicated: add "event_id": "{{event_id}}" to it, or pass dedup: false',
+      'The custom body template has no {{event_id}} to deduplicate retries by: add "event_id": "{{event_id}}", or pass dedup: false',
     );
   }
   return slots;

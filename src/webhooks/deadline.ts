@@ -4,9 +4,8 @@
 //
 // Cheap because it runs on every delivery:
 // - A value that is already there is returned as it is: no promise, no timer.
-// - A deadline is watched only once something waits on it, and deliveries due in the same 10 ms
-//   share one timer (a bucket): a delivery costs a Set entry, not a timer of its own. Buckets are
-//   rounded down, so a deadline fires a few ms early at most, never late.
+// - A timer is set only once something waits on the deadline, and cleared when the delivery is
+//   answered (`dispose`): a delivery answered at once costs none, and no timer outlives its delivery.
 // - A wait is one promise settled by whichever comes first, not a `Promise.race` of two.
 
 import { FlashdutyError } from '../internal/errors.js';
@@ -16,40 +15,17 @@ import { isThenable } from '../internal/maybe.js';
 export class DeadlineExceededError extends FlashdutyError {
   constructor(what: string, ms: number) {
     super(`${what} did not finish within the ack deadline (${ms} ms)`);
-    this.name = 'DeadlineExceededError';
   }
 }
-
-const BUCKET_MS = 10;
-
-/** Watched deadlines by the start of the 10 ms in which they pass; one timer per bucket. */
-const buckets = new Map<number, Set<Deadline>>();
-
-function fire(key: number): void {
-  const due = buckets.get(key);
-  buckets.delete(key);
-  if (due) for (const deadline of due) deadline.expire();
-}
-
-function watch(deadline: Deadline, at: number): Set<Deadline> {
-  const key = at - (at % BUCKET_MS);
-  let bucket = buckets.get(key);
-  if (bucket === undefined) {
-    bucket = new Set();
-    buckets.set(key, bucket);
-    setTimeout(fire, Math.max(0, key - Date.now()), key);
-  }
-  bucket.add(deadline);
-  return bucket;
-}
+DeadlineExceededError.prototype.name = 'DeadlineExceededError';
 
 const ignore = () => {};
 
 /** One delivery's deadline: `race()` each wait against it, `dispose()` when the delivery is answered. */
 export class Deadline {
   #at: number;
-  /** The bucket it is watched in, once something waited on it. */
-  #bucket: Set<Deadline> | undefined;
+  /** Set once something waits on it. */
+  #timer: ReturnType<typeof setTimeout> | undefined;
   /** What to do when it passes: one entry per wait in progress. */
   #onExpiry: Set<() => void> | undefined;
   #expired = false;
@@ -58,19 +34,14 @@ export class Deadline {
     this.#at = Date.now() + ms;
   }
 
-  /** Unix ms when it passes. */
-  get at(): number {
-    return this.#at;
-  }
-
   /** Brings the deadline forward to `ms` after its start (never later), e.g. for a sender that waits less. */
   tighten(ms: number): void {
     if (ms >= this.ms) return;
     this.#at -= this.ms - ms;
     this.ms = ms;
-    if (this.#bucket === undefined) return;
-    this.#bucket.delete(this);
-    this.#bucket = watch(this, this.#at);
+    if (this.#timer === undefined) return;
+    clearTimeout(this.#timer);
+    this.#arm();
   }
 
   /** Milliseconds left (0 once passed). */
@@ -107,18 +78,17 @@ export class Deadline {
 
   /** Stops watching: the delivery is answered. */
   dispose(): void {
-    this.#bucket?.delete(this);
-    this.#bucket = undefined;
+    clearTimeout(this.#timer);
     this.#onExpiry = undefined;
   }
 
-  /** @internal Called by its bucket's timer. */
-  expire(): void {
-    this.#expired = true;
-    this.#bucket = undefined;
-    const waits = this.#onExpiry;
-    this.#onExpiry = undefined;
-    if (waits) for (const onExpiry of waits) onExpiry();
+  #arm(): void {
+    this.#timer = setTimeout(() => {
+      this.#expired = true;
+      const waits = this.#onExpiry;
+      this.#onExpiry = undefined;
+      if (waits) for (const onExpiry of waits) onExpiry();
+    }, this.#at - Date.now());
   }
 
   /** Settles a wait by `value`, or by `onExpiry` if the deadline passes first. */
@@ -131,7 +101,7 @@ export class Deadline {
     if (this.#expired) return onExpiry();
     const waits = (this.#onExpiry ??= new Set());
     waits.add(onExpiry);
-    this.#bucket ??= watch(this, this.#at);
+    if (this.#timer === undefined) this.#arm();
     value.then(
       (settled) => {
         waits.delete(onExpiry);

@@ -17,7 +17,7 @@ const RESERVED = new Set<string>(['event', 'duplicate', 'stale', 'invalid', 'err
 
 type Listener = (...args: unknown[]) => unknown;
 
-const NONE: readonly Listener[] = Object.freeze([]);
+const NONE: readonly Listener[] = [];
 
 export class Handlers {
   readonly #lists = new Map<string, readonly Listener[]>();

@@ -1,5 +1,6 @@
 // Entry `flashduty-sdk/webhooks`: the receiver, its adapters, queue handoff and state stores, the custom-body renderer.
-export { ReceiverCore, WebhookReceiver } from './receiver.js';
+export { WebhookReceiver } from './receiver.js';
+export type { ReceiverCore } from './receiver.js';
 export { UNRECORDED } from './adapters/respond.js';
 export { fetchHandler } from './adapters/fetch.js';
 export { nodeMiddleware } from './adapters/node.js';

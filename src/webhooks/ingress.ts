@@ -13,7 +13,7 @@
 import { type BodySource, headerOf, type HeadersLike, isJsonContentType } from './body.js';
 import { andThen, isThenable } from '../internal/maybe.js';
 import type { Deadline } from './deadline.js';
-import { type DeliveryKeys, type DeliveryReader, malformedAt, type ReadResult } from './kinds.js';
+import { type DeliveryKeys, type DeliveryReader, nestsDeeper, malformedAt, type ReadResult } from './kinds.js';
 import { type SecretOptions, secretMatches } from './secret.js';
 import type { WebhookEvent } from './types.js';
 
@@ -66,7 +66,11 @@ function parse(rules: IngressRules, bytes: string | Uint8Array, deadline: Deadli
   } catch {
     return refuse(400, 'the body is not UTF-8');
   }
-  if (textTooDeep(text)) return tooDeep();
+  return andThen(textTooDeep(text, deadline), (deep) => (deep ? tooDeep() : parseText(rules, text, deadline)));
+}
+
+/** Text that is not too deep, as JSON. */
+function parseText(rules: IngressRules, text: string, deadline: Deadline): Admission | Promise<Admission> {
   let body: unknown;
   try {
     body = JSON.parse(text);
@@ -117,30 +121,18 @@ function overLimit(body: string | Uint8Array, limit: number): boolean {
 }
 
 /**
- * Whether JSON text opens more than MAX_JSON_DEPTH objects or arrays at once, counting brackets
- * outside strings (each string skipped whole by `indexOf`). Malformed text is counted as well as
- * it reads; JSON.parse refuses it after.
+ * Whether JSON text might open more than MAX_JSON_DEPTH objects or arrays at once: text with no
+ * more opening brackets than that, in strings or not, cannot (most deliveries hold about ten, told
+ * by two `indexOf` walks); text with more is counted outside strings by `depthOf`, which loads with
+ * the first such body.
  */
-function textTooDeep(text: string): boolean {
-  // A depth of N takes at least 2N characters.
-  if (text.length <= 2 * MAX_JSON_DEPTH) return false;
-  let depth = 0;
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if (c === 0x22) {
-      // To the closing quote: one not preceded by an odd number of backslashes.
-      for (;;) {
-        i = text.indexOf('"', i + 1);
-        if (i < 0) return false;
-        let slashes = 0;
-        while (text.charCodeAt(i - 1 - slashes) === 0x5c) slashes++;
-        if (slashes % 2 === 0) break;
-      }
-    } else if (c === 0x7b || c === 0x5b) {
-      if (++depth > MAX_JSON_DEPTH) return true;
-    } else if (c === 0x7d || c === 0x5d) depth--;
-  }
-  return false;
+function textTooDeep(text: string, deadline: Deadline): boolean | Promise<boolean> {
+  let opening = 0;
+  for (const bracket of '{[')
+    for (let i = text.indexOf(bracket); i >= 0 && opening <= MAX_JSON_DEPTH; i = text.indexOf(bracket, i + 1))
+      opening++;
+  if (opening <= MAX_JSON_DEPTH) return false;
+  return deadline.race(nestsDeeper(text, MAX_JSON_DEPTH), 'loading the payload reader');
 }
 
 /** Whether a parsed value nests more than `left` levels of objects and arrays. */

@@ -16,28 +16,33 @@
 //   moved to BullMQ's delayed set without using an attempt, waiting 1 s, 2 s, 4 s … up to 30 s
 //   between starts, so an outage of any length costs no attempt and the job runs once the store
 //   answers. A job that is not a delivery fails for good (BullMQ's `UnrecoverableError`).
-// - The queue wait, from the handoff (the answer) to the job's first start, is recorded.
+// - Metrics (with a meter provider registered, as metrics.ts): `flashduty.webhook.jobs`, every job
+//   by its outcome, and `flashduty.webhook.queue.wait`, from the handoff (the answer) to the job's
+//   first start, in seconds.
 
 import { FlashdutyError } from '../internal/errors.js';
 import { messageOf } from './handlers.js';
 import type { Deadline } from './deadline.js';
 import type { DeliveryReader } from './kinds.js';
-import { countOutcome, recordQueueWait } from './metrics.js';
+import { instruments } from '../internal/otel.js';
+import { SECONDS } from './metrics.js';
 import type { Fate, Pipeline } from './pipeline.js';
 import { connectionOf, jobIdFor, NO_REPLICAS, type WebhookJob, type WebhookQueue } from './queue.js';
 import type { WebhookEvent } from './types.js';
 
 /**
- * @internal Adds the delivery's job, then (with `replicas` above 0) waits until that many replicas
- * hold it, all within the deadline; throws (the delivery is not recorded) otherwise.
+ * @internal Adds the delivery's job (its id derived from `eventId`; none without dedup), then (with
+ * `replicas` above 0) waits until that many replicas hold it, all within the deadline; throws (the
+ * delivery is not recorded) otherwise.
  */
 export async function addJob(
   queue: WebhookQueue,
-  job: { name: string; data: unknown; jobId: string | undefined },
+  job: { name: string; data: unknown; eventId: string | undefined },
   replicas: number,
   deadline: Deadline,
 ): Promise<void> {
-  await deadline.race(queue.add(job.name, job.data, job.jobId === undefined ? {} : { jobId: job.jobId }), 'the queue');
+  const options = job.eventId === undefined ? {} : { jobId: jobIdFor(job.eventId) };
+  await deadline.race(queue.add(job.name, job.data, options), 'the queue');
   if (replicas === NO_REPLICAS) return;
   const connection = await deadline.race(primaryOf(queue), 'the queue');
   const ms = Math.max(1, Math.floor(deadline.remaining) - 5);
@@ -80,6 +85,12 @@ export interface JobResult {
   outcome: 'accepted' | 'duplicate' | 'stale';
 }
 
+/** The queue mode's instruments (metrics.ts has the receiver's). */
+const jobInstruments = /* @__PURE__ */ instruments((meter) => ({
+  jobs: meter.createCounter('flashduty.webhook.jobs'),
+  queueWait: meter.createHistogram('flashduty.webhook.queue.wait', { unit: 's', advice: SECONDS }),
+}));
+
 /** Longest wait between starts of a job whose store call failed. */
 const MAX_STORE_WAIT_MS = 30_000;
 
@@ -96,7 +107,9 @@ export async function runJob(job: WebhookJob, read: DeliveryReader, pipeline: Pi
   }
   const { event, keys } = delivery;
   if ((job.attemptsStarted ?? (job.attemptsMade ?? 0) + 1) <= 1 && job.timestamp !== undefined)
-    recordQueueWait((Date.now() - job.timestamp) / 1000, keys.eventType);
+    jobInstruments()?.queueWait.record(Math.max(0, Date.now() - job.timestamp) / 1000, {
+      'flashduty.webhook.event_type': keys.eventType,
+    });
   const fate = await pipeline.process(event, keys, { token: job.id ?? jobIdFor(keys.eventId) });
   return { ...fate, event };
 }
@@ -107,7 +120,10 @@ export async function runJob(job: WebhookJob, read: DeliveryReader, pipeline: Pi
  * rejects with BullMQ's `DelayedError` (a job that cannot be moved rejects with the store's error).
  */
 export async function endJob(job: WebhookJob, token: string | undefined, run: JobRun): Promise<JobResult> {
-  countOutcome('jobs', run.outcome, run.event?.event_type);
+  jobInstruments()?.jobs.add(1, {
+    'flashduty.webhook.outcome': run.outcome,
+    'flashduty.webhook.event_type': run.event?.event_type,
+  });
   if (run.outcome === 'rejected') throw run.error;
   if (run.outcome === 'unrecorded') {
     if (typeof job.moveToDelayed !== 'function' || token === undefined) throw run.error;

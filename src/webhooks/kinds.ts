@@ -6,7 +6,7 @@
 import type { Problem } from '../core/problem.js';
 import { validKind } from './payload.js';
 import { findProblem } from './payload-problems.js';
-import { loader } from '../internal/lazy.js';
+import { loader, withLoaded } from '../internal/lazy.js';
 import type { WebhookEvent } from './types.js';
 
 /** What the receiver takes from a valid delivery. */
@@ -40,23 +40,22 @@ export type DeliveryReader = (body: unknown) => ReadResult | Promise<ReadResult>
 export const readDefaultPayload: PayloadReader = (body) => readValid(body) ?? invalid(findProblem(body));
 
 /** The explanations of invalid payloads. */
-const loadProblems = loader(() => import('./payload-problems.js'));
+const loadProblems = /* @__PURE__ */ loader(() => import('./payload-problems.js'));
 
 /**
  * @internal {@link readDefaultPayload} as the receiver runs it: what is wrong with an invalid body
  * is explained by code that loads with the first one (a valid delivery never needs it).
  */
 export const readDelivery: DeliveryReader = (body) =>
-  readValid(body) ??
-  (loadProblems.value
-    ? invalid(loadProblems.value.findProblem(body))
-    : loadProblems().then(({ findProblem }) => invalid(findProblem(body))));
+  readValid(body) ?? withLoaded(loadProblems, (problems) => invalid(problems.findProblem(body)));
 
 /** @internal Where refused JSON text stops being JSON, by code that loads with the first such body. */
 export const malformedAt = (text: string): number | Promise<number> =>
-  loadProblems.value
-    ? loadProblems.value.jsonErrorAt(text)
-    : loadProblems().then(({ jsonErrorAt }) => jsonErrorAt(text));
+  withLoaded(loadProblems, (problems) => problems.jsonErrorAt(text));
+
+/** @internal Whether JSON text nests deeper than `limit`, by code that loads with the first body that may. */
+export const nestsDeeper = (text: string, limit: number): boolean | Promise<boolean> =>
+  withLoaded(loadProblems, (problems) => problems.nestedDeeper(text, limit));
 
 /**
  * @internal A reader whose code loads apart: the load starts now, and deliveries that come before
@@ -66,7 +65,7 @@ export const malformedAt = (text: string): number | Promise<number> =>
 export function loadingReader(load: () => Promise<PayloadReader>): DeliveryReader {
   const loadReader = loader(load);
   loadReader().catch(() => {}); // a failure now is met by the first delivery, which tries again
-  return (body) => (loadReader.value ? loadReader.value(body) : loadReader().then((read) => read(body)));
+  return (body) => withLoaded(loadReader, (read) => read(body));
 }
 
 function invalid(problem: Problem | undefined): ReadResult {

@@ -1,4 +1,5 @@
-// Why a body is not a valid default payload: the required fields of each kind as tables of rules,
+// Why a body is not a valid default payload, and the slower checks of its JSON text (where malformed
+// text stops, how deep a text with many brackets nests): the required fields of each kind as tables of rules,
 // walked only to explain a failure (the check that runs on every delivery is payload.ts'
 // `validKind`, which a property test keeps in agreement with these tables). The receiver loads this
 // file with the first invalid delivery; `checkPayload` and `readDefaultPayload` use it directly.
@@ -190,4 +191,29 @@ export function jsonErrorAt(text: string): number {
     throw error;
   }
   return text.length; // JSON after all: the runtime refused it for another reason (its size)
+}
+
+/**
+ * Whether JSON text opens more than `limit` objects or arrays at once, counting brackets outside
+ * strings (each string skipped whole by `indexOf`). Malformed text is counted as well as it reads;
+ * JSON.parse refuses it after. Runs only on text with more opening brackets than `limit` (ingress.ts).
+ */
+export function nestedDeeper(text: string, limit: number): boolean {
+  let depth = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 0x22) {
+      // To the closing quote: one not preceded by an odd number of backslashes.
+      for (;;) {
+        i = text.indexOf('"', i + 1);
+        if (i < 0) return false;
+        let slashes = 0;
+        while (text.charCodeAt(i - 1 - slashes) === 0x5c) slashes++;
+        if (slashes % 2 === 0) break;
+      }
+    } else if (c === 0x7b || c === 0x5b) {
+      if (++depth > limit) return true;
+    } else if (c === 0x7d || c === 0x5d) depth--;
+  }
+  return false;
 }

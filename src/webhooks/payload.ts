@@ -21,7 +21,8 @@ import { isObject } from '../internal/guards.js';
 /** Longest id accepted (`event_id`, `incident_id`, `alert_id`): the documented ones are 24 or 32 characters. */
 export const MAX_ID_LENGTH = 256;
 /** @internal What an id must be, as problems say it. */
-export const ID_EXPECTED = `a non-empty string of at most ${MAX_ID_LENGTH} characters`;
+// A plain string, not a template: bundlers cannot drop an unused template that interpolates.
+export const ID_EXPECTED = 'a non-empty string of at most 256 characters';
 /** @internal The smallest `event_time` read as milliseconds: anything below is plainly seconds. */
 export const MIN_EVENT_TIME_MS = 100_000_000_000;
 
@@ -37,14 +38,14 @@ export const isId = (v: unknown): v is string =>
 export const isMilliseconds = (v: unknown) => isInteger(v) && (v as number) >= MIN_EVENT_TIME_MS;
 export const isOptionalObject = (v: unknown) => v === undefined || v === null || isObject(v);
 
-/** `String#isWellFormed` (ES2024), and where a runtime lacks it: no surrogate without its pair. */
-const isWellFormed: (v: string) => boolean =
-  typeof (String.prototype as { isWellFormed?: unknown }).isWellFormed === 'function'
-    ? (v) => (v as string & { isWellFormed(): boolean }).isWellFormed()
-    : (v) => !/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/.test(v);
+/** `String#isWellFormed` (ES2024: Node 20, Bun, Deno, workerd and current browsers have it). */
+const isWellFormed = (v: string) => (v as string & { isWellFormed(): boolean }).isWellFormed();
 
 const ALERT_TYPES: ReadonlySet<unknown> = new Set(ALERT_EVENT_TYPES);
 const INCIDENT_TYPES: ReadonlySet<unknown> = new Set(INCIDENT_EVENT_TYPES);
+
+/** @internal Whether an event type is one of the service's (incident or alert). */
+export const isServiceEventType = (type: unknown) => INCIDENT_TYPES.has(type) || ALERT_TYPES.has(type);
 
 /** The kind a body claims by its type, or for an unknown type by what it carries. */
 export function kindOf(body: Record<string, unknown>): PayloadKind {

@@ -23,6 +23,7 @@
 // - Every failure on this side goes to 'error' (the handlers' logger first), never to the sender.
 
 import { FlashdutyError } from '../internal/errors.js';
+import { loader } from '../internal/lazy.js';
 import { andThen, attempt, isThenable, type MaybePromise } from '../internal/maybe.js';
 import type { Deadline } from './deadline.js';
 import type { Handlers } from './handlers.js';
@@ -68,11 +69,18 @@ export interface PipelineOptions {
   maxInFlight: number;
 }
 
-const ACCEPTED: Fate = Object.freeze({ outcome: 'accepted' });
-const DUPLICATE: Fate = Object.freeze({ outcome: 'duplicate' });
-const STALE: Fate = Object.freeze({ outcome: 'stale' });
+// Shared answers, never changed (internal: no caller gets to hold one but the receiver).
+const ACCEPTED: Fate = { outcome: 'accepted' };
+const DUPLICATE: Fate = { outcome: 'duplicate' };
+const STALE: Fate = { outcome: 'stale' };
+// Given to handlers: frozen, so that one handler cannot change what the next is told.
 const FRESH: HandlerContext = Object.freeze({ superseded: false });
 const SUPERSEDED: HandlerContext = Object.freeze({ superseded: true });
+const NOTHING = () => {};
+/** Not claimed, as without dedup: fresh, with no claim to settle. */
+const UNCLAIMED = { status: 'claimed', token: undefined, superseded: false } as const;
+const STALE_CLAIM: Claim = { status: 'stale' };
+type Unclaimed = typeof UNCLAIMED;
 
 /** How often a delivery looks again at a claim another process holds. */
 const CLAIM_POLL_MS = 25;
@@ -90,24 +98,12 @@ export class Pipeline {
     this.#options = options;
   }
 
-  get dedup(): boolean {
-    return this.#options.dedup;
-  }
-
   /** The event's fate, from its claim to its settled claim. Never throws. */
   process(event: WebhookEvent, keys: DeliveryKeys, run: Run): MaybePromise<Fate> {
     if (run.deadline && this.#inFlight.size >= this.#options.maxInFlight) {
-      return unrecorded(`${this.#options.maxInFlight} deliveries are being handled already (maxInFlight)`);
+      return unrecorded(`maxInFlight (${this.#options.maxInFlight}) deliveries in flight already`);
     }
     const scope = this.#judgedScope(keys);
-    if (!this.#options.dedup) {
-      if (scope === undefined) return this.#handle(event, keys, undefined, FRESH, run);
-      return attempt(
-        () => this.#store.advance(scope, keys.eventTime, Date.now()),
-        (fresh) => (fresh ? this.#handle(event, keys, undefined, FRESH, run) : this.#tell('stale', event)),
-        (error) => this.#failed(error, event),
-      );
-    }
     return attempt(
       () => this.#claim(keys, scope, event, run),
       (claim) => this.#claimed(claim, event, keys, scope, run),
@@ -117,7 +113,7 @@ export class Pipeline {
 
   /** What a claim leads to. */
   #claimed(
-    claim: Claim,
+    claim: Claim | Unclaimed,
     event: WebhookEvent,
     keys: DeliveryKeys,
     scope: string | undefined,
@@ -137,27 +133,6 @@ export class Pipeline {
     }
   }
 
-  /** The store's claim; a delivery's, by its deadline (a claim landing later is released). */
-  #claim(keys: DeliveryKeys, scope: string | undefined, event: WebhookEvent, run: Run): MaybePromise<Claim> {
-    const claiming = this.#store.claim({
-      eventId: keys.eventId,
-      leaseMs: this.#options.leaseMs,
-      token: run.token,
-      scope,
-      eventTime: keys.eventTime,
-      now: Date.now(),
-    });
-    const { deadline } = run;
-    if (!deadline || !isThenable(claiming)) return claiming;
-    return Promise.resolve(deadline.race(claiming, 'the state store')).catch((error: unknown) => {
-      claiming.then(
-        (late) => late.status === 'claimed' && this.#settle('release', keys.eventId, late.token, event, true),
-        () => {},
-      );
-      throw error;
-    });
-  }
-
   /**
    * A claim held by another delivery. Held here: its success (or its running past our deadline)
    * makes this a duplicate; its failure released the claim, so take it over. Held by another
@@ -175,13 +150,48 @@ export class Pipeline {
         const settled = await deadline.settledBy(local);
         if (!settled || settled.value.outcome === 'accepted') return this.#tell('duplicate', event);
       } else {
-        if (deadline.remaining <= CLAIM_POLL_MS)
-          return unrecorded(`event ${keys.eventId} is being handled by another process`);
+        if (deadline.remaining <= CLAIM_POLL_MS) return unrecorded(`event ${keys.eventId} is held by another process`);
         await new Promise((resolve) => setTimeout(resolve, CLAIM_POLL_MS));
       }
       const claim = await this.#claim(keys, scope, event, { deadline });
       if (claim.status !== 'pending') return this.#claimed(claim, event, keys, scope, { deadline });
     }
+  }
+
+  /**
+   * The store's claim; a delivery's, by its deadline (a claim landing later is released). Without
+   * dedup nothing is claimed: the event is only judged (each delivery its own).
+   */
+  #claim(
+    keys: DeliveryKeys,
+    scope: string | undefined,
+    event: WebhookEvent,
+    run: Run,
+  ): MaybePromise<Claim | Unclaimed> {
+    const claiming: MaybePromise<Claim | Unclaimed> = !this.#options.dedup
+      ? scope === undefined
+        ? UNCLAIMED
+        : andThen(this.#store.advance(scope, keys.eventTime, Date.now()), (fresh) => (fresh ? UNCLAIMED : STALE_CLAIM))
+      : this.#store.claim({
+          eventId: keys.eventId,
+          leaseMs: this.#options.leaseMs,
+          token: run.token,
+          scope,
+          eventTime: keys.eventTime,
+          now: Date.now(),
+        });
+    const { deadline } = run;
+    if (!deadline || !isThenable(claiming)) return claiming;
+    return Promise.resolve(deadline.race(claiming, 'the state store')).catch((error: unknown) => {
+      claiming.then(
+        (late) =>
+          late.status === 'claimed' &&
+          late.token !== undefined &&
+          this.#settle('release', keys.eventId, late.token, event, 'background'),
+        NOTHING,
+      );
+      throw error;
+    });
   }
 
   /**
@@ -223,65 +233,39 @@ export class Pipeline {
     timer?.(failed ? fate.error : undefined);
     if (failed) this.#handlers.emit('error', fate.error, event);
     if (token === undefined) return fate;
-    if (run.deadline)
-      return andThen(this.#settle(failed ? 'release' : 'complete', eventId, token, event, true), () => fate);
-    if (failed) return andThen(this.#settle('release', eventId, token, event, false), () => fate);
+    const how = failed ? 'release' : 'complete';
+    if (run.deadline) return andThen(this.#settle(how, eventId, token, event, 'background'), () => fate);
+    if (failed) return andThen(this.#settle(how, eventId, token, event, 'once'), () => fate);
     // The handlers succeeded: until the store says so, a re-run of this job would run them again.
-    return this.#persist('complete', eventId, token, event, PERSIST_DELAYS_MS, false).then(
+    return Promise.resolve(this.#settle(how, eventId, token, event, 'awaited')).then(
       () => fate,
       (error: unknown) => ({ outcome: 'unrecorded', error }) as const,
     );
   }
 
   /**
-   * Completes or releases a claim; a store failure is told to 'error', never thrown. With `again`
-   * (a delivery's claim, whose token is its own), tried again in the background until the store
-   * takes it.
+   * Completes or releases a claim. A store failure is told to 'error', and tried again
+   * (settle-again.ts): in the `background` for a delivery, whose claim would otherwise hold the
+   * event for the rest of its lease with the sender's retries refused meanwhile; `awaited` (rejecting
+   * with the last failure) for a job's completion; not at all (`once`) for a job's release, as the
+   * job's next attempt holds the same token and a release landing during it would free its event.
    */
   #settle(
     how: 'complete' | 'release',
     eventId: string,
     token: string,
     event: WebhookEvent,
-    again: boolean,
+    retries: 'background' | 'awaited' | 'once',
   ): MaybePromise<void> {
-    return attempt(
-      () => this.#store[how](eventId, token),
-      () => {},
-      (error) => {
-        this.#handlers.emit('error', error, event);
-        if (again)
-          void pause(PERSIST_DELAYS_MS[0], true)
-            .then(() => this.#persist(how, eventId, token, event, PERSIST_DELAYS_MS.slice(1), true))
-            .catch(() => {});
-      },
-    );
-  }
-
-  /**
-   * `how` until the store takes it, waiting `delays` in turn between attempts (`unref`: timers that
-   * keep no process alive, as nothing waits on a background retry); each failure is told to
-   * 'error', the last one thrown when the delays run out.
-   */
-  async #persist(
-    how: 'complete' | 'release',
-    eventId: string,
-    token: string,
-    event: WebhookEvent,
-    delays: readonly number[],
-    unref: boolean,
-  ): Promise<void> {
-    for (let attempt = 0; ; attempt++) {
-      try {
-        await this.#store[how](eventId, token);
-        return;
-      } catch (error) {
-        this.#handlers.emit('error', error, event);
-        const delay = delays[attempt];
-        if (delay === undefined) throw error;
-        await pause(delay, unref);
-      }
-    }
+    const settle = () => this.#store[how](eventId, token);
+    const told = (error: unknown) => this.#handlers.emit('error', error, event);
+    return attempt(settle, NOTHING, (error) => {
+      told(error);
+      if (retries === 'once') return;
+      const again = loadSettleAgain().then(({ settleAgain }) => settleAgain(settle, told, retries === 'background'));
+      if (retries === 'awaited') return again;
+      void again.catch(NOTHING);
+    });
   }
 
   /** A duplicate or stale event, told to its listeners. */
@@ -308,13 +292,5 @@ function unrecorded(reason: string): Fate {
   return { outcome: 'unrecorded', error: new FlashdutyError(reason) };
 }
 
-/** Delays between attempts of a settle that must land (about 30 s in all), as a store restarts. */
-const PERSIST_DELAYS_MS = [50, 100, 200, 400, 800, 1600, 3200, 6400, 6400, 6400, 6400] as const;
-
-/** Resolves after `ms`; with `unref`, a timer that keeps no process alive. */
-function pause(ms: number, unref: boolean): Promise<void> {
-  return new Promise((resolve) => {
-    const timer = setTimeout(resolve, ms);
-    if (unref) (timer as { unref?: () => void }).unref?.();
-  });
-}
+/** The retries of a settlement the store refused, loaded with the first. */
+const loadSettleAgain = /* @__PURE__ */ loader(() => import('./settle-again.js'));

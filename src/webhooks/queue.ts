@@ -36,22 +36,17 @@ export interface WebhookQueue {
 export function checkQueue(queue: WebhookQueue | undefined): WebhookQueue | undefined {
   if (queue === undefined) return undefined;
   if (typeof queue?.add !== 'function') {
-    throw new ConfigError('queue: expected a BullMQ Queue (anything with add(name, data, { jobId }))');
+    throw new ConfigError('queue: expected a BullMQ Queue (anything with its add())');
   }
   const key = queue.toKey?.('wait');
   const cluster = (queue.opts?.connection as { isCluster?: unknown } | undefined)?.isCluster === true;
-  if (cluster && key !== undefined && !hasHashTag(key)) {
+  // Redis Cluster's rule: the text between the first `{` and the next `}`, when not empty, picks the slot.
+  if (cluster && key !== undefined && !/^[^{]*\{[^}]+\}/.test(key)) {
     throw new ConfigError(
-      `queue: on a Redis Cluster a queue's keys must share one slot, and ${key} has no hash tag: give the Queue and its Workers a prefix such as '{flashduty}'`,
+      `queue: on a Redis Cluster its keys need a hash tag (${key} has none): give the Queue and its Workers a prefix such as '{flashduty}'`,
     );
   }
   return queue;
-}
-
-/** Redis Cluster's rule: the text between the first `{` and the next `}`, when not empty, picks the slot. */
-function hasHashTag(key: string): boolean {
-  const open = key.indexOf('{');
-  return open >= 0 && key.indexOf('}', open + 1) > open + 1;
 }
 
 /** Nothing to wait for: a job is held once `add` resolved. */
@@ -60,13 +55,13 @@ export const NO_REPLICAS = 0;
 /** @internal `waitForReplicas`, checked: a whole number, and a queue with a connection when above 0. */
 export function checkWaitForReplicas(value: unknown, queue: WebhookQueue | undefined): number {
   if (value === undefined) return NO_REPLICAS;
-  if (typeof value !== 'number' || !Number.isInteger(value) || value < 0) {
+  if (!Number.isInteger(value) || (value as number) < 0) {
     throw new ConfigError(`waitForReplicas: expected a whole number ≥ 0, got ${JSON.stringify(value)}`);
   }
-  if (value > 0 && (queue === undefined || connectionOf(queue) === undefined)) {
-    throw new ConfigError('waitForReplicas: needs a BullMQ Queue (its connection, queue.client, sends WAIT)');
+  if ((value as number) > 0 && (queue === undefined || connectionOf(queue) === undefined)) {
+    throw new ConfigError('waitForReplicas: needs a BullMQ Queue, whose connection sends WAIT');
   }
-  return value;
+  return value as number;
 }
 
 /** @internal The queue's own connection, as BullMQ 6 (`getBackend().client`) and earlier (`client`) expose it. */

@@ -21,6 +21,7 @@
 //   it runs the handlers again: the event was judged fresh and stays so.
 
 import { loader } from '../internal/lazy.js';
+import { otelRegistry } from '../internal/otel.js';
 import type { Logger } from '../internal/logger.js';
 import { isThenable } from '../internal/maybe.js';
 import { positiveWhole } from '../internal/options.js';
@@ -34,13 +35,12 @@ import { Handlers } from './handlers.js';
 import { admit, type IngressRules } from './ingress.js';
 import type { JobResult } from './jobs.js';
 import { loadingReader, readDelivery } from './kinds.js';
-import { countOutcome } from './metrics.js';
+import { countDelivery } from './metrics.js';
 import { type Fate, type HandlerContext, Pipeline } from './pipeline.js';
-import { checkQueue, checkWaitForReplicas, jobIdFor, type WebhookJob, type WebhookQueue } from './queue.js';
+import { checkQueue, checkWaitForReplicas, type WebhookJob, type WebhookQueue } from './queue.js';
 import { checkSecretOptions, type SecretOptions } from './secret.js';
-import { traced } from './span.js';
-import { MemoryStateStore } from './stores/memory.js';
-import type { StateStore } from './stores/store.js';
+import type { Traced } from './span.js';
+import { defaultStore, type StateStore } from './stores/store.js';
 import type { ValueMapping } from './template.js';
 import type { KnownWebhookEventType, WebhookEvent, WebhookEventOf } from './types.js';
 
@@ -137,7 +137,24 @@ export type EventHandler<E> = (event: E, context: HandlerContext) => unknown;
 const CUSTOM_ACTION_ACK_MS = 900;
 
 /** The queue mode (jobs.ts), loaded when a receiver is made with a queue or a worker runs a job. */
-const loadJobs = loader(() => import('./jobs.js'));
+const loadJobs = /* @__PURE__ */ loader(() => import('./jobs.js'));
+/** The spans (span.ts), loaded with the first delivery traced. */
+const loadSpan = /* @__PURE__ */ loader(() => import('./span.js'));
+
+/**
+ * `run()` inside a span named `name` when a tracer provider is registered, else just `run()` (no
+ * promise added); `failure(error)` is what the span records when `run` throws.
+ */
+function traced<T extends Traced>(
+  name: string,
+  run: () => Promise<T>,
+  failure: (error: unknown) => Traced,
+): Promise<T> {
+  const otel = otelRegistry();
+  if (!otel) return run();
+  // A span module that cannot load costs the span, never the delivery.
+  return Promise.resolve(loadSpan.value ?? loadSpan()).then(({ inSpan }) => inSpan(otel, name, run, failure), run);
+}
 
 /**
  * Receives Flashduty webhooks: checks, deduplicates, drops stale events, hands them to a queue or
@@ -161,6 +178,7 @@ export class WebhookReceiver {
   readonly #queue: WebhookQueue | undefined;
   readonly #waitForReplicas: number;
   readonly #ackTimeoutMs: number;
+  readonly #dedup: boolean;
 
   constructor(options: WebhookReceiverOptions = {}) {
     this.#handlers = new Handlers(options.logger);
@@ -168,7 +186,7 @@ export class WebhookReceiver {
     // With a queue, its code loads now, so that the first delivery does not wait for it.
     if (this.#queue) loadJobs().catch(() => {});
     this.#waitForReplicas = checkWaitForReplicas(options.waitForReplicas, this.#queue);
-    const dedup = options.dedup ?? true;
+    const dedup = (this.#dedup = options.dedup ?? true);
     let read = readDelivery;
     if (options.customBody !== undefined) {
       // Checked now (a template the receiver cannot read throws here); its reader loads apart.
@@ -182,7 +200,7 @@ export class WebhookReceiver {
     };
     this.#ackTimeoutMs = positiveWhole(options.ackTimeoutMs ?? 1500, 'ackTimeoutMs');
     this.#pipeline = new Pipeline({
-      store: options.store ?? new MemoryStateStore(),
+      store: options.store ?? defaultStore(),
       handlers: this.#handlers,
       dedup,
       dropStale: options.dropStale ?? true,
@@ -269,11 +287,11 @@ export class WebhookReceiver {
         const { body, event, keys } = admitted;
         if (keys.eventType === 'i_custom') deadline.tighten(CUSTOM_ACTION_ACK_MS);
         if (this.#queue) {
-          const jobId = this.#pipeline.dedup ? jobIdFor(keys.eventId) : undefined;
           // The body as it came: the worker's processor() reads it again, with the same reader.
           // Once loaded, handed over without awaiting the load (one race and one turn less per delivery).
           const { addJob } = loadJobs.value ?? (await deadline.race(loadJobs(), 'loading the queue mode'));
-          await addJob(this.#queue, { name: keys.eventType, data: body, jobId }, this.#waitForReplicas, deadline);
+          const job = { name: keys.eventType, data: body, eventId: this.#dedup ? keys.eventId : undefined };
+          await addJob(this.#queue, job, this.#waitForReplicas, deadline);
           result = { status: 200, outcome: 'accepted', event };
         } else {
           const processing = this.#pipeline.process(event, keys, { deadline });
@@ -286,17 +304,15 @@ export class WebhookReceiver {
     } finally {
       deadline.dispose();
     }
-    countOutcome('deliveries', result.status === UNRECORDED ? 'unrecorded' : result.outcome, result.event?.event_type);
+    countDelivery(result.status === UNRECORDED ? 'unrecorded' : result.outcome, result.event?.event_type);
     return result;
   }
 }
 
 /**
- * @deprecated The receiver's framework-neutral core is the receiver itself: use
- * {@link WebhookReceiver}.
+ * @deprecated The receiver's framework-neutral core is the receiver itself (the adapters take a
+ * {@link WebhookReceiver}): use that name.
  */
-export const ReceiverCore = WebhookReceiver;
-/** @deprecated Use {@link WebhookReceiver}. */
 export type ReceiverCore = WebhookReceiver;
 
 /** The answer to an event's fate. */

@@ -1,9 +1,10 @@
 // The receiver's spans, in one place: a delivery is a `flashduty.webhook.receive` span and a job of
 // `processor()` a `flashduty.webhook.process` span, each the parent of the handlers' spans, with the
-// same attributes (the outcome, the event, the answer's status; `error.type` when rejected). With no
-// tracer provider registered a delivery pays one property read; the span code loads with the first.
+// same attributes (the outcome, the event, the answer's status; `error.type` when rejected). Loaded
+// with the first delivery that a registered tracer provider traces (receiver.ts `traced`): with none,
+// a delivery pays one property read.
 
-import { loadSpans, type OtelRegistry, otelRegistry } from '../internal/otel.js';
+import { loadSpans, type OtelRegistry } from '../internal/otel.js';
 import type { Attributes } from '../internal/otel-spans.js';
 import { messageOf } from './handlers.js';
 import { kindOf } from './payload.js';
@@ -22,20 +23,10 @@ export interface Traced {
 }
 
 /**
- * `run()` inside a span named `name` when a tracer provider is registered (else just `run()`, no
- * promise added). The span ends with what it resolved to, or with `failure(error)` when it throws
- * (the error is thrown on).
+ * `run()` inside a span named `name`. The span ends with what it resolved to, or with
+ * `failure(error)` when it throws (the error is thrown on).
  */
-export function traced<T extends Traced>(
-  name: string,
-  run: () => Promise<T>,
-  failure: (error: unknown) => Traced,
-): Promise<T> {
-  const otel = otelRegistry();
-  return otel ? inSpan(otel, name, run, failure) : run();
-}
-
-async function inSpan<T extends Traced>(
+export async function inSpan<T extends Traced>(
   otel: OtelRegistry,
   name: string,
   run: () => Promise<T>,

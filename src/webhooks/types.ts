@@ -234,17 +234,17 @@ export interface UnknownWebhookEvent extends WebhookEventBase {
  */
 export class CustomBodyEvent {
   /** From `{{event_id}}` (or `{{incident.event_id}}`); with `dedup: false` and neither, a fresh id per delivery. */
-  readonly event_id: string;
+  declare readonly event_id: string;
   /** Milliseconds, from `{{event_time}}`; when it was received if the template has none. */
-  readonly event_time: number;
+  declare readonly event_time: number;
   /** From `{{event_type}}`, as the default payload had it (value mapping undone); `''` if the template has none. */
-  readonly event_type: string;
+  declare readonly event_type: string;
   /** From `{{incident.incident_id}}` (value mapping undone). */
-  readonly incident_id?: string;
+  declare readonly incident_id?: string;
   /** From `{{alert.alert_id}}` (value mapping undone). */
-  readonly alert_id?: string;
+  declare readonly alert_id?: string;
   /** The delivered body, exactly as it came. */
-  readonly body: unknown;
+  declare readonly body: unknown;
   /** Not a default payload: no `incident` (see `incident_id`). */
   declare readonly incident?: undefined;
   /** Not a default payload: no `alert` (see `alert_id`). */
@@ -252,6 +252,8 @@ export class CustomBodyEvent {
   /** Not a default payload: no `person`. */
   declare readonly person?: undefined;
 
+  // The fields are `declare`d and set by the constructor (an id left out is no property at all):
+  // no field initialisers, which would cost every bundle of the receiver their names twice.
   /** @internal Built by the custom-body reader. */
   constructor(
     keys: {

@@ -27,7 +27,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { APIUserAbortError, Flashduty, ResourceNotFoundError } from '../../src/index.js';
 import { buildDelivery, buildWebhookEvent } from '../../src/testing/index.js';
 import { WebhookReceiver } from '../../src/webhooks/index.js';
-import { closedPort, DAY, NOW, rejection, standIn, startMock } from '../helpers.js';
+import { closedPort, DAY, NOW, NOW_MS, rejection, standIn, startMock } from '../helpers.js';
 import { receive } from '../helpers.js';
 
 const h = await startMock({ incidents: 5, skills: [{ skill_id: 'skill_a' }] });
@@ -267,8 +267,8 @@ describe('webhook delivery spans', () => {
 
   it('one span per delivery with its outcome: accepted, duplicate, stale', async () => {
     const receiver = new WebhookReceiver();
-    const first = buildWebhookEvent('i_new', { event_time: NOW });
-    const older = buildWebhookEvent('i_ack', { event_time: NOW - 1000, incident: first.incident });
+    const first = buildWebhookEvent('i_new', { event_time: NOW_MS });
+    const older = buildWebhookEvent('i_ack', { event_time: NOW_MS - 1000, incident: first.incident });
     await receive(receiver, first);
     await receive(receiver, first);
     await receive(receiver, older);

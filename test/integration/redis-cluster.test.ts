@@ -83,7 +83,7 @@ describe('the BullMQ handoff on a Redis Cluster', () => {
       try {
         expect(() => new WebhookReceiver({ queue })).toThrow(ConfigError);
         expect(() => new WebhookReceiver({ queue })).toThrow(
-          /no hash tag: give the Queue and its Workers a prefix such as '\{flashduty\}'/,
+          /need a hash tag \(.* has none\): give the Queue and its Workers a prefix such as '\{flashduty\}'/,
         );
       } finally {
         await queue.close();

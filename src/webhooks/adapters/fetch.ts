@@ -14,7 +14,7 @@ export type FetchHandler = (request: Request) => Promise<Response>;
 export function fetchHandler(receiver: WebhookReceiver): FetchHandler {
   return async (request) => {
     if (request.method !== 'POST') {
-      return new Response(JSON.stringify({ outcome: 'rejected', reason: 'use POST' }), {
+      return new Response('{"outcome":"rejected","reason":"use POST"}', {
         status: 405,
         headers: { 'Content-Type': 'application/json', Allow: 'POST' },
       });

@@ -11,22 +11,21 @@ const PLAIN_BODIES: Record<string, string> = {
   duplicate: '{"outcome":"duplicate"}',
   stale: '{"outcome":"stale"}',
 };
-const JSON_HEADERS: Readonly<Record<string, string>> = Object.freeze({ 'Content-Type': 'application/json' });
+const JSON_HEADERS: Readonly<Record<string, string>> = { 'Content-Type': 'application/json' };
 // An answer given before the body was read whole (401 and 415 read none of it, 413 stopped at the
 // limit, 503 may have stopped anywhere) closes the connection: a sender that keeps sending would
 // otherwise hold it open for as long as it dribbles, and the rest of its body cannot be told apart
 // from a next request.
-const CLOSING_HEADERS: Readonly<Record<string, string>> = Object.freeze({
-  'Content-Type': 'application/json',
-  Connection: 'close',
-});
+const CLOSING_HEADERS: Readonly<Record<string, string>> = { 'Content-Type': 'application/json', Connection: 'close' };
 
+/** The body: `{"outcome":…}`, with the reason of a rejection (every rejection has one). */
 export function answerBody(result: ReceiveResult): string {
-  if (result.reason === undefined) return PLAIN_BODIES[result.outcome] ?? JSON.stringify({ outcome: result.outcome });
-  return JSON.stringify({ outcome: result.outcome, reason: result.reason });
+  return result.reason === undefined
+    ? (PLAIN_BODIES[result.outcome] as string)
+    : JSON.stringify({ outcome: result.outcome, reason: result.reason });
 }
 
-/** Frozen and shared: node's writeHead, Fastify's reply.headers() and `new Response()` only read them. */
+/** Shared, never changed: node's writeHead, Fastify's reply.headers() and `new Response()` only read them. */
 export function answerHeaders(result: ReceiveResult): Readonly<Record<string, string>> {
   return answeredEarly(result.status) ? CLOSING_HEADERS : JSON_HEADERS;
 }

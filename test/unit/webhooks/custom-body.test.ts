@@ -128,11 +128,11 @@ describe('customBodyReader', () => {
   });
 
   it.each([
-    ['value mapping on event_id', { template: keyed, valueMapping: { event_id: { a: 'b' } } }, /table for event_id/],
+    ['value mapping on event_id', { template: keyed, valueMapping: { event_id: { a: 'b' } } }, /must not map event_id/],
     [
       'value mapping on event_time',
       { template: keyed, valueMapping: { event_time: { 1: 2 } } },
-      /table for event_time/,
+      /must not map event_time/,
     ],
     [
       'a mapping of event_type that cannot be undone',
@@ -142,7 +142,7 @@ describe('customBodyReader', () => {
     [
       'event_id only in text with other variables',
       { template: { t: '{{event_id}}/{{event_type}}' } },
-      /shares its text/,
+      /shares its string/,
     ],
     [
       'a mapping of event_type onto a type that also arrives as itself (a real i_new would read as i_ack)',
@@ -157,7 +157,7 @@ describe('customBodyReader', () => {
       },
       /maps to 64b1352e376e32c85c56e25b, which also arrives as itself/,
     ],
-    ['no template', { template: undefined }, /needs a template/],
+    ['no template', { template: undefined }, /needs the template/],
     [
       'a value mapping that is not tables',
       { template: keyed, valueMapping: { event_type: 'x' } },
@@ -301,7 +301,7 @@ describe('lintCustomBody', () => {
         ),
       },
       { path: 'w', message: expect.stringMatching(/is a list/) },
-      { path: 'id', message: expect.stringMatching(/table for event_id/) },
+      { path: 'id', message: expect.stringMatching(/must not map event_id/) },
     ]);
   });
 
