@@ -28,6 +28,16 @@ function events(label: string, name: string, value: number) {
   return p;
 }
 
+/** The same, ten events an incident sent in time order one after another, the first of each failing once. */
+function sharedIncidents(label: string) {
+  const p = plan(EVENTS * 1.2, EVENTS, label);
+  p.batches = [...p.events.keys()]
+    .sort((a, b) => (p.events[a]?.event_time ?? 0) - (p.events[b]?.event_time ?? 0))
+    .map((i) => [i]);
+  p.events.forEach((e) => e.event_type === 'i_new' && labelEvent(e, 'chaos_fail', 1));
+  return p;
+}
+
 describe('without a queue', { timeout: 60_000 }, () => {
   it('a handler that fails answers 500; the sender never retries it; only a replay recovers the event', async () => {
     const p = events('direct-fail', 'chaos_fail', 1);
@@ -44,6 +54,23 @@ describe('without a queue', { timeout: 60_000 }, () => {
     await cluster.settle();
     const { successes } = await cluster.outcomes(p.events.map((e) => e.event_id));
     expect([...successes.values()]).toEqual(p.events.map(() => 1));
+  });
+
+  it('a 500 replayed after its incident moved on is handled, not dropped as stale', async () => {
+    const p = sharedIncidents('direct-moved-on');
+    await drive(cluster, p);
+    const summary = cluster.sender.summary();
+    const failing = p.events.filter((e) => e.event_type === 'i_new');
+    expect(summary.non200).toBe(failing.length); // the first event of each incident, answered 500
+    expect(await replayGaveUp(cluster)).toBe(failing.length);
+    await cluster.settle();
+    const { successes, stale } = await cluster.outcomes(p.events.map((e) => e.event_id));
+    figure(
+      'no queue, a 500 replayed after newer events of its incident were handled',
+      `${failing.length} replayed, ${failing.filter((e) => successes.get(e.event_id) === 1).length} handled, ${stale.size} stale`,
+    );
+    expect([...successes.values()]).toEqual(p.events.map(() => 1));
+    expect(stale.size).toBe(0);
   });
 
   it('a crash after the answer loses every event whose handler still ran: measured', async () => {

@@ -35,6 +35,11 @@ export interface Counts {
   /** Events dropped as stale, and of those, ones with no newer event handled (must be 0). */
   stale: number;
   wronglyStale: number;
+  /**
+   * Events whose handler ran (an event judged fresh) and never succeeded, after the replay: an
+   * accepted event dropped as stale on its retry counts here, not as stale (must be 0).
+   */
+  ranNeverSucceeded: string[];
   /** Events handled to success and then also reported stale (a re-run job after its worker died; not a loss). */
   staleAfterSuccess: string[];
   /** Deliveries the sender gave up on (recovered by replay from the history). */
@@ -121,6 +126,7 @@ export async function count(cluster: Cluster, p: Plan): Promise<Counts> {
     lostAccepted,
     stale: after.stale.size,
     wronglyStale: wronglyStale(p, handled, after.stale).length,
+    ranNeverSucceeded: [...after.attempts.keys()].filter((id) => !after.successes.has(id)),
     staleAfterSuccess: staleAfterSuccess(handled, after.stale),
     gaveUp: summary.gaveUp.length,
     retried: summary.retried,
@@ -156,7 +162,7 @@ export function labelEvent(
   event.incident.labels = { ...event.incident.labels, [name]: String(value) };
 }
 
-/** Gives every event an incident of its own, so that no retried event can turn stale behind a newer one. */
+/** Gives every event an incident of its own: for tests that need every event handled, none rightly stale. */
 export function ownIncidents(p: Plan): void {
   for (const e of p.events) e.incident.incident_id = e.event_id.slice(0, 24);
 }
@@ -171,6 +177,7 @@ export function expectNothingLost(c: Counts): void {
   expect(c.lostAccepted).toBe(0);
   expect(c.lostAfterReplay).toBe(0);
   expect(c.wronglyStale).toBe(0);
+  expect(c.ranNeverSucceeded).toEqual([]);
   expect(c.deadlineHits).toBe(0);
   expect(c.lateAnswers).toBe(0);
   expect(c.failedJobs).toBe(0);

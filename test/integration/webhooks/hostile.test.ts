@@ -142,7 +142,10 @@ for (const mode of ['direct', 'queue'] as const) {
       const { receiver } = receiverFor(mode);
       const { url } = await start(name, receiver);
       const answer = await post(url, '{"event_id": "TOPSECRET-1234", oops}', HEADERS);
-      expect(answer).toMatchObject({ status: 400, body: '{"outcome":"rejected","reason":"malformed JSON at position 31"}' });
+      expect(answer).toMatchObject({
+        status: 400,
+        body: '{"outcome":"rejected","reason":"malformed JSON at position 31"}',
+      });
     });
 
     it('closes the connection after an early answer while the body still dribbles in', async () => {
@@ -204,3 +207,82 @@ function postBytes(url: string, body: Buffer, headers: Record<string, string>) {
     req.end(body);
   });
 }
+
+describe('more attacks, counted (node:http, memory and Redis stores)', () => {
+  it('ids named after Object.prototype keys are ids like any other: handled once, then duplicates', async () => {
+    const { Redis } = await import('ioredis');
+    const client = new Redis(redis.url);
+    closers.push(() => client.quit());
+    const { MemoryStateStore, RedisStateStore } = await import('../../../src/webhooks/index.js');
+    for (const store of [new MemoryStateStore(), new RedisStateStore({ client, keyPrefix: 'attack:' })]) {
+      const receiver = new WebhookReceiver({ store, logger: false });
+      const handled: string[] = [];
+      receiver.on('event', (event) => void handled.push(event.event_id));
+      const { url } = await start('node:http', receiver);
+      const statuses: number[] = [];
+      for (const id of ['__proto__', 'constructor', 'hasOwnProperty', 'toString', '__proto__', 'constructor'])
+        statuses.push(
+          (await post(url, JSON.stringify(buildWebhookEvent('i_new', { event_id: id })), HEADERS_PLAIN)).status,
+        );
+      expect(statuses).toEqual([200, 200, 200, 200, 200, 200]);
+      expect(handled).toEqual(['__proto__', 'constructor', 'hasOwnProperty', 'toString']);
+    }
+  });
+
+  it('a body of 100 000 keys within the limit is accepted (by the deadline, or it would be 503); one over the limit is 413', async () => {
+    const receiver = new WebhookReceiver({ logger: false, maxBodyBytes: 2 * 1024 * 1024 });
+    const { url } = await start('node:http', receiver);
+    const wide = {
+      ...buildWebhookEvent('i_new'),
+      extra: Object.fromEntries(Array.from({ length: 100_000 }, (_, i) => [`k${i}`, i])),
+    };
+    // 200 is only given by the deadline: a slower answer would have been a 503.
+    expect((await post(url, JSON.stringify(wide), HEADERS_PLAIN)).status).toBe(200);
+    const huge = { ...buildWebhookEvent('i_new'), pad: 'x'.repeat(2 * 1024 * 1024) };
+    expect((await post(url, JSON.stringify(huge), HEADERS_PLAIN)).status).toBe(413);
+  });
+
+  it('event_time at the edges: far ahead is handled and moves no watermark; negative or seconds are 400', async () => {
+    const receiver = new WebhookReceiver({ logger: false });
+    const { url } = await start('node:http', receiver);
+    const incident = { incident_id: 'edges-incident' };
+    const send = (event_time: number) =>
+      post(url, JSON.stringify(buildWebhookEvent('i_ack', { event_time, incident })), HEADERS_PLAIN);
+    expect((await send(Number.MAX_SAFE_INTEGER)).status).toBe(200);
+    expect(JSON.parse((await send(Date.now())).body)).toEqual({ outcome: 'accepted' }); // not made stale
+    expect((await send(-1)).status).toBe(400);
+    expect((await send(1_700_000_000)).status).toBe(400);
+  });
+
+  it('a thousand concurrent deliveries of one event: its handler runs once, every one answered by the deadline', async () => {
+    const receiver = new WebhookReceiver({ logger: false });
+    let runs = 0;
+    receiver.on('event', async () => {
+      runs++;
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    });
+    const { url } = await start('node:http', receiver);
+    const body = JSON.stringify(buildWebhookEvent('i_new'));
+    const answers = await Promise.all(Array.from({ length: 1_000 }, () => post(url, body, HEADERS_PLAIN)));
+    const outcomes = answers.map((a) => (JSON.parse(a.body) as { outcome: string }).outcome);
+    expect(runs).toBe(1);
+    expect(outcomes.filter((o) => o === 'accepted')).toHaveLength(1);
+    expect(outcomes.filter((o) => o === 'duplicate')).toHaveLength(999);
+  });
+
+  it('duplicate keys in the JSON: the last one counts, as JSON.parse and the sender agree', async () => {
+    const receiver = new WebhookReceiver({ logger: false });
+    const handled: string[] = [];
+    receiver.on('event', (event) => void handled.push(event.event_id));
+    const { url } = await start('node:http', receiver);
+    const text = JSON.stringify(buildWebhookEvent('i_new', { event_id: 'second' })).replace(
+      '{',
+      '{"event_id":"first",',
+    );
+    expect((await post(url, text, HEADERS_PLAIN)).status).toBe(200);
+    expect(handled).toEqual(['second']);
+  });
+});
+
+/** JSON without a secret header (the receivers above have none). */
+const HEADERS_PLAIN = { 'content-type': 'application/json' };
