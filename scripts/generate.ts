@@ -1,10 +1,12 @@
-// `npm run generate`: from the vendored OpenAPI, made one description from its two files
-// (generate/merge.ts: go-flashduty's newer file, and the operations only the older file has), the
+// `npm run generate`: from the vendored OpenAPI, made one description from its files
+// (generate/merge.ts: go-flashduty's newest file, the operations only the older files have, and those
+// openapi/supplement.json describes), the
 // types of every operation (openapi-typescript: types only, no runtime bytes), every operation as a
 // named method with its manifest entry and runtime rules (generate/methods.ts, names by
 // generate/naming.ts, paging facts the OpenAPI lacks in generate/paging.ts), the request schemas the
 // client checks bodies with, the mock's answers, and the report of what changed between the two files
-// (openapi/CHANGES.md, generate/changes.ts). `--check` (part of `npm test`) fails when the
+// (openapi/CHANGES.md, generate/changes.ts). Path parameters are fields of the request schema, as
+// required non-empty strings (the client puts them into the path). `--check` (part of `npm test`) fails when the
 // committed output differs from what the files give: edit the files or the generator, never the output.
 
 import { readFileSync, writeFileSync } from 'node:fs';
@@ -13,11 +15,12 @@ import { fileURLToPath } from 'node:url';
 import openapiTS, { astToString, type OpenAPI3 } from 'openapi-typescript';
 import ts from 'typescript';
 import { changesFile } from './generate/changes.js';
-import { loadDescription, NEWER, OLDER } from './generate/merge.js';
+import { loadDescription, NEWEST } from './generate/merge.js';
 import {
   bodySchemaOf,
   type Document,
   describeOperations,
+  type Operation,
   manifestFile,
   resourcesFile,
   rulesFile,
@@ -203,32 +206,48 @@ function closure(
   return Object.fromEntries(Object.entries(defs).sort(([a], [b]) => (a < b ? -1 : 1)));
 }
 
+/** Parameters given as an object schema: required ones listed; a required string sent empty is a missing one. */
+function parameterObject(
+  parameters: NonNullable<Operation['parameters']>,
+  refs: Set<string>,
+): { type: 'object'; required: string[]; properties: Record<string, unknown> } {
+  return {
+    type: 'object',
+    required: parameters.filter((p) => p.required).map((p) => p.name),
+    properties: Object.fromEntries(
+      parameters.map((p) => {
+        const schema = refine(p.name, compact(p.schema ?? {}, refs, refine) as Record<string, unknown>);
+        // `?job_id=` or `/triggers//fire`: the service refuses it as a missing parameter.
+        return [p.name, p.required && schema.type === 'string' ? { minLength: 1, ...schema } : schema];
+      }),
+    ),
+  };
+}
+
 /**
- * Each operation's request body schema (a form's too; GET: its query parameters as one object, an
- * empty one where it has none), and the shared schemas they use.
+ * Each operation's request schema: its body (a form's too; GET: its query parameters as one object,
+ * an empty one where it has none), with its path parameters as fields beside the body's; and the
+ * shared schemas they use.
  */
 function generateSchemas(document: Document): string {
   const refs = new Set<string>();
   const requests: Record<string, unknown> = {};
   for (const [route, methods] of Object.entries(document.paths)) {
     const operation = methods.post ?? methods.get;
-    const body = operation && bodySchemaOf(operation);
-    const form = operation?.requestBody?.content?.['multipart/form-data'] !== undefined;
-    if (body) requests[route] = compact(body, refs, refine, form);
-    else if (operation) {
-      const query = (operation.parameters ?? []).filter((p) => p.in === 'query');
-      requests[route] = {
-        type: 'object',
-        required: query.filter((p) => p.required).map((p) => p.name),
-        properties: Object.fromEntries(
-          query.map((p) => {
-            const schema = refine(p.name, compact(p.schema ?? {}, refs, refine) as Record<string, unknown>);
-            // A required query parameter sent empty (`?job_id=`) is a missing one: the service refuses it.
-            return [p.name, p.required && schema.type === 'string' ? { minLength: 1, ...schema } : schema];
-          }),
-        ),
-      };
-    }
+    if (!operation) continue;
+    const body = bodySchemaOf(operation);
+    // A form where it is the only body (an operation that takes JSON too is sent JSON: methods.ts).
+    const content = operation.requestBody?.content;
+    const form = content?.['multipart/form-data'] !== undefined && content['application/json'] === undefined;
+    const parameters = operation.parameters ?? [];
+    const request = body
+      ? compact(body, refs, refine, form)
+      : parameterObject(
+          parameters.filter((p) => p.in === 'query'),
+          refs,
+        );
+    const inPath = parameters.filter((p) => p.in === 'path');
+    requests[route] = inPath.length > 0 ? { ...parameterObject(inPath, refs), allOf: [request] } : request;
   }
   const defs = closure(document, refs, refine, formSchemas(document));
   const sorted = (o: Record<string, unknown>) =>
@@ -276,8 +295,8 @@ export const RESPONSE_DEFS: Record<string, Schema> = ${JSON.stringify(closure(do
 
 const description = loadDescription();
 const document = description.document as unknown as Document;
-const HEADER = `// Generated by \`npm run generate\` from ${NEWER} and the ${description.kept.length} operations only ${OLDER} has (scripts/generate/merge.ts). Do not edit.`;
-const described = describeOperations(document, new Set(description.kept));
+const HEADER = `// Generated by \`npm run generate\` from ${NEWEST} and the ${Object.keys(description.kept).length} operations it lacks, kept from the other files of openapi/SOURCES.md (scripts/generate/merge.ts). Do not edit.`;
+const described = describeOperations(document, description.kept);
 const outputs: Array<[string, string]> = [
   [TYPES, await generateTypes(document)],
   [OPERATIONS, manifestFile(described, HEADER)],
@@ -298,11 +317,11 @@ if (process.argv.includes('--check')) {
   });
   if (stale.length > 0) {
     console.error(
-      `generate: out of date with ${NEWER} and ${OLDER}: ${stale.map(([file]) => path.relative(root, file)).join(', ')}; run npm run generate`,
+      `generate: out of date with the files of openapi/SOURCES.md: ${stale.map(([file]) => path.relative(root, file)).join(', ')}; run npm run generate`,
     );
     process.exit(1);
   }
-  console.log(`generate: ${outputs.length} files match ${NEWER} and ${OLDER}`);
+  console.log(`generate: ${outputs.length} files match the files of openapi/SOURCES.md`);
 } else {
   for (const [file, text] of outputs) writeFileSync(file, text);
   console.log(`generate: wrote ${outputs.map(([file]) => path.relative(root, file)).join(', ')}`);

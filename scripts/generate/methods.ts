@@ -7,11 +7,16 @@
 //   or a page number (`p`, or `offset` with `limit`: the page's first row) in its body; its items are
 //   the response's `items` (or `docs`, `list`, else its one array), its page size the default of
 //   `limit`; scripts/generate/paging.ts adds what the OpenAPI does not say;
-// - conveniences: a top-level integer field described as Unix seconds or milliseconds also takes a
-//   `Date`; a string field described as comma-separated also takes an array;
-// - the wire: a request described as `multipart/form-data` is sent as a form (its binary fields take a
-//   Blob or File); an answer described as `application/x-ndjson` resolves to its lines, each parsed.
+// - fields: which take a `Date` (Unix times, at any depth) or an array (comma-separated, with their
+//   allowed values), by the rules of scripts/generate/fields.ts; path parameters are fields of the
+//   params, put into the path; an operation whose security is a bearer token of its own (not the app
+//   key) takes it as the call option `token`;
+// - the wire: a request described as `multipart/form-data` only is sent as a form (its binary fields take a
+//   Blob or File); an answer described as `application/x-ndjson` resolves to its lines, each parsed (one
+//   also described as JSON, to its lines or its envelope's data, by the answer's Content-Type).
 
+import { listFields, propertiesOf as fieldsOf, timeFields } from './fields.js';
+import { SOURCES } from './merge.js';
 import { methodNames } from './naming.js';
 import { PAGING_OVERRIDES } from './paging.js';
 
@@ -34,10 +39,15 @@ export interface Operation {
     };
   };
   parameters?: Array<{ name: string; in: string; required?: boolean; schema?: unknown; description?: string }>;
+  /** The credentials the operation takes; absent: the document's (the app key). */
+  security?: Array<Record<string, unknown>>;
 }
 export interface Document {
   paths: Record<string, Record<string, Operation>>;
-  components: { schemas: Record<string, unknown> };
+  components: {
+    schemas: Record<string, unknown>;
+    securitySchemes?: Record<string, { type?: string; scheme?: string }>;
+  };
 }
 
 interface Property {
@@ -57,7 +67,7 @@ interface ObjectSchema {
 }
 
 /**
- * Methods whose params and result the API already names (wave 1 and 2 types, kept so that code
+ * Methods whose params and result have names of their own in the SDK's types (kept so that code
  * written against them still compiles); every other method's types are the rule's.
  */
 const NAMED_TYPES: Record<string, { params: string; result: string }> = {
@@ -88,15 +98,23 @@ export interface Described {
     /** The OpenAPI requires `limit`: the method sends the default when the params give none. */
     limitRequired?: true;
   } & (typeof PAGING_OVERRIDES)[string];
+  /** Unix-time fields by their place (`start_time`, `time_filter.start_time`, `layers[].start`) and unit. */
   times: Record<string, 's' | 'ms'>;
-  lists: string[];
+  /** Comma-separated fields, each with its allowed values (empty: any). */
+  lists: Record<string, string[]>;
+  /** Path parameters (`/safari/automation/triggers/{trigger_id}/fire`): fields of the params, put into the path. */
+  pathParams: string[];
+  /** The operation takes a bearer token of its own (the call option `token`), not the client's credential. */
+  token: boolean;
   idempotency: boolean;
   /** The request is a `multipart/form-data` form. */
   multipart: boolean;
   /** The answer is `application/x-ndjson` lines, not an envelope. */
   ndjson: boolean;
-  /** Only the older description has this operation: it was kept from there (merge.ts). */
-  kept: boolean;
+  /** The answer is NDJSON lines or an envelope, as the request asks (`url_mode`): read by its Content-Type. */
+  orEnvelope: boolean;
+  /** The file the operation was kept from, where the newest file does not have it (merge.ts). */
+  source: string | undefined;
 }
 
 function resolve(document: Document, schema: ObjectSchema | undefined): ObjectSchema | undefined {
@@ -109,11 +127,17 @@ function resolve(document: Document, schema: ObjectSchema | undefined): ObjectSc
 
 /** Every property of an object schema, through `$ref` and `allOf`. */
 function propertiesOf(document: Document, schema: ObjectSchema | undefined): Record<string, Property> {
-  const resolved = resolve(document, schema);
-  if (!resolved) return {};
-  const own = { ...resolved.properties };
-  for (const part of resolved.allOf ?? []) Object.assign(own, propertiesOf(document, part));
-  return own;
+  return fieldsOf((field) => resolve(document, field), schema);
+}
+
+/** Whether an operation's security is a bearer token of its own rather than the document's app key. */
+function ownToken(document: Document, operation: Operation): boolean {
+  const schemes = (operation.security ?? []).flatMap((requirement) => Object.keys(requirement));
+  if (schemes.length === 0) return false;
+  return schemes.every((name) => {
+    const scheme = document.components.securitySchemes?.[name];
+    return scheme?.type === 'http' && scheme.scheme?.toLowerCase() === 'bearer';
+  });
 }
 
 function requiredOf(document: Document, schema: ObjectSchema | undefined): string[] {
@@ -134,12 +158,13 @@ function dataSchema(operation: Operation): ObjectSchema | undefined {
 }
 
 /**
- * What the generator knows of every operation of `document`; `kept` are the paths only the older file
- * has; `partial` describes an older file alone (for the report of what changed, see naming.ts).
+ * What the generator knows of every operation of `document`; `kept` are the paths the newest file
+ * lacks, each with the file it was kept from; `partial` describes an older file alone (for the
+ * report of what changed, see naming.ts).
  */
 export function describeOperations(
   document: Document,
-  kept: ReadonlySet<string> = new Set(),
+  kept: Readonly<Record<string, string>> = {},
   partial = false,
 ): Described[] {
   const names = methodNames(Object.keys(document.paths), partial);
@@ -147,21 +172,23 @@ export function describeOperations(
     const http = methods.post ? 'POST' : 'GET';
     const operation = (methods.post ?? methods.get) as Operation;
     const bodySchema = bodySchemaOf(operation) as ObjectSchema | undefined;
-    const query = (operation.parameters ?? []).filter((parameter) => parameter.in === 'query');
-    const fields: Record<string, Property> = bodySchema
-      ? propertiesOf(document, bodySchema)
-      : Object.fromEntries(query.map((p) => [p.name, { ...(p.schema as Property), description: p.description }]));
-    const required = bodySchema ? requiredOf(document, bodySchema).length > 0 : query.some((p) => p.required);
-    const times: Record<string, 's' | 'ms'> = {};
-    const lists: string[] = [];
-    for (const [name, field] of Object.entries(fields)) {
-      const text = field.description ?? '';
-      if (field.type === 'integer' && /unix|epoch|timestamp/i.test(text) && !/duration/i.test(text)) {
-        times[name] = /milli/i.test(text) ? 'ms' : 's';
-      }
-      if (field.type === 'string' && /comma-separated/i.test(text)) lists.push(name);
-    }
+    const form = operation.requestBody?.content?.['multipart/form-data'];
+    const parameters = operation.parameters ?? [];
+    const query = parameters.filter((parameter) => parameter.in === 'query');
+    const pathParams = parameters.filter((parameter) => parameter.in === 'path');
+    const asField = (p: (typeof parameters)[number]) => [
+      p.name,
+      { ...(p.schema as Property), description: p.description },
+    ];
+    const fields: Record<string, Property> = {
+      ...(bodySchema ? propertiesOf(document, bodySchema) : Object.fromEntries(query.map(asField))),
+      ...Object.fromEntries(pathParams.map(asField)),
+    };
+    const required =
+      pathParams.length > 0 ||
+      (bodySchema ? requiredOf(document, bodySchema).length > 0 : query.some((p) => p.required));
     const summary = operation.summary ?? path;
+    const success = operation.responses?.['200']?.content;
     return {
       path,
       method: names.get(path) as string,
@@ -171,12 +198,16 @@ export function describeOperations(
       description: operation.description ?? '',
       required,
       ...pagingOf(document, path, operation, fields),
-      times,
-      lists,
+      times: timeFields((field) => resolve(document, field), path, fields),
+      lists: listFields(path, fields),
+      pathParams: pathParams.map((p) => p.name),
+      token: ownToken(document, operation),
       idempotency: 'idempotency_key' in fields,
-      multipart: operation.requestBody?.content?.['multipart/form-data'] !== undefined,
-      ndjson: operation.responses?.['200']?.content?.['application/x-ndjson'] !== undefined,
-      kept: kept.has(path),
+      // A form only where JSON is not taken too (/incident/create takes either: JSON, the usual way).
+      multipart: form !== undefined && operation.requestBody?.content?.['application/json'] === undefined,
+      ndjson: success?.['application/x-ndjson'] !== undefined,
+      orEnvelope: success?.['application/x-ndjson'] !== undefined && success['application/json'] !== undefined,
+      source: kept[path],
     } satisfies Described;
   });
 }
@@ -202,6 +233,8 @@ function pagingOf(
     if (!cursor && !number) throw new Error(`generate: paging.ts calls ${path} a detail, but it does not page`);
     return {};
   }
+  if ((cursor || number) && override.single)
+    throw new Error(`generate: paging.ts calls ${path} a single page, but it pages`);
   if (!cursor && !number && !override.single) {
     if (PAGING_OVERRIDES[path]) throw new Error(`generate: paging.ts names ${path}, which does not page`);
     return {};
@@ -270,22 +303,27 @@ ${entries.join('\n')}
 
 /** `src/generated/operation-rules.ts`: what the client's runtime needs beyond the manifest. */
 export function rulesFile(operations: Described[], header: string): string {
-  const entries = operations.flatMap(({ path, paging, times, lists, idempotency, multipart, ndjson }) => {
+  const entries = operations.flatMap((operation) => {
+    const { path, paging, times, lists, pathParams, token, idempotency, multipart, ndjson, orEnvelope } = operation;
     const rule = {
       ...(paging ? { paging: { ...paging, single: undefined, mode: undefined, ...pagingModes(paging.mode) } } : {}),
       ...(Object.keys(times).length > 0 ? { times } : {}),
-      ...(lists.length > 0 ? { lists } : {}),
+      ...(Object.keys(lists).length > 0 ? { lists } : {}),
+      ...(pathParams.length > 0 ? { pathParams } : {}),
+      ...(token ? { token } : {}),
       ...(idempotency ? { idempotency } : {}),
       ...(multipart ? { multipart } : {}),
       ...(ndjson ? { ndjson } : {}),
+      ...(orEnvelope ? { orEnvelope } : {}),
     };
     return Object.keys(rule).length > 0 ? [`  ${JSON.stringify(path)}: ${JSON.stringify(rule)},`] : [];
   });
   return `${header}
-// The runtime rules of the operations that have rules (scripts/generate/methods.ts says how each is
-// read from the OpenAPI): how a list pages, which fields take a Date or an array, which bodies get an
-// idempotency key, which requests are forms and which answers NDJSON lines. Loaded with a client's
-// first method call.
+// The runtime rules of the operations that have rules (scripts/generate/methods.ts and fields.ts say
+// how each is read from the OpenAPI): how a list pages, which fields take a Date or an array (and
+// which values a list allows), which fields go into the path, which operations take a token of their
+// own, which bodies get an idempotency key, which requests are forms and which answers NDJSON lines.
+// Loaded with a client's first method call.
 
 import type { OperationRule } from '../client/resources/rules.js';
 
@@ -359,7 +397,7 @@ export function resourcesFile(operations: Described[], header: string): string {
 // almost nothing; their paths, retry kinds and paging load with the first call.
 
 import type { APIPromise } from '../core/api-promise.js';
-import type { RequestOptions } from '../client/client-options.js';
+import type { RequestOptions, TokenRequestOptions } from '../client/client-options.js';
 import type { Data, ListPagePromiseOf, Params, WebhookHistoryPagePromise } from '../client/resources/types.js';
 import type { IncidentPagePromise } from '../client/pagination/incident-page.js';
 import type { ListIncidentsParams } from '../schemas/list.js';
@@ -382,44 +420,87 @@ ${table.join('\n')}
 `;
 }
 
-/** "`a` takes" or "`a`, `b` take". */
-function fieldList(fields: string[]): string {
-  return `${fields.map((field) => `\`${field}\``).join(', ')} ${fields.length === 1 ? 'takes' : 'take'}`;
+/** "`a`" or "`a` and `b`" or "`a`, `b` and `c`". */
+function names(fields: string[]): string {
+  const quoted = fields.map((field) => `\`${field}\``);
+  return quoted.length < 2 ? (quoted[0] ?? '') : `${quoted.slice(0, -1).join(', ')} and ${quoted.at(-1)}`;
+}
+
+/** What the TSDoc says of the fields that take a `Date` (with their unit), an array (with their values), or go into the path. */
+function fieldNotes({ times, lists, pathParams, token }: Described): string[] {
+  const byUnit = (unit: 's' | 'ms') => Object.keys(times).filter((field) => times[field] === unit);
+  const unitName = { s: 'Unix seconds', ms: 'Unix milliseconds' } as const;
+  const notes = (['s', 'ms'] as const).flatMap((unit) => {
+    const fields = byUnit(unit);
+    if (fields.length === 0) return [];
+    return [
+      `${names(fields)} ${fields.length === 1 ? 'is' : 'are'} ${unitName[unit]}, and take${fields.length === 1 ? 's' : ''} a \`Date\` as well.`,
+    ];
+  });
+  for (const [field, values] of Object.entries(lists)) {
+    const allowed = values.length > 0 ? ` of ${values.join(', ')} (any other is refused before sending)` : '';
+    notes.push(`\`${field}\` is a comma-separated list${allowed}: it takes an array as well.`);
+  }
+  if (pathParams.length > 0)
+    notes.push(
+      `${names(pathParams)} ${pathParams.length === 1 ? 'goes' : 'go'} into the path (encoded), not the body.`,
+    );
+  if (token) {
+    notes.push(
+      'Authenticated by a token of its own, not the client’s credential: pass it as the option `token` (sent as `Authorization: Bearer`; the app key or access token is not sent).',
+    );
+  }
+  return notes;
+}
+
+/** Where an operation the newest file lacks comes from, as its TSDoc says it. */
+function sourceNote(file: string): string {
+  const source = SOURCES.find((entry) => entry.file === file);
+  return source?.ours
+    ? `Described in ${file}: no vendored OpenAPI file lists it (the vendor’s Go SDK calls it; see openapi/SOURCES.md).`
+    : `Kept from ${file} (${source?.origin ?? 'an older file'}): the newest OpenAPI description does not list it.`;
+}
+
+/** The type of a method's params: `Params<path, time fields, { list field: its values }>`. */
+function paramsType({ path, times, lists }: Described): string {
+  const timeKeys =
+    Object.keys(times)
+      .map((t) => JSON.stringify(t))
+      .join(' | ') || 'never';
+  const listValues = Object.entries(lists).map(
+    ([field, values]) =>
+      `${JSON.stringify(field)}: ${values.length > 0 ? values.map((v) => JSON.stringify(v)).join(' | ') : 'string'}`,
+  );
+  return `Params<${JSON.stringify(path)}, ${timeKeys}${listValues.length > 0 ? `, { ${listValues.join('; ')} }` : ''}>`;
 }
 
 function methodSignature(operation: Described): string {
-  const { path, http, summary, description, required, paging, times, lists, method, multipart, ndjson, kept } =
-    operation;
-  const conveniences = [
-    Object.keys(times).length > 0 ? `${fieldList(Object.keys(times))} a \`Date\` as well.` : '',
-    lists.length > 0 ? `${fieldList(lists)} an array as well.` : '',
-  ].filter(Boolean);
+  const { path, http, summary, description, required, paging, method, multipart, ndjson, source, token } = operation;
+  const notes = fieldNotes(operation);
   const list = Boolean(paging);
   const lines = [
     `${summary} (\`${http} ${path}\`).`,
     ...(description && description !== summary ? ['', description] : []),
-    ...(conveniences.length > 0 ? ['', conveniences.join(' ')] : []),
+    ...(notes.length > 0 ? ['', notes.join(' ')] : []),
     ...(list ? ['', '`await` gives the first page; `for await` walks every item of every page.'] : []),
     ...(multipart
       ? ['', 'Sent as `multipart/form-data`: give the file as a `File` (its name is sent) or a `Blob`.']
       : []),
     ...(ndjson
-      ? ['', 'Resolves to the answer’s NDJSON lines, each parsed, read whole within `maxResponseBytes`.']
+      ? [
+          '',
+          `Resolves to the answer’s NDJSON lines, each parsed, read whole within \`maxResponseBytes\`${
+            operation.orEnvelope ? '; or, where the request asks for an envelope instead, to its `data`' : ''
+          }.`,
+        ]
       : []),
-    ...(kept
-      ? ['', 'Kept from the older OpenAPI description (openapi/openapi.en.json): the newer one does not list it.']
-      : []),
+    ...(source ? ['', sourceNote(source)] : []),
   ];
-  const timeKeys =
-    Object.keys(times)
-      .map((t) => JSON.stringify(t))
-      .join(' | ') || 'never';
-  const listKeys = lists.map((t) => JSON.stringify(t)).join(' | ') || 'never';
-  const params = `Params<${JSON.stringify(path)}, ${timeKeys}, ${listKeys}>`;
   const result = list
     ? `ListPagePromiseOf<${JSON.stringify(path)}, ${JSON.stringify(paging?.items ?? 'items')}>`
     : `APIPromise<Data<${JSON.stringify(path)}>>`;
   const verb = method.split('.').pop() as string;
   const named = NAMED_TYPES[path];
-  return `${doc(lines, '  ')}\n  ${verb}(params${required ? '' : '?'}: ${named?.params ?? params}, options?: RequestOptions): ${named?.result ?? result};`;
+  const options = token ? 'options: TokenRequestOptions' : 'options?: RequestOptions';
+  return `${doc(lines, '  ')}\n  ${verb}(params${required ? '' : '?'}: ${named?.params ?? paramsType(operation)}, ${options}): ${named?.result ?? result};`;
 }

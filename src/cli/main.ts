@@ -10,7 +10,8 @@
 // receiver or zod.
 
 import { readFileSync } from 'node:fs';
-import { closest, GLOBAL_FLAGS, type Flag, parseFlags, UsageError } from './args.js';
+import { closest } from '../internal/closest.js';
+import { GLOBAL_FLAGS, type Flag, parseFlags, UsageError } from './args.js';
 import { type Command, type Context, EXIT } from './command.js';
 import { COMMANDS, kebab, methodCommands } from './commands.js';
 import type { Io } from './output.js';

@@ -7,6 +7,7 @@ import type { Fault } from './faults.js';
 import type { IncidentActions } from './model/actions.js';
 import type { AlertActions } from './model/alert-actions.js';
 import type { AgentSeed, AuditEntry, SkillSeed } from './model/agents.js';
+import type { FiredRun, ReadyTrigger } from './model/automations.js';
 import { Random } from './model/random.js';
 import type { World } from './model/world.js';
 import type { RateLimits } from './rate-limit.js';
@@ -38,6 +39,11 @@ export interface MockServiceOptions {
 export interface MockService {
   /** A valid key with every permission. */
   readonly appKey: string;
+  /**
+   * A valid access token of the same member, with every permission: the client's `accessToken`,
+   * sent as `Authorization: Bearer` in place of the app key. The mock takes either credential.
+   */
+  readonly accessToken: string;
   /** Other keys: without the `on-call` permission, and expired. */
   readonly keys: { readonly full: string; readonly noPermission: string; readonly expired: string };
   /** The member behind `appKey`. */
@@ -55,6 +61,13 @@ export interface MockService {
   agentEnabled(agentId: string): boolean | undefined;
   /** Whether a skill still exists. */
   hasSkill(skillId: string): boolean;
+  /** AI SRE automations: their HTTP POST triggers, fired with each trigger's own token. */
+  readonly automations: {
+    /** Creates a rule with an enabled HTTP POST trigger; resolves its ids and its token (answered once, as the service does). */
+    createTrigger(): ReadyTrigger;
+    /** Every run a trigger started, oldest first. */
+    readonly fired: readonly FiredRun[];
+  };
   /** Faults for the next calls. */
   readonly faults: {
     /** Queues a fault for the next matching calls. */
@@ -107,6 +120,13 @@ export function createMockService(options: MockServiceOptions = {}): MockService
     noPermission: `fdk_${keyRandom.hex(32)}`,
     expired: `fdk_${keyRandom.hex(32)}`,
   };
+  const accessToken = `fdt_${keyRandom.hex(40)}`;
+  state.keys.set(accessToken, {
+    name: 'access-token',
+    personId: owner.person_id,
+    permissions: ['on-call', 'ai-sre'],
+    expired: false,
+  });
   state.keys.set(keys.full, {
     name: 'full',
     personId: owner.person_id,
@@ -131,6 +151,7 @@ export function createMockService(options: MockServiceOptions = {}): MockService
 
   return {
     appKey: keys.full,
+    accessToken,
     keys,
     personId: owner.person_id,
     get handlers() {
@@ -143,6 +164,10 @@ export function createMockService(options: MockServiceOptions = {}): MockService
     callLog: state.callLog,
     agentEnabled: (agentId) => state.agents.agents.get(agentId)?.enabled,
     hasSkill: (skillId) => state.agents.skills.has(skillId),
+    automations: {
+      createTrigger: () => state.automations.createTrigger(),
+      fired: state.automations.fired,
+    },
     faults: {
       add: (fault) => state.faults.add(fault),
       clear: () => state.faults.clear(),

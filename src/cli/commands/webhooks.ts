@@ -5,7 +5,8 @@
 // posted with their recorded headers to a URL. `lint`: lintCustomBody on a template file.
 // Any delivery that failed makes the exit code 1.
 
-import { closest, readHeaders, readJsonFile, readText, readTime, readUrl, readWhole, UsageError } from '../args.js';
+import { closest } from '../../internal/closest.js';
+import { readHeaders, readJsonFile, readText, readTime, readUrl, readWhole, UsageError } from '../args.js';
 import { type Context, EXIT } from '../command.js';
 import { table } from '../output.js';
 

@@ -4,9 +4,10 @@
 // where it fits, else the smallest value the schema allows. A list operation (the generated rules
 // say which, and how it pages) answers pages of a fixed collection made from its example's first
 // item, one per path, so that walks by page number or cursor see every item once and end: the same
-// answer to the same request, nothing remembered. An operation that answers NDJSON (the session
-// export) answers lines: a `session_meta` line naming the session, then the events of the OpenAPI's
-// example of that session's detail.
+// answer to the same request, nothing remembered. An operation that answers NDJSON answers lines:
+// the session export a `session_meta` line naming the session, then the events of the OpenAPI's
+// example of that session's detail; the replay segments one record per segment, a page of them, the
+// next page's cursor in `X-Search-After-Ctx` (or, asked with `url_mode: true`, an envelope of URLs).
 
 import { RULES } from '../../generated/operation-rules.js';
 import { SCHEMA_DEFS } from '../../generated/request-schemas.js';
@@ -37,8 +38,19 @@ export function answerFor(path: string, body: Record<string, unknown> = {}): unk
  */
 const TRANSCRIPTS: Record<string, string> = { '/safari/session/export': '/safari/session/get' };
 
-/** The lines of an NDJSON operation's answer to `body`, as NDJSON text. */
-export function linesFor(path: string, body: Record<string, unknown> = {}): string {
+/** Operations that answer NDJSON unless the request asks for an envelope, and how it asks. */
+const ENVELOPE_ASKED: Record<string, (body: Record<string, unknown>) => boolean> = {
+  '/rum/session-replay/segments': (body) => body.url_mode === true,
+};
+
+/** Whether an NDJSON operation's answer to `body` is lines (else an envelope, as the request asked). */
+export function answersLines(path: string, body: Record<string, unknown>): boolean {
+  return !(ENVELOPE_ASKED[path]?.(body) ?? false);
+}
+
+/** The lines of an NDJSON operation's answer to `body`, as NDJSON text, and the next page's cursor where it pages. */
+export function linesFor(path: string, body: Record<string, unknown> = {}): { text: string; cursor?: string } {
+  if (path === '/rum/session-replay/segments') return segmentLines(body);
   const source = TRANSCRIPTS[path];
   const detail = source ? (RESPONSES[source]?.example as { events?: unknown[] } | undefined) : undefined;
   const session = typeof body.session_id === 'string' ? body.session_id : '';
@@ -46,7 +58,20 @@ export function linesFor(path: string, body: Record<string, unknown> = {}): stri
     { type: 'session_meta', session_id: session, include_subagents: body.include_subagents === true },
     ...(detail?.events ?? []).map((event) => ({ ...(event as object), session_id: session })),
   ];
-  return lines.map((line) => `${JSON.stringify(line)}\n`).join('');
+  return { text: lines.map((line) => `${JSON.stringify(line)}\n`).join('') };
+}
+
+/** A session's replay segments, as records, paged: `limit` of them from the cursor (a segment number). */
+function segmentLines(body: Record<string, unknown>): { text: string; cursor?: string } {
+  const session = typeof body.session_id === 'string' ? body.session_id : '';
+  const size = collectionSize(`/rum/session-replay/segments/${session}`);
+  const limit = typeof body.limit === 'number' && body.limit > 0 ? body.limit : 20;
+  const cursor = typeof body.search_after_ctx === 'string' ? /^s(\d+)$/.exec(body.search_after_ctx) : null;
+  const from = cursor ? Number(cursor[1]) : 0;
+  const count = Math.max(0, Math.min(limit, size - from));
+  const lines = Array.from({ length: count }, (_, i) => ({ session_id: session, segment: from + i, records: [] }));
+  const text = lines.map((line) => `${JSON.stringify(line)}\n`).join('');
+  return from + count < size ? { text, cursor: `s${from + count}` } : { text };
 }
 
 /** How many items each list operation's collection holds: 12 to 41, fixed per path, so walks take several pages. */

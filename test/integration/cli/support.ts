@@ -27,7 +27,7 @@ export function flashduty(
     nodeArgs = [],
   }: { input?: string; timeoutMs?: number; node?: string; nodeArgs?: string[] } = {},
 ): Promise<Run> {
-  const { FLASHDUTY_APP_KEY: _key, FLASHDUTY_BASE_URL: _url, ...rest } = process.env;
+  const { FLASHDUTY_APP_KEY: _key, FLASHDUTY_ACCESS_TOKEN: _token, FLASHDUTY_BASE_URL: _url, ...rest } = process.env;
   const child = spawnTied(node, [...nodeArgs, BIN, ...args], {
     env: { ...rest, ...env },
     stdio: [input === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'],

@@ -1,0 +1,54 @@
+// Which route of the mock a request path is: the route itself, or under a base path
+// (`/api/incident/list`) the longest route it ends with, so that `/insight/incident/list` is never
+// taken for `/incident/list`. A route with path parameters (`/safari/automation/triggers/{trigger_id}/fire`)
+// matches any one segment in their place, and gives their values, decoded.
+
+/** A route with path parameters, as a pattern that matches a path ending with it. */
+interface Template {
+  route: string;
+  names: string[];
+  pattern: RegExp;
+}
+
+const templates = new Map<readonly string[], Template[]>();
+
+function templatesOf(routes: readonly string[]): Template[] {
+  let made = templates.get(routes);
+  if (!made) {
+    made = routes
+      .filter((route) => route.includes('{'))
+      .map((route) => {
+        const names = [...route.matchAll(/\{([^}]+)\}/g)].map((match) => match[1] as string);
+        const source = route
+          .split(/\{[^}]+\}/)
+          .map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))
+          .join('([^/]+)');
+        return { route, names, pattern: new RegExp(`${source}$`) };
+      });
+    templates.set(routes, made);
+  }
+  return made;
+}
+
+/** The route of `pathname` among `routes`, and its path parameters. */
+export function resolveRoute(
+  pathname: string,
+  routes: readonly string[],
+): { path: string; params: Record<string, string> } {
+  const path = pathname.replace(/\/+$/, '') || '/';
+  if (routes.includes(path)) return { path, params: {} };
+  for (const { route, names, pattern } of templatesOf(routes)) {
+    const match = pattern.exec(path);
+    if (!match) continue;
+    try {
+      const params = Object.fromEntries(names.map((name, i) => [name, decodeURIComponent(match[i + 1] as string)]));
+      return { path: route, params };
+    } catch {
+      return { path, params: {} }; // a parameter that is not valid percent-encoding: no route
+    }
+  }
+  let best: string | undefined;
+  for (const known of routes)
+    if (!known.includes('{') && path.endsWith(known) && known.length > (best?.length ?? 0)) best = known;
+  return { path: best ?? path, params: {} };
+}
