@@ -98,7 +98,8 @@ export function callMethod(
 ): APIPromise<unknown> {
   return client._call(async () => {
     const [tables, operation] = await byMethod(method);
-    return send(client, operation, prepare(tables, operation, params, METHOD), options);
+    const token = checkToken(operation, options);
+    return send(client, operation, prepare(tables, operation, params, METHOD), options, token);
   }, dataOf);
 }
 
@@ -127,34 +128,38 @@ export function callPath(
     }
     const tables = await loadTables();
     const known = tables.byPath.get(path);
-    if (known) return send(client, known, prepare(tables, known, body, REQUEST), options);
+    if (known) {
+      const token = checkToken(known, options);
+      return send(client, known, prepare(tables, known, body, REQUEST), options, token);
+    }
     const unknown: ResolvedOperation = { name: path, path, http: 'POST', kind: 'mutation', rule: undefined };
-    return send(client, unknown, { path: path.slice(1), body }, options);
+    return send(client, unknown, { path: path.slice(1), body }, options, checkToken(unknown, options));
   }, dataOf);
 }
 
-/**
- * Sends a prepared call. An operation that takes a token of its own (the automation trigger) needs
- * the option `token`, and no other operation takes one: both refused before sending.
- */
+/** Sends a prepared call, with the operation's own token where it takes one (checked by checkToken). */
 function send(
   client: Flashduty,
   operation: ResolvedOperation,
   { path, body }: Prepared,
-  options: RequestOptions = {},
+  options: RequestOptions | undefined,
+  token: string | undefined,
 ): Promise<ApiResponse> {
-  const token = checkToken(operation, options);
   const answer = operation.rule?.orEnvelope ? 'either' : operation.rule?.ndjson ? 'ndjson' : 'envelope';
   return client._request(operation.http, path, body, operation.kind, options, answer, token);
 }
 
 /**
- * The call's own token where the operation takes one (required then, and sendable as a header),
- * else undefined (and a `token` given to an operation that takes none is refused: it would be
- * ignored silently otherwise). Messages never quote the token.
+ * The call's own token where the operation takes one (the automation trigger: required then, and
+ * sendable as a header), else undefined; a `token` given to an operation that takes none is refused
+ * (it would be ignored silently otherwise). Checked before the params, so that a call without its
+ * token is refused for that. Messages never quote the token.
  */
-function checkToken(operation: ResolvedOperation, options: RequestOptions & { token?: unknown }): string | undefined {
-  const { token } = options;
+function checkToken(
+  operation: ResolvedOperation,
+  options: (RequestOptions & { token?: unknown }) | undefined,
+): string | undefined {
+  const token = options?.token;
   if (operation.rule?.token !== true) {
     if (token === undefined) return undefined;
     throw new RequestValidationError(
