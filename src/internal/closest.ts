@@ -1,5 +1,5 @@
-// "Did you mean": the known word nearest to a misspelt one, by edit distance (a swapped pair of
-// letters counts as one typo). Shared by the command line (commands, flags) and the checks of
+// The known word nearest to a misspelt one ("did you mean"), by edit distance, a swapped pair of
+// letters counting as one typo. Shared by the command line (commands, flags) and the checks of
 // request values, so that both suggest alike.
 
 /** The candidate nearest to `word` by edit distance, if it is near enough to be a typo. */

@@ -12,6 +12,7 @@ import { Random } from './model/random.js';
 import type { World } from './model/world.js';
 import type { RateLimits } from './rate-limit.js';
 import { createHandlers } from './msw.js';
+import { control, isControl } from './control.js';
 import { DROP, route, Truncated } from './router.js';
 import type { HistoryFilter, HistoryRecord, WebhookIntegration, WebhookIntegrationConfig } from './sender.js';
 import { type ListenOptions, type RunningServer, serve } from './server.js';
@@ -87,8 +88,18 @@ export interface MockService {
     create(config: WebhookIntegrationConfig): WebhookIntegration;
     /** Every integration. */
     list(): WebhookIntegration[];
-    /** Removes an integration and its history. */
-    remove(id: number): boolean;
+    /** Removes an integration and its history (unless `keepHistory`: its past deliveries stay readable). */
+    remove(id: number, options?: { keepHistory?: boolean }): boolean;
+    /**
+     * Holds the deliveries to an integration until `release`: to send them in another order, or again,
+     * as the service's retries and reordering do (a receiver's dedup and staleness, tried for real).
+     */
+    hold(id: number): void;
+    /**
+     * Sends what `hold` kept: in the order made, or `newestFirst`; each delivery `times` times with its
+     * one event_id. Resolves when all are done.
+     */
+    release(id: number, options?: { newestFirst?: boolean; times?: number }): Promise<void>;
     /** Call history of an integration, newest first, within the last 7 days. */
     history(id: number, filter?: HistoryFilter): HistoryRecord[];
     /** Resolves when no delivery is queued or in flight. */
@@ -146,10 +157,12 @@ export function createMockService(options: MockServiceOptions = {}): MockService
     expired: true,
   });
 
+  // The service's routes, and over HTTP the mock's own control route (control.ts) beside them.
   const handle = (request: Request) => route(state, request);
+  const handleHttp = (request: Request) => (isControl(request) ? control(service, request) : handle(request));
   let handlers: RequestHandler[] | undefined;
 
-  return {
+  const service: MockService = {
     appKey: keys.full,
     accessToken,
     keys,
@@ -180,7 +193,9 @@ export function createMockService(options: MockServiceOptions = {}): MockService
     webhooks: {
       create: (config) => state.sender.create(config),
       list: () => state.sender.list(),
-      remove: (id) => state.sender.remove(id),
+      remove: (id, removeOptions) => state.sender.remove(id, removeOptions),
+      hold: (id) => state.sender.hold(id),
+      release: (id, releaseOptions) => state.sender.release(id, releaseOptions),
       history: (id, filter) => state.sender.history(id, filter),
       idle: () => state.sender.idle(),
     },
@@ -190,6 +205,7 @@ export function createMockService(options: MockServiceOptions = {}): MockService
         throw new TypeError('fetch failed: the mock service dropped the connection');
       return result;
     },
-    listen: (listenOptions) => serve(handle, listenOptions),
+    listen: (listenOptions) => serve(handleHttp, listenOptions),
   };
+  return service;
 }

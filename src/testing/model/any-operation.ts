@@ -12,6 +12,7 @@
 import { RULES } from '../../generated/operation-rules.js';
 import { SCHEMA_DEFS } from '../../generated/request-schemas.js';
 import { checkSchema, type Schema } from '../../internal/schema.js';
+import { sample } from '../../internal/schema-sample.js';
 import { RESPONSES, RESPONSE_DEFS } from '../generated/responses.js';
 
 const DEFS: Record<string, Schema> = { ...SCHEMA_DEFS, ...RESPONSE_DEFS };
@@ -26,7 +27,7 @@ export function answerFor(path: string, body: Record<string, unknown> = {}): unk
   const data =
     response.example !== undefined && !checkSchema(response.example, response.schema, DEFS)
       ? structuredClone(response.example)
-      : sample(response.schema, 0);
+      : sample(response.schema, DEFS);
   const paging = RULES[path]?.paging;
   return paging && (paging.cursor || paging.number) ? pageOf(path, data, body) : data;
 }
@@ -130,7 +131,7 @@ function listItemSchema(path: string, key: string): Schema | undefined {
 /** The smallest item the path's response schema allows in its list (for a list whose example does not fit its schema). */
 function sampleItem(path: string, key: string): unknown {
   const items = listItemSchema(path, key);
-  return items ? sample(items, 0) : undefined;
+  return items ? sample(items, DEFS) : undefined;
 }
 
 /** The example item made the `index`-th of its collection: its ids changed, so that every item is told apart. */
@@ -148,65 +149,4 @@ function variant(item: unknown, index: number, strings: boolean): unknown {
     } else if (strings && typeof value === 'string' && value !== '') copy[key] = `${value}${index}`;
   }
   return copy;
-}
-
-/** The smallest value `schema` allows (required properties only, empty arrays where allowed). */
-export function sample(schema: Schema, depth: number): unknown {
-  if (depth > 24) return null;
-  if (schema.$ref !== undefined) {
-    const target = DEFS[schema.$ref];
-    return target ? sample(target, depth + 1) : null;
-  }
-  if (schema.const !== undefined) return schema.const;
-  if (schema.enum && schema.enum.length > 0) return schema.enum[0];
-  if (schema.allOf) {
-    const { allOf, ...rest } = schema;
-    return sample(mergeAll([...allOf, rest]), depth + 1);
-  }
-  const alternative = schema.anyOf?.[0] ?? schema.oneOf?.[0];
-  if (alternative) return sample(alternative, depth + 1);
-  const type =
-    (Array.isArray(schema.type) ? schema.type.find((t) => t !== 'null') : schema.type) ??
-    (schema.properties || schema.required ? 'object' : undefined);
-  switch (type) {
-    case 'object':
-      return Object.fromEntries(
-        (schema.required ?? []).map((name) => [name, sample(schema.properties?.[name] ?? {}, depth + 1)]),
-      );
-    case 'array':
-      return Array.from({ length: schema.minItems ?? 0 }, () => sample(schema.items ?? {}, depth + 1));
-    case 'string':
-      return sampleString(schema);
-    case 'integer':
-    case 'number':
-      return schema.minimum ?? (schema.exclusiveMinimum !== undefined ? schema.exclusiveMinimum + 1 : 0);
-    case 'boolean':
-      return false;
-    case 'binary': // a form's file (the checker's type for `format: binary`): an empty one
-      return new File([], 'file');
-    default:
-      return null;
-  }
-}
-
-/** The parts of an allOf as one object schema: every property, every required name. */
-function mergeAll(parts: Schema[]): Schema {
-  const merged: Schema = { type: 'object', properties: {}, required: [] };
-  for (const part of parts) {
-    const resolved = part.$ref !== undefined ? (DEFS[part.$ref] ?? {}) : part;
-    if (resolved.allOf) {
-      const inner = mergeAll(resolved.allOf);
-      Object.assign(merged.properties as object, inner.properties);
-      merged.required?.push(...(inner.required ?? []));
-    }
-    Object.assign(merged.properties as object, resolved.properties);
-    merged.required?.push(...(resolved.required ?? []));
-  }
-  return merged;
-}
-
-function sampleString(schema: Schema): string {
-  const hex = schema.pattern ? /^\^\[0-9a-fA-F\]\{(\d+)\}\$$/.exec(schema.pattern) : null;
-  if (hex) return '0'.repeat(Number(hex[1]));
-  return 'x'.repeat(schema.minLength ?? 0);
 }

@@ -8,7 +8,7 @@ import { OPERATIONS } from '../../../src/generated/operations.js';
 import { RULES } from '../../../src/generated/operation-rules.js';
 import { REQUEST_SCHEMAS, SCHEMA_DEFS } from '../../../src/generated/request-schemas.js';
 import { checkSchema } from '../../../src/internal/schema.js';
-import { sample } from '../../../src/testing/model/any-operation.js';
+import { sample } from '../../../src/internal/schema-sample.js';
 import type { OperationInfo } from '../../../src/operations.js';
 import { requestExample } from '../../openapi.js';
 
@@ -28,7 +28,7 @@ function bodyFor(path: string): Record<string, unknown> {
   const schema = REQUEST_SCHEMAS[path];
   if (!schema) return {};
   const body = (
-    example !== undefined && !checkSchema(example, schema, SCHEMA_DEFS) ? structuredClone(example) : sample(schema, 0)
+    example !== undefined && !checkSchema(example, schema, SCHEMA_DEFS) ? structuredClone(example) : sample(schema, SCHEMA_DEFS)
   ) as Record<string, unknown>;
   const times = RULES[path]?.times;
   const unit = times?.end_time === 'ms' ? 1000 : 1;
