@@ -41,6 +41,11 @@ export const GLOBAL_FLAGS: Record<string, Flag> = {
     value: '<key>',
     description: 'the app key (default: $FLASHDUTY_APP_KEY); never printed',
   },
+  'access-token': {
+    type: 'string',
+    value: '<token>',
+    description: 'an access token instead of the app key (default: $FLASHDUTY_ACCESS_TOKEN); never printed',
+  },
   'base-url': {
     type: 'string',
     value: '<url>',

@@ -34642,7 +34642,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** The HTTP POST trigger's ID (`http_post_trigger_id` of the rule). */
+                /**
+                 * The HTTP POST trigger's ID (`http_post_trigger_id` of the rule).
+                 * @example atrig_2bLq4xT8mP1sWd9cN3rF6y
+                 */
                 trigger_id: string;
             };
             cookie?: never;
