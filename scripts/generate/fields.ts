@@ -108,6 +108,22 @@ export function timeFields(
   return found;
 }
 
+/**
+ * The schema of the field at a place (`time_filter.start_time`, `layers[].start`) among a request's
+ * top-level `fields`: the document's own object, so that what is written to it shows in the types.
+ */
+export function fieldAt(resolve: Resolve, fields: Record<string, FieldSchema>, place: string): FieldSchema | undefined {
+  let properties = fields;
+  const steps = place.split('.');
+  for (const [i, step] of steps.entries()) {
+    const each = step.endsWith('[]');
+    const field = properties[each ? step.slice(0, -2) : step];
+    if (i === steps.length - 1) return field;
+    properties = propertiesOf(resolve, each ? resolve(field)?.items : field);
+  }
+  return undefined;
+}
+
 /** The comma-separated fields of a request, each with its allowed values (empty: any). */
 export function listFields(path: string, fields: Record<string, FieldSchema>): Record<string, string[]> {
   const found: Record<string, string[]> = {};

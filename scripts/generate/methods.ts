@@ -176,14 +176,7 @@ export function describeOperations(
     const parameters = operation.parameters ?? [];
     const query = parameters.filter((parameter) => parameter.in === 'query');
     const pathParams = parameters.filter((parameter) => parameter.in === 'path');
-    const asField = (p: (typeof parameters)[number]) => [
-      p.name,
-      { ...(p.schema as Property), description: p.description },
-    ];
-    const fields: Record<string, Property> = {
-      ...(bodySchema ? propertiesOf(document, bodySchema) : Object.fromEntries(query.map(asField))),
-      ...Object.fromEntries(pathParams.map(asField)),
-    };
+    const fields = requestFields(document, operation);
     const required =
       pathParams.length > 0 ||
       (bodySchema ? requiredOf(document, bodySchema).length > 0 : query.some((p) => p.required));
@@ -210,6 +203,25 @@ export function describeOperations(
       source: kept[path],
     } satisfies Described;
   });
+}
+
+/**
+ * A request's top-level fields: its body's properties (the document's own objects, through `$ref`
+ * and `allOf`), or for a GET its query parameters; and its path parameters.
+ */
+export function requestFields(document: Document, operation: Operation): Record<string, Property> {
+  const parameters = operation.parameters ?? [];
+  const bodySchema = bodySchemaOf(operation) as ObjectSchema | undefined;
+  const asField = (p: (typeof parameters)[number]) => [
+    p.name,
+    { ...(p.schema as Property), description: p.description },
+  ];
+  return {
+    ...(bodySchema
+      ? propertiesOf(document, bodySchema)
+      : Object.fromEntries(parameters.filter((p) => p.in === 'query').map(asField))),
+    ...Object.fromEntries(parameters.filter((p) => p.in === 'path').map(asField)),
+  };
 }
 
 function pagingOf(

@@ -9816,7 +9816,7 @@ export interface components {
             team_ids?: number[];
             /**
              * Format: int64
-             * When set together with end, computed layer schedules are returned. Span must be less than 45 days.
+             * When set together with end, computed layer schedules are returned. Span must be less than 45 days. (Unix seconds)
              */
             start?: number;
             /**
