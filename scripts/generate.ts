@@ -26,9 +26,9 @@ import {
   type Operation,
   manifestFile,
   requestFields,
-  resourcesFile,
   rulesFile,
 } from './generate/methods.js';
+import { resourcesFile } from './generate/resources.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const TYPES = path.join(root, 'src/generated/openapi.ts');
