@@ -10,12 +10,18 @@ interface Template {
   pattern: RegExp;
 }
 
-const templates = new Map<readonly string[], Template[]>();
+/** What a list of routes is looked up by: the plain ones as a set, the ones with parameters as patterns. */
+interface Table {
+  plain: Set<string>;
+  templates: Template[];
+}
 
-function templatesOf(routes: readonly string[]): Template[] {
-  let made = templates.get(routes);
-  if (!made) {
-    made = routes
+const tables = new Map<readonly string[], Table>();
+
+function tableOf(routes: readonly string[]): Table {
+  let table = tables.get(routes);
+  if (!table) {
+    const templates = routes
       .filter((route) => route.includes('{'))
       .map((route) => {
         const names = [...route.matchAll(/\{([^}]+)\}/g)].map((match) => match[1] as string);
@@ -25,9 +31,10 @@ function templatesOf(routes: readonly string[]): Template[] {
           .join('([^/]+)');
         return { route, names, pattern: new RegExp(`${source}$`) };
       });
-    templates.set(routes, made);
+    table = { plain: new Set(routes.filter((route) => !route.includes('{'))), templates };
+    tables.set(routes, table);
   }
-  return made;
+  return table;
 }
 
 /** The route of `pathname` among `routes`, and its path parameters. */
@@ -36,8 +43,9 @@ export function resolveRoute(
   routes: readonly string[],
 ): { path: string; params: Record<string, string> } {
   const path = pathname.replace(/\/+$/, '') || '/';
-  if (routes.includes(path)) return { path, params: {} };
-  for (const { route, names, pattern } of templatesOf(routes)) {
+  const { plain, templates } = tableOf(routes);
+  if (plain.has(path)) return { path, params: {} };
+  for (const { route, names, pattern } of templates) {
     const match = pattern.exec(path);
     if (!match) continue;
     try {
@@ -48,7 +56,6 @@ export function resolveRoute(
     }
   }
   let best: string | undefined;
-  for (const known of routes)
-    if (!known.includes('{') && path.endsWith(known) && known.length > (best?.length ?? 0)) best = known;
+  for (const known of plain) if (path.endsWith(known) && known.length > (best?.length ?? 0)) best = known;
   return { path: best ?? path, params: {} };
 }
