@@ -71,8 +71,7 @@ async function dispatch(given: string[], io: Io, env: Record<string, string | un
       (client ??= import('../client/client.js').then(
         ({ Flashduty }) =>
           new Flashduty({
-            appKey: (parsed.values['app-key'] as string | undefined) ?? env.FLASHDUTY_APP_KEY,
-            accessToken: (parsed.values['access-token'] as string | undefined) ?? env.FLASHDUTY_ACCESS_TOKEN,
+            ...credentialOf(parsed.values, env),
             baseUrl: (parsed.values['base-url'] as string | undefined) ?? env.FLASHDUTY_BASE_URL,
             // The outcome is the one line printed at the end; retries are logged with FLASHDUTY_LOG=warn.
             logLevel: (env.FLASHDUTY_LOG as 'error' | undefined) ?? 'error',
@@ -80,6 +79,23 @@ async function dispatch(given: string[], io: Io, env: Record<string, string | un
       )),
   };
   return await command.run(context);
+}
+
+/**
+ * The client's credential as the client reads it: the flags where they name one (--app-key,
+ * --access-token), else the environment (this process's, as given to main; an empty variable is unset).
+ */
+function credentialOf(
+  values: Record<string, unknown>,
+  env: Record<string, string | undefined>,
+): { appKey?: string; accessToken?: string } {
+  const appKey = values['app-key'] as string | undefined;
+  const accessToken = values['access-token'] as string | undefined;
+  if (appKey !== undefined || accessToken !== undefined)
+    return { ...(appKey !== undefined ? { appKey } : {}), ...(accessToken !== undefined ? { accessToken } : {}) };
+  const set = (value: string | undefined) => (value?.trim() ? value : undefined);
+  const fromEnv = { appKey: set(env.FLASHDUTY_APP_KEY), accessToken: set(env.FLASHDUTY_ACCESS_TOKEN) };
+  return Object.fromEntries(Object.entries(fromEnv).filter(([, value]) => value !== undefined));
 }
 
 /** The command whose words start `words` (the longest), matching camelCase or kebab-case words. */

@@ -1,8 +1,9 @@
 // The client's options: what each one means, its default, and the check that refuses a bad value
 // with a ConfigError naming the option (so that one `catch` covers everything the SDK throws).
 // The request loop (client.ts) takes the checked values from here and checks nothing itself.
-// The credential is exactly one of the app key and the access token, from the options or the
-// environment: both, or neither, or an empty one is refused, naming the options, never the values.
+// The credential is exactly one of the app key and the access token: from the options where they
+// name one (the environment is then not read for it), else from the environment. Both options, or
+// both variables, or neither, or an empty one is refused, naming the options, never the values.
 
 import { ConfigError } from '../core/errors.js';
 import type { ValidateMode } from '../core/envelope.js';
@@ -19,13 +20,14 @@ export const DEFAULT_MAX_RESPONSE_BYTES = 32 * 1024 * 1024;
 /** Options of {@link Flashduty}; each has a default. */
 export interface ClientOptions {
   /**
-   * The account's API key. Default: `process.env.FLASHDUTY_APP_KEY`. It is sent as `app_key` and never
-   * logged. Give it or `accessToken`, not both.
+   * The account's API key. Default: `process.env.FLASHDUTY_APP_KEY` (read only when neither this nor
+   * `accessToken` is given). It is sent as `app_key` and never logged. Give it or `accessToken`, not both.
    */
   appKey?: string;
   /**
    * An access token, sent as `Authorization: Bearer <token>` instead of the app key (no `app_key` is
-   * sent). Default: `process.env.FLASHDUTY_ACCESS_TOKEN`. Never logged. Give it or `appKey`, not both.
+   * sent). Default: `process.env.FLASHDUTY_ACCESS_TOKEN` (read only when neither this nor `appKey` is
+   * given). Never logged. Give it or `appKey`, not both.
    */
   accessToken?: string;
   /** Default: `process.env.FLASHDUTY_BASE_URL`, else `https://api.flashcat.cloud`. */
@@ -120,15 +122,14 @@ export interface Credential {
 const HEADER_SAFE = /^[\x21-\x7e]+$/;
 
 /**
- * The one credential of `options`, each read from its option or else its environment variable
- * (unless `fromEnv` is false). Neither, both, or an empty one: a ConfigError naming the options.
+ * The one credential of `options`: the option given, else (`fromEnv`) the environment variable set.
+ * Both options or both variables, neither, or an empty one: a ConfigError naming the options.
  */
 export function checkCredential(options: ClientOptions, fromEnv = true): Credential {
+  const named = options.appKey !== undefined || options.accessToken !== undefined || !fromEnv;
   const read = (kind: Credential['kind'], variable: string) => {
-    const given = options[kind];
-    if (given !== undefined) return { kind, value: given, from: `the option \`${kind}\`` };
-    const value = fromEnv ? readEnv(variable) : undefined;
-    return value === undefined ? undefined : { kind, value, from: variable };
+    const value = named ? options[kind] : readEnv(variable);
+    return value === undefined ? undefined : { kind, value, from: named ? `the option \`${kind}\`` : variable };
   };
   const appKey = read('appKey', 'FLASHDUTY_APP_KEY');
   const accessToken = read('accessToken', 'FLASHDUTY_ACCESS_TOKEN');

@@ -11,7 +11,7 @@ import type { ValidateMode } from '../core/envelope.js';
 import { isBrowser, readEnv } from '../internal/env.js';
 import { lazy } from '../internal/lazy.js';
 import { createLog, isLogLevel } from '../internal/logger.js';
-import { createRedactor } from '../internal/redact.js';
+import { createRedactor, type Redactor } from '../internal/redact.js';
 import { VERSION } from '../version.js';
 import type { Resources } from '../generated/resources.js';
 import { deleteSkill, enableA2AAgent, type MutationResult } from './agents.js';
@@ -59,6 +59,8 @@ export interface ApiResponse {
   url: string;
   /** The answer's headers as received (scrubbed only when shown through `withResponse()`). */
   headers: Headers;
+  /** The call's own scrub, where it carried a token of its own: `withResponse()` scrubs with it. */
+  scrub?: Redactor;
 }
 
 // The namespaces (client.incidents, client.members, …) are built at construction from the generated

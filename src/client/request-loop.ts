@@ -235,6 +235,7 @@ export class RequestLoop {
         status: response.status,
         url,
         headers: response.headers,
+        ...(own ? { scrub } : {}),
       };
     } catch (error) {
       const timedOut = attempt.timedOut() || error instanceof TimeoutError;

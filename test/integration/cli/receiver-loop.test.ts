@@ -44,7 +44,7 @@ describe('flashduty help', () => {
 });
 
 describe('credentials', () => {
-  it('--access-token and FLASHDUTY_ACCESS_TOKEN, never printed; with an app key too: exit 2 naming both', async () => {
+  it('--access-token and FLASHDUTY_ACCESS_TOKEN, never printed; a flag wins over the environment; two at once: exit 2', async () => {
     const { FLASHDUTY_BASE_URL } = env;
     const byFlag = await flashduty(['members', 'list', '--json', '--access-token', mock.accessToken], {
       FLASHDUTY_BASE_URL,
@@ -56,11 +56,21 @@ describe('credentials', () => {
       FLASHDUTY_ACCESS_TOKEN: mock.accessToken,
     });
     expect(byEnv.stdout).toBe(byFlag.stdout);
-    const both = await flashduty(['members', 'list', '--access-token', mock.accessToken], env);
-    expect(both.code).toBe(2);
-    expect(both.stderr).toMatch(/^flashduty: ConfigError: Both appKey .* and accessToken .* are set/);
-    expect(both.stderr).not.toContain(mock.accessToken);
-    expect(both.stderr).not.toContain(mock.appKey);
+    const flagWins = await flashduty(['members', 'list', '--json', '--access-token', mock.accessToken], {
+      ...env,
+      FLASHDUTY_APP_KEY: 'fdk_not_this_one',
+    });
+    expect(flagWins.stdout).toBe(byFlag.stdout);
+    for (const [args, environment] of [
+      [['--access-token', mock.accessToken, '--app-key', mock.appKey], { FLASHDUTY_BASE_URL }],
+      [[], { ...env, FLASHDUTY_ACCESS_TOKEN: mock.accessToken }],
+    ] as const) {
+      const both = await flashduty(['members', 'list', ...args], environment);
+      expect(both.code).toBe(2);
+      expect(both.stderr).toMatch(/^flashduty: ConfigError: Both appKey .* and accessToken .* are set/);
+      expect(both.stderr).not.toContain(mock.accessToken);
+      expect(both.stderr).not.toContain(mock.appKey);
+    }
     const wrong = await flashduty(['members', 'list', '--access-token', 'fdt_wrong_token'], { FLASHDUTY_BASE_URL });
     expect(wrong.code).toBe(1);
     expect(wrong.stderr).toMatch(/^flashduty: UnauthorizedError \(Unauthorized\)/);

@@ -78,7 +78,6 @@ describe('one credential, checked at construction', () => {
   it.each<[string, ClientOptions, Record<string, string>]>([
     ['both as options', { appKey: key, accessToken: token }, {}],
     ['both from the environment', {}, { FLASHDUTY_APP_KEY: key, FLASHDUTY_ACCESS_TOKEN: token }],
-    ['an option and the other from the environment', { appKey: key }, { FLASHDUTY_ACCESS_TOKEN: token }],
   ])('both (%s): ConfigError naming both options, never their values', (_case, options, env) => {
     for (const [name, value] of Object.entries(env)) vi.stubEnv(name, value);
     const error = (() => {
@@ -95,6 +94,19 @@ describe('one credential, checked at construction', () => {
     expect(text).toMatch(/accessToken/);
     expect(text).not.toContain(key);
     expect(text).not.toContain(token);
+  });
+
+  it('an option wins over the environment, which is then not read for a credential', async () => {
+    vi.stubEnv('FLASHDUTY_ACCESS_TOKEN', 'fdt_from_the_environment');
+    const before = h.calls.length;
+    await bare({ appKey: h.service.appKey }).listIncidents(window);
+    expect(new URL(h.calls[before]!.url).searchParams.get('app_key')).toBe(h.service.appKey);
+    expect(h.calls[before]?.headers.get('authorization')).toBeNull();
+    vi.stubEnv('FLASHDUTY_ACCESS_TOKEN', '');
+    vi.stubEnv('FLASHDUTY_APP_KEY', 'fdk_from_the_environment');
+    await bare({ accessToken: TOKEN }).listIncidents(window);
+    expect(h.calls.at(-1)?.headers.get('authorization')).toBe(`Bearer ${TOKEN}`);
+    expect(new URL(h.calls.at(-1)!.url).searchParams.has('app_key')).toBe(false);
   });
 
   it.each<[string, ClientOptions, RegExp]>([
@@ -137,6 +149,23 @@ describe('an operation’s own token: the automation trigger', () => {
         token: trigger.token,
       } as never),
     ).resolves.toMatchObject({ type: 'routine_fire' });
+  });
+
+  it('an answer that echoes the token shows it scrubbed through withResponse()', async () => {
+    const trigger = h.service.automations.createTrigger();
+    const echoing: typeof fetch = async (input, init) => {
+      const request = new Request(input, init);
+      const answer = await fetch(request);
+      const headers = new Headers(answer.headers);
+      headers.set('x-echo', request.headers.get('authorization') ?? '');
+      return new Response(answer.body, { status: answer.status, headers });
+    };
+    const { data, response } = await h
+      .client({ fetch: echoing })
+      .automations.triggers.fire({ trigger_id: trigger.trigger_id }, { token: trigger.token })
+      .withResponse();
+    expect(data).toMatchObject({ type: 'routine_fire' });
+    expect(response.headers.get('x-echo')).toBe('Bearer ***');
   });
 
   it('a refused token is an UnauthorizedError that never shows the token', async () => {

@@ -28,7 +28,9 @@ function bodyFor(path: string): Record<string, unknown> {
   const schema = REQUEST_SCHEMAS[path];
   if (!schema) return {};
   const body = (
-    example !== undefined && !checkSchema(example, schema, SCHEMA_DEFS) ? structuredClone(example) : sample(schema, SCHEMA_DEFS)
+    example !== undefined && !checkSchema(example, schema, SCHEMA_DEFS)
+      ? structuredClone(example)
+      : sample(schema, SCHEMA_DEFS)
   ) as Record<string, unknown>;
   const times = RULES[path]?.times;
   const unit = times?.end_time === 'ms' ? 1000 : 1;
