@@ -5,13 +5,13 @@
 // shell reads them. None may be a usage error: each parses, its body passes the client's checks, and
 // it reaches the service, which answers it (0) or, where the example's ids are not the mock's, refuses
 // it with the service's own error (1, an APIError class named).
-import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { COMMANDS, methodCommands } from '../../../src/cli/commands.js';
 import { main } from '../../../src/cli/main.js';
+import { spawnTied } from '../support/lifetime.js';
 import { BIN, serve, startMockProcess } from './support.js';
 
 const mock = await startMockProcess(['--incidents', '50']);
@@ -52,17 +52,17 @@ function runInShell(line: string): Promise<{ code: number | null; stdout: string
   const command = line
     .replace(/^flashduty /, `exec "${process.execPath}" "${BIN}" `)
     .replaceAll('http://localhost:3000', receiver.url);
-  const child = spawn('sh', ['-c', command], { cwd: scratch, env: { ...process.env, ...env } });
+  const child = spawnTied('sh', ['-c', command], { cwd: scratch, env: { ...process.env, ...env } });
   let stdout = '';
   let stderr = '';
   let interrupted = false;
-  child.stdout.on('data', (chunk: Buffer) => {
+  child.stdout?.on('data', (chunk: Buffer) => {
     stdout += chunk.toString();
     // A server until Ctrl-C: once it says where it listens, it is stopped as one Ctrl-C stops it.
     if (!interrupted && line.startsWith('flashduty mock') && stdout.includes('Ctrl-C to stop'))
       interrupted = child.kill('SIGINT');
   });
-  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => {
       child.kill('SIGKILL');
