@@ -300,8 +300,7 @@ async function ownTokenOperation(
   const problem = schema ? checkSchema(fields, schema, SCHEMA_DEFS) : undefined;
   if (problem)
     return fail(call, 'InvalidParameter', 'schema', { field: problem.path || 'body', message: problem.message });
-  const bearer = /^Bearer\s+(\S+)\s*$/i.exec(request.headers.get('authorization') ?? '')?.[1];
-  const result = call.state.automations.fire(String(params.trigger_id), bearer, fields);
+  const result = call.state.automations.fire(String(params.trigger_id), bearerOf(request), fields);
   if ('data' in result) return json(call, 200, { request_id: call.requestId, data: result.data });
   return fail(call, result.code, result.key, result.vars);
 }
@@ -310,6 +309,11 @@ async function ownTokenOperation(
 function credentialOf(request: Request, url: URL): string | undefined {
   const appKey = url.searchParams.get('app_key');
   if (appKey !== null) return appKey;
+  return bearerOf(request);
+}
+
+/** The token of a request's `Authorization: Bearer <token>`, if it has one. */
+function bearerOf(request: Request): string | undefined {
   return /^Bearer\s+(\S+)\s*$/i.exec(request.headers.get('authorization') ?? '')?.[1];
 }
 
