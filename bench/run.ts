@@ -1,8 +1,8 @@
 // `npm run bench`: the client's cost against baselines measured in the same run, on the same
 // machine, against the same local server. Prints ratios; the targets are those of the issues:
-//   listIncidents (100 incidents), limiter on  ≤ 1.0 × openapi-fetch (the lightest typed client a
+//   listIncidents (100 incidents), limiter on  ≤ 1.05 × openapi-fetch (the lightest typed client a
 //                                              TypeScript user would pick instead, generated from
-//                                              the same OpenAPI) and ≤ 1.05 × ky alone (the transport under it)
+//                                              the same OpenAPI) and ≤ 1.0 × ky alone (the transport under it)
 //   listIncidents (100 incidents)              ≤ 1.25 × raw fetch + JSON.parse
 //   deep validation of that page               ≤ 2 × JSON.parse of it
 // Nothing here is a pass/fail test; the figures go in the README.

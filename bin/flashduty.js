@@ -1,3 +1,5 @@
 #!/usr/bin/env node
 // The `flashduty` command line (src/cli/main.ts, built to dist/cli/main.js).
-import '../dist/cli/main.js';
+import { run } from '../dist/cli/main.js';
+
+await run();

@@ -1,10 +1,12 @@
-// `npm run generate`: from the vendored OpenAPI, made one description from its two files
-// (generate/merge.ts: go-flashduty's newer file, and the operations only the older file has), the
+// `npm run generate`: from the vendored OpenAPI, made one description from its files
+// (generate/merge.ts: go-flashduty's newest file, the operations only the older files have, and those
+// openapi/supplement.json describes), the
 // types of every operation (openapi-typescript: types only, no runtime bytes), every operation as a
 // named method with its manifest entry and runtime rules (generate/methods.ts, names by
 // generate/naming.ts, paging facts the OpenAPI lacks in generate/paging.ts), the request schemas the
 // client checks bodies with, the mock's answers, and the report of what changed between the two files
-// (openapi/CHANGES.md, generate/changes.ts). `--check` (part of `npm test`) fails when the
+// (openapi/CHANGES.md, generate/changes.ts). Path parameters are fields of the request schema, as
+// required non-empty strings (the client puts them into the path). `--check` (part of `npm test`) fails when the
 // committed output differs from what the files give: edit the files or the generator, never the output.
 
 import { readFileSync, writeFileSync } from 'node:fs';
@@ -12,16 +14,21 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import openapiTS, { astToString, type OpenAPI3 } from 'openapi-typescript';
 import ts from 'typescript';
+import type { Schema } from '../src/internal/schema.js';
 import { changesFile } from './generate/changes.js';
-import { loadDescription, NEWER, OLDER } from './generate/merge.js';
+import { examplesFile } from './generate/examples.js';
+import { fieldAt, type FieldSchema } from './generate/fields.js';
+import { loadDescription, NEWEST } from './generate/merge.js';
 import {
   bodySchemaOf,
   type Document,
   describeOperations,
+  type Operation,
   manifestFile,
-  resourcesFile,
+  requestFields,
   rulesFile,
 } from './generate/methods.js';
+import { resourcesFile } from './generate/resources.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const TYPES = path.join(root, 'src/generated/openapi.ts');
@@ -31,6 +38,7 @@ const RESOURCES = path.join(root, 'src/generated/resources.ts');
 const SCHEMAS = path.join(root, 'src/generated/request-schemas.ts');
 const RESPONSES = path.join(root, 'src/testing/generated/responses.ts');
 const CHANGES = path.join(root, 'openapi/CHANGES.md');
+const EXAMPLES = path.join(root, 'src/generated/examples.ts');
 
 /** The keywords the SDK's checker (src/internal/schema.ts) reads; the rest (descriptions, examples) is left out. */
 const KEPT = new Set([
@@ -107,6 +115,30 @@ const TOP_LEVEL_DOCS: Record<string, string> = {
 };
 
 const BLOB = ts.factory.createTypeReferenceNode('Blob');
+
+/**
+ * The document with the unit of every Unix-time request field in its description where the OpenAPI
+ * does not name it (`schedules.list`'s `start`): the types' documentation then says it. A copy.
+ */
+function withUnits(document: Document): Document {
+  const copy = structuredClone(document);
+  const resolve = (schema: FieldSchema | undefined) => {
+    let current = schema;
+    for (let hops = 0; current?.$ref && hops < 16; hops++)
+      current = copy.components.schemas[current.$ref.replace('#/components/schemas/', '')] as FieldSchema;
+    return current;
+  };
+  for (const operation of describeOperations(copy, description.kept)) {
+    const methods = copy.paths[operation.path];
+    const fields = requestFields(copy, (methods?.post ?? methods?.get) as Operation);
+    for (const [place, unit] of Object.entries(operation.times)) {
+      const field = fieldAt(resolve, fields, place);
+      if (field && !/second|milli/i.test(field.description ?? ''))
+        field.description = `${field.description ?? ''} (Unix ${unit === 's' ? 'seconds' : 'milliseconds'})`.trim();
+    }
+  }
+  return copy;
+}
 
 async function generateTypes(document: Document): Promise<string> {
   const forms = formSchemas(document);
@@ -203,34 +235,55 @@ function closure(
   return Object.fromEntries(Object.entries(defs).sort(([a], [b]) => (a < b ? -1 : 1)));
 }
 
+/** Parameters given as an object schema: required ones listed; a required string sent empty is a missing one. */
+function parameterObject(
+  parameters: NonNullable<Operation['parameters']>,
+  refs: Set<string>,
+): { type: 'object'; required: string[]; properties: Record<string, unknown> } {
+  return {
+    type: 'object',
+    required: parameters.filter((p) => p.required).map((p) => p.name),
+    properties: Object.fromEntries(
+      parameters.map((p) => {
+        const schema = refine(p.name, compact(p.schema ?? {}, refs, refine) as Record<string, unknown>);
+        // `?job_id=` or `/triggers//fire`: the service refuses it as a missing parameter.
+        return [p.name, p.required && schema.type === 'string' ? { minLength: 1, ...schema } : schema];
+      }),
+    ),
+  };
+}
+
 /**
- * Each operation's request body schema (a form's too; GET: its query parameters as one object, an
- * empty one where it has none), and the shared schemas they use.
+ * Each operation's request schema: its body (a form's too; GET: its query parameters as one object,
+ * an empty one where it has none), with its path parameters as fields beside the body's; and the
+ * shared schemas they use.
  */
-function generateSchemas(document: Document): string {
+function requestSchemas(document: Document): { requests: Record<string, Schema>; defs: Record<string, Schema> } {
   const refs = new Set<string>();
   const requests: Record<string, unknown> = {};
   for (const [route, methods] of Object.entries(document.paths)) {
     const operation = methods.post ?? methods.get;
-    const body = operation && bodySchemaOf(operation);
-    const form = operation?.requestBody?.content?.['multipart/form-data'] !== undefined;
-    if (body) requests[route] = compact(body, refs, refine, form);
-    else if (operation) {
-      const query = (operation.parameters ?? []).filter((p) => p.in === 'query');
-      requests[route] = {
-        type: 'object',
-        required: query.filter((p) => p.required).map((p) => p.name),
-        properties: Object.fromEntries(
-          query.map((p) => {
-            const schema = refine(p.name, compact(p.schema ?? {}, refs, refine) as Record<string, unknown>);
-            // A required query parameter sent empty (`?job_id=`) is a missing one: the service refuses it.
-            return [p.name, p.required && schema.type === 'string' ? { minLength: 1, ...schema } : schema];
-          }),
-        ),
-      };
-    }
+    if (!operation) continue;
+    const body = bodySchemaOf(operation);
+    // A form where it is the only body (an operation that takes JSON too is sent JSON: methods.ts).
+    const content = operation.requestBody?.content;
+    const form = content?.['multipart/form-data'] !== undefined && content['application/json'] === undefined;
+    const parameters = operation.parameters ?? [];
+    const request = body
+      ? compact(body, refs, refine, form)
+      : parameterObject(
+          parameters.filter((p) => p.in === 'query'),
+          refs,
+        );
+    const inPath = parameters.filter((p) => p.in === 'path');
+    requests[route] = inPath.length > 0 ? { ...parameterObject(inPath, refs), allOf: [request] } : request;
   }
   const defs = closure(document, refs, refine, formSchemas(document));
+  return { requests: requests as Record<string, Schema>, defs: defs as Record<string, Schema> };
+}
+
+/** `src/generated/request-schemas.ts`: the request schemas, and the shared schemas they name. */
+function schemasFile({ requests, defs }: ReturnType<typeof requestSchemas>): string {
   const sorted = (o: Record<string, unknown>) =>
     Object.fromEntries(Object.entries(o).sort(([a], [b]) => (a < b ? -1 : 1)));
   return `${HEADER}
@@ -276,14 +329,16 @@ export const RESPONSE_DEFS: Record<string, Schema> = ${JSON.stringify(closure(do
 
 const description = loadDescription();
 const document = description.document as unknown as Document;
-const HEADER = `// Generated by \`npm run generate\` from ${NEWER} and the ${description.kept.length} operations only ${OLDER} has (scripts/generate/merge.ts). Do not edit.`;
-const described = describeOperations(document, new Set(description.kept));
+const HEADER = `// Generated by \`npm run generate\` from ${NEWEST} and the ${Object.keys(description.kept).length} operations it lacks, kept from the other files of openapi/SOURCES.md (scripts/generate/merge.ts). Do not edit.`;
+const described = describeOperations(document, description.kept);
+const schemas = requestSchemas(document);
 const outputs: Array<[string, string]> = [
-  [TYPES, await generateTypes(document)],
+  [TYPES, await generateTypes(withUnits(document))],
   [OPERATIONS, manifestFile(described, HEADER)],
   [RULES, rulesFile(described, HEADER)],
   [RESOURCES, resourcesFile(described, HEADER)],
-  [SCHEMAS, generateSchemas(document)],
+  [SCHEMAS, schemasFile(schemas)],
+  [EXAMPLES, examplesFile(document, schemas, described, HEADER)],
   [RESPONSES, generateResponses(document)],
   [CHANGES, changesFile(description, described)],
 ];
@@ -298,11 +353,11 @@ if (process.argv.includes('--check')) {
   });
   if (stale.length > 0) {
     console.error(
-      `generate: out of date with ${NEWER} and ${OLDER}: ${stale.map(([file]) => path.relative(root, file)).join(', ')}; run npm run generate`,
+      `generate: out of date with the files of openapi/SOURCES.md: ${stale.map(([file]) => path.relative(root, file)).join(', ')}; run npm run generate`,
     );
     process.exit(1);
   }
-  console.log(`generate: ${outputs.length} files match ${NEWER} and ${OLDER}`);
+  console.log(`generate: ${outputs.length} files match the files of openapi/SOURCES.md`);
 } else {
   for (const [file, text] of outputs) writeFileSync(file, text);
   console.log(`generate: wrote ${outputs.map(([file]) => path.relative(root, file)).join(', ')}`);

@@ -1,6 +1,13 @@
 // Entry `flashduty-sdk`: the client, its errors, and the API's types and schemas.
 export { Flashduty, DEFAULT_BASE_URL } from './client/client.js';
-export type { AfterResponseHook, BeforeRequestHook, ClientOptions, Hooks, RequestOptions } from './client/client.js';
+export type {
+  AfterResponseHook,
+  BeforeRequestHook,
+  ClientOptions,
+  Hooks,
+  RequestOptions,
+  TokenRequestOptions,
+} from './client/client.js';
 export type { APIPromise, ResponseInfo, WithResponse } from './core/api-promise.js';
 export type { MutationResult } from './client/agents.js';
 export { IncidentPage, IncidentPagePromise } from './client/pagination/incident-page.js';
@@ -15,6 +22,8 @@ export type {
   AlertEventListItem,
   AlertListItem,
   ChannelListItem,
+  CommaJoined,
+  CommaList,
   Data,
   IncidentFeedItem,
   ItemOf,
@@ -27,7 +36,14 @@ export type * from './schemas/webhook-history.js';
 export type { RateLimitOptions } from './client/rate-limiter.js';
 export type { IORedisLike, NodeRedisClusterLike, NodeRedisLike, RedisClientLike } from './internal/redis.js';
 export type { RetryKind } from './client/retry.js';
-export type { NdjsonLines, OperationBody, OperationData, OperationOf, OperationPath } from './client/request.js';
+export type {
+  NdjsonLines,
+  OperationBody,
+  OperationData,
+  OperationOf,
+  OperationPath,
+  PathParamsOf,
+} from './client/request.js';
 export type { components, operations, paths, WithRequired } from './generated/openapi.js';
 export type { ShapeProblem } from './schemas/shape.js';
 export type { Problem } from './core/problem.js';

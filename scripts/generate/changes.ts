@@ -1,8 +1,9 @@
-// openapi/CHANGES.md: what changed between the two vendored OpenAPI files, as `npm run generate`
-// writes it (and `--check` compares it), so that the report can never drift from the files. Rules
-// owned here:
-// - operations are told apart by path: added (only the newer file has it), removed (only the older
-//   one: kept from it, merge.ts), reshaped (both have it and its request, or its answer's `data`,
+// openapi/CHANGES.md: what the newest vendored OpenAPI file changed, against the description the
+// older files make together (what the SDK was generated from before it), as `npm run generate` writes
+// it (and `--check` compares it), so that the report can never drift from the files. Rules owned here:
+// - operations are told apart by path: added (only the newest file has it), removed (the newest file
+//   lacks it: kept from an older one, merge.ts), described here (openapi/supplement.json: no vendored
+//   file has it), reshaped (both have it and its request, or its answer's `data`,
 //   differs in substance: what a request may hold or an answer holds, with `$ref`s followed and
 //   descriptions, examples and `x-` extensions left out), reworded (only documentation differs);
 // - each change of a reshaped operation is judged for the SDK's existing callers: a request may
@@ -11,12 +12,12 @@
 //   what it breaks: a new requirement or tighter rule is refused by the client's own check before
 //   sending; a field gone from a request no longer type-checks; a field gone from an answer, or one
 //   that may now be missing or null, needs the caller's care;
-// - the methods of the operations both files have are compared too (name, HTTP method, retry kind,
-//   paging), as the generator derives them from each file.
+// - the methods of the operations both have are compared too (name, HTTP method, retry kind,
+//   paging), as the generator derives them from each.
 
 import type { Described, Document } from './methods.js';
 import { describeOperations } from './methods.js';
-import { type Description, NEWER, OLDER, REPAIRS, substance } from './merge.js';
+import { BODY_REPAIRS, type Description, NEWEST, REPAIRS, SOURCES, substance } from './merge.js';
 
 type Json = Record<string, unknown>;
 
@@ -225,14 +226,19 @@ const cell = (text: string) => text.replace(/\|/g, '\\|').replace(/\s*\n\s*/g, '
 
 /** The report, as Markdown. */
 export function changesFile(description: Description, described: Described[]): string {
-  const older = description.older as unknown as Document;
+  const older = description.previous as unknown as Document;
   const newer = description.document as unknown as Document;
+  const newest = description.files[0] as unknown as Document;
   const byPath = new Map(described.map((operation) => [operation.path, operation]));
-  const before = new Map(describeOperations(older, new Set(), true).map((operation) => [operation.path, operation]));
+  const before = new Map(describeOperations(older, {}, true).map((operation) => [operation.path, operation]));
   const olderPaths = Object.keys(older.paths);
-  const newerPaths = Object.keys(description.newer.paths);
+  const newerPaths = Object.keys(newest.paths);
   const added = newerPaths.filter((path) => !(path in older.paths));
   const common = newerPaths.filter((path) => path in older.paths);
+  const ours = new Set(SOURCES.filter((source) => source.ours).map((source) => source.file));
+  const kept = Object.entries(description.kept).filter(([, file]) => !ours.has(file));
+  const supplied = Object.entries(description.kept).filter(([, file]) => ours.has(file));
+  const vendored = SOURCES.filter((source) => !source.ours);
 
   const reshaped: Array<{ path: string; request: Change[]; answer: Change[] }> = [];
   const reworded: string[] = [];
@@ -261,21 +267,30 @@ export function changesFile(description: Description, described: Described[]): s
     resources.set(resource, [...(resources.get(resource) ?? []), operation]);
   }
 
+  const row = (path: string) => {
+    const o = byPath.get(path) as Described;
+    return `| ${methodCell(o)} | \`${o.http} ${o.path}\` | ${cell(o.summary)} |`;
+  };
   const lines = [
-    '# What changed in the newer OpenAPI',
+    '# What changed in the newest OpenAPI',
     '',
-    `<!-- Written by \`npm run generate\` (scripts/generate/changes.ts) from ${NEWER} and ${OLDER}. Do not edit. -->`,
+    `<!-- Written by \`npm run generate\` (scripts/generate/changes.ts) from the files of openapi/SOURCES.md. Do not edit. -->`,
     '',
-    `The older description (\`${OLDER}\`, flashcatcloud/flashduty-docs) has ${olderPaths.length} operations; the newer one`,
-    `(\`${NEWER}\`, flashcatcloud/go-flashduty) has ${newerPaths.length}. The SDK is generated from both`,
-    `(scripts/generate/merge.ts): the newer one whole, and the ${description.kept.length} operations only the older one has, kept from it,`,
-    `so it has ${Object.keys(newer.paths).length} operations, each a method. Of the ${common.length} operations both have, ${reshaped.length} are reshaped`,
+    `The newest description (\`${NEWEST}\`, ${vendored[0]?.origin}) has ${newerPaths.length} operations; the`,
+    `older ones (${vendored
+      .slice(1)
+      .map((source) => `\`${source.file}\`, ${source.origin}`)
+      .join('; ')}) make together the description the SDK was generated from before it, with ${olderPaths.length}.`,
+    `The SDK is generated from all of them (scripts/generate/merge.ts): the newest whole, the ${kept.length} operations it`,
+    `lacks kept from the older ones, and ${supplied.length} described in \`openapi/supplement.json\`, so it has ${Object.keys(newer.paths).length} operations, each a method.`,
+    `Of the ${common.length} operations the newest and the older ones share, ${reshaped.length} are reshaped`,
     `(${incompatible.length} of them in a way existing callers may notice, marked ✗ below) and ${reworded.length} changed in their documentation only.`,
     '',
     '| | operations |',
     '| --- | --- |',
     `| added | ${added.length} |`,
-    `| removed from the newer description (kept from the older) | ${description.kept.length} |`,
+    `| removed from the newest description (kept from an older one) | ${kept.length} |`,
+    `| described here (no vendored file has them) | ${supplied.length} |`,
     `| reshaped (request or answer) | ${reshaped.length} |`,
     `| reworded only | ${reworded.length} |`,
     `| unchanged | ${common.length - reshaped.length - reworded.length} |`,
@@ -287,20 +302,26 @@ export function changesFile(description: Description, described: Described[]): s
       '',
       '| method | operation | summary |',
       '| --- | --- | --- |',
-      ...operations.map((o) => `| ${methodCell(o)} | \`${o.http} ${o.path}\` | ${cell(o.summary)} |`),
+      ...operations.map((o) => row(o.path)),
       '',
     ]),
-    `## Removed (${description.kept.length}): kept from the older description`,
+    `## Removed (${kept.length}): kept from an older description`,
     '',
-    'The newer description does not list these; their methods stay, generated from the older one, and',
+    'The newest description does not list these; their methods stay, generated from the file named, and',
     'their documentation says so.',
+    '',
+    '| method | operation | summary | kept from |',
+    '| --- | --- | --- | --- |',
+    ...kept.map(([path, file]) => `${row(path)} \`${file}\` |`),
+    '',
+    `## Described here (${supplied.length})`,
+    '',
+    'No vendored file describes these, but the vendor’s Go SDK calls them: `openapi/supplement.json` does',
+    '(see SOURCES.md), and they are methods like any other.',
     '',
     '| method | operation | summary |',
     '| --- | --- | --- |',
-    ...description.kept.map((path) => {
-      const o = byPath.get(path) as Described;
-      return `| ${methodCell(o)} | \`${o.http} ${o.path}\` | ${cell(o.summary)} |`;
-    }),
+    ...supplied.map(([path]) => row(path)),
     '',
     `## Reshaped (${reshaped.length})`,
     '',
@@ -340,7 +361,15 @@ export function changesFile(description: Description, described: Described[]): s
     '',
     '## Repaired in the merged description',
     '',
-    ...Object.entries(REPAIRS).map(([ref, { to, why }]) => `- \`${ref}\` → \`${to}\`: ${why}.`),
+    ...Object.entries(REPAIRS).flatMap(([file, repairs]) =>
+      Object.entries(repairs).map(([ref, { to, why }]) => `- \`${file}\`: \`${ref}\` → \`${to}\`: ${why}.`),
+    ),
+    ...Object.entries(BODY_REPAIRS).flatMap(([file, repairs]) =>
+      Object.entries(repairs).map(
+        ([route, { why }]) =>
+          `- \`${file}\`: the request schema of \`${route}\` is replaced (scripts/generate/merge.ts): ${why}.`,
+      ),
+    ),
     '',
   ];
   return lines.join('\n');

@@ -1,15 +1,22 @@
-// The one OpenAPI description everything is generated from, made from the two vendored files
-// (openapi/SOURCES.md): the newer file (go-flashduty's) whole, and each operation only the older file
-// (flashduty-docs') has, taken from it unchanged, so that no method of the SDK disappears because the
-// vendor's newer description left its operation out. Rules owned here:
-// - the newer file wins for every path both have, and for every shared component;
-// - a kept operation may name a component (`$ref`) of the older file: the newer file's component of
-//   that name is used when it differs at most in documentation (descriptions, examples, summaries,
-//   `x-` extensions); one it lacks is copied from the older file; one it changed in substance stops
-//   the generator, since the kept operation would silently change shape;
-// - kept paths come after the newer file's, in the older file's order: the result is deterministic;
-// - a reference to a component the description does not define is an error, but for the repairs
-//   REPAIRS lists, each with its reason (openapi-typescript and Prism refuse such a document).
+// The one OpenAPI description everything is generated from, made from the vendored files
+// (openapi/SOURCES.md), newest first: the newest file whole, then from each older file the
+// operations none before it has, taken unchanged, so that no method of the SDK disappears because
+// the vendor's newer description left its operation out; last, openapi/supplement.json, the
+// operations no vendored file describes (written here from the vendor's Go SDK). Rules owned here:
+// - the first file that has a path wins it, and the newest file wins every shared component;
+// - an operation taken from a later file may name a component (`$ref`) of its own file: the
+//   description's component of that name is used when it differs at most in documentation
+//   (descriptions, examples, summaries, `x-` extensions); one it lacks is copied over; one changed in
+//   substance stops the generator, since the kept operation would silently change shape. A component
+//   its file does not define is the description's (the supplement is written against the others);
+// - kept paths come after the newest file's, file by file, each in its file's order: the result is
+//   deterministic;
+// - a reference to a component the description does not define is an error, and so is a security
+//   requirement naming a scheme it does not define, but for the repairs REPAIRS lists per file, each
+//   with its reason (openapi-typescript and Prism refuse such a document);
+// - a request schema that refuses what the operation takes (BODY_REPAIRS: a body described as empty
+//   and closed whose example, and the service, take an id) is replaced, with its reason; each repair
+//   is checked still to be needed, and the report of what changed lists it.
 // The generator, the tests that read the OpenAPI and the Prism test all take the description from
 // here (`loadDescription`), so they can never judge against different documents.
 
@@ -25,30 +32,86 @@ export interface OpenAPIDocument {
   [key: string]: unknown;
 }
 
-/** The two vendored files, relative to the repository's root. */
-export const NEWER = 'openapi/go-flashduty/openapi.en.json';
-export const OLDER = 'openapi/openapi.en.json';
+/** One file the description is made from: where it is, and what it is, for the report and the docs. */
+export interface Source {
+  /** Relative to the repository's root. */
+  file: string;
+  /** Where it comes from, in a few words. */
+  origin: string;
+  /** Written here, not the vendor's: left out of `previous`, and reported apart. */
+  ours?: true;
+}
+
+/** The files, newest first: each gives the operations no file before it has. */
+export const SOURCES: readonly Source[] = [
+  { file: 'openapi/go-flashduty/openapi.en.json', origin: 'flashcatcloud/go-flashduty at 734caba' },
+  { file: 'openapi/go-flashduty-02193386/openapi.en.json', origin: 'flashcatcloud/go-flashduty at 0219338' },
+  { file: 'openapi/openapi.en.json', origin: 'flashcatcloud/flashduty-docs at 57fd7ad' },
+  { file: 'openapi/supplement.json', origin: 'described here, from the vendor’s Go SDK', ours: true },
+];
+
+/** The newest vendored file: the description is this one whole, and what it lacks. */
+export const NEWEST = (SOURCES[0] as Source).file;
 
 /** The merged description, and what it took from which file. */
 export interface Description {
   document: OpenAPIDocument;
-  newer: OpenAPIDocument;
-  older: OpenAPIDocument;
-  /** Paths only the older file has, kept from it. */
-  kept: string[];
+  /** Each file as read, in the order of SOURCES. */
+  files: OpenAPIDocument[];
+  /** The paths not from the newest file, each with the file it was kept from. */
+  kept: Record<string, string>;
+  /**
+   * The vendored files but the newest, merged (what the SDK was generated from before it): the report
+   * of what changed compares the two.
+   */
+  previous: OpenAPIDocument;
 }
 
 /** Dangling references, each with the component it means and why. */
 export type Repairs = Record<string, { to: string; why: string }>;
 
 /**
- * References of the newer file to a component it does not define, and the one they mean. Each
- * repair is checked still to be needed: once the vendor fixes the file, the generator says so.
+ * References of a file to a component it does not define, and the one they mean, by file. Each repair
+ * is checked still to be needed: once the vendor fixes the file, the generator says so.
  */
-export const REPAIRS: Repairs = {
-  '#/components/responses/InternalError': {
-    to: '#/components/responses/ServerError',
-    why: '/account/info names it for its 500 answer; every other operation names ServerError, the 500 the file defines',
+export const REPAIRS: Record<string, Repairs> = {
+  'openapi/go-flashduty-02193386/openapi.en.json': {
+    '#/components/responses/InternalError': {
+      to: '#/components/responses/ServerError',
+      why: '/account/info names it for its 500 answer; every other operation names ServerError, the 500 the file defines',
+    },
+  },
+};
+
+/** A request schema replaced: the one the file has (checked), the one used instead, and why. */
+export interface BodyRepair {
+  was: unknown;
+  body: unknown;
+  why: string;
+}
+
+/** An open object taking `page_id` (int64), as the status page operations' examples send it. */
+const PAGE_BODY = {
+  type: 'object',
+  description: 'The status page (`page_id`) and, to update it, the fields to change.',
+  required: ['page_id'],
+  properties: { page_id: { type: 'integer', format: 'int64', description: 'Status page ID.' } },
+  additionalProperties: true,
+};
+
+/** Request schemas replaced, by file and path. */
+export const BODY_REPAIRS: Record<string, Record<string, BodyRepair>> = {
+  'openapi/go-flashduty/openapi.en.json': {
+    '/status-page/update': {
+      was: { $ref: '#/components/schemas/EmptyRequest' },
+      body: PAGE_BODY,
+      why: 'its body is EmptyRequest (no field, no other allowed) while its example sends page_id, name, page_header and contact_info: typed so, no call would compile; now an open object taking page_id',
+    },
+    '/status-page/delete': {
+      was: { $ref: '#/components/schemas/EmptyRequest' },
+      body: PAGE_BODY,
+      why: 'its body is EmptyRequest while its example sends the page_id of the page to delete; now an object taking page_id',
+    },
   },
 };
 
@@ -56,61 +119,103 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..')
 
 const read = (file: string) => JSON.parse(readFileSync(path.join(root, file), 'utf8')) as OpenAPIDocument;
 
-/** Reads both vendored files and merges them. */
+/** Reads every file and merges them. */
 export function loadDescription(): Description {
-  const newer = read(NEWER);
-  const older = read(OLDER);
-  const { document, kept } = mergeDescriptions(newer, older);
-  return { document, newer, older, kept };
+  const files = SOURCES.map(({ file }) => read(file));
+  const named = files.map((document, i) => ({ ...(SOURCES[i] as Source), document }));
+  const { document, from } = mergeDescriptions(named);
+  const kept = Object.fromEntries(Object.entries(from).filter(([, file]) => file !== NEWEST));
+  const previous = mergeDescriptions(named.slice(1).filter((source) => !source.ours)).document;
+  return { document, files, kept, previous };
 }
 
-/** The newer description with every operation only the older one has (see the file's comment). */
+/** The files as one description (see the file's comment), and which file each path came from. */
 export function mergeDescriptions(
-  newer: OpenAPIDocument,
-  older: OpenAPIDocument,
-  repairs: Repairs = REPAIRS,
-): { document: OpenAPIDocument; kept: string[] } {
-  const document = repaired(newer, repairs);
-  const kept = Object.keys(older.paths).filter((route) => !(route in newer.paths));
-  for (const route of kept) {
-    document.paths[route] = structuredClone(older.paths[route] as Record<string, unknown>);
-    for (const [kind, name] of referencesOf(older, older.paths[route])) {
-      const theirs = older.components[kind]?.[name];
-      const ours = document.components[kind]?.[name];
-      if (ours === undefined) {
-        (document.components[kind] ??= {})[name] = structuredClone(theirs);
-      } else if (JSON.stringify(substance(ours)) !== JSON.stringify(substance(theirs))) {
-        throw new Error(
-          `merge: ${route} (kept from ${OLDER}) uses #/components/${kind}/${name}, which ${NEWER} changed in substance; decide how to keep it`,
-        );
+  sources: ReadonlyArray<Source & { document: OpenAPIDocument }>,
+  repairs: Record<string, Repairs> = REPAIRS,
+  bodies: Record<string, Record<string, BodyRepair>> = BODY_REPAIRS,
+): { document: OpenAPIDocument; from: Record<string, string> } {
+  const [first, ...rest] = sources.map((source) => ({
+    ...source,
+    document: repaired(source, repairs[source.file], bodies[source.file]),
+  }));
+  if (!first) throw new Error('merge: no file to merge');
+  const document = first.document;
+  const from: Record<string, string> = Object.fromEntries(
+    Object.keys(document.paths).map((route) => [route, first.file]),
+  );
+  for (const { file, document: older } of rest) {
+    for (const route of Object.keys(older.paths).filter((name) => !(name in document.paths))) {
+      from[route] = file;
+      document.paths[route] = structuredClone(older.paths[route] as Record<string, unknown>);
+      for (const [kind, name] of referencesOf(older, older.paths[route])) {
+        const theirs = older.components[kind]?.[name];
+        const ours = document.components[kind]?.[name];
+        if (theirs === undefined) continue; // the description's own: the file is written against it
+        if (ours === undefined) {
+          (document.components[kind] ??= {})[name] = structuredClone(theirs);
+        } else if (JSON.stringify(substance(ours)) !== JSON.stringify(substance(theirs))) {
+          throw new Error(
+            `merge: ${route} (kept from ${file}) uses #/components/${kind}/${name}, which a newer file changed in substance; decide how to keep it`,
+          );
+        }
       }
-    }
-    for (const tag of tagsOf(older.paths[route])) {
-      const known = document.tags?.some((entry) => entry.name === tag);
-      const theirs = older.tags?.find((entry) => entry.name === tag);
-      if (!known && theirs) (document.tags ??= []).push(structuredClone(theirs));
+      for (const tag of tagsOf(older.paths[route])) {
+        const known = document.tags?.some((entry) => entry.name === tag);
+        const theirs = older.tags?.find((entry) => entry.name === tag);
+        if (!known && theirs) (document.tags ??= []).push(structuredClone(theirs));
+      }
     }
   }
   const dangling = [
     ...new Set(referencesOf(document, [document.paths, document.components], false).map(([, , ref]) => ref)),
   ].filter((ref) => componentOf(document, ref) === undefined);
   if (dangling.length > 0) throw new Error(`merge: the description names undefined components: ${dangling.join(', ')}`);
-  return { document, kept };
+  const schemes = document.components.securitySchemes ?? {};
+  const unknown = securityOf(document).filter((scheme) => !(scheme in schemes));
+  if (unknown.length > 0)
+    throw new Error(`merge: the description names undefined security schemes: ${unknown.join(', ')}`);
+  return { document, from };
 }
 
-/** A copy of the newer file with its repairs applied, each checked still to be needed. */
-function repaired(newer: OpenAPIDocument, repairs: Repairs): OpenAPIDocument {
+/** Every security scheme the document's security requirements name, its own and its operations'. */
+function securityOf(document: OpenAPIDocument): string[] {
+  type Requirements = Array<Record<string, unknown>> | undefined;
+  const operations = Object.values(document.paths).flatMap((methods) => Object.values(methods));
+  const requirements = [
+    document.security,
+    ...operations.map((operation) => (operation as { security?: unknown }).security),
+  ];
+  return [
+    ...new Set(requirements.flatMap((list) => ((list as Requirements) ?? []).flatMap((entry) => Object.keys(entry)))),
+  ];
+}
+
+/** A copy of a file with its repairs applied, each checked still to be needed (the file as read stays as it is). */
+function repaired(
+  { file, document }: Source & { document: OpenAPIDocument },
+  repairs: Repairs = {},
+  bodies: Record<string, BodyRepair> = {},
+): OpenAPIDocument {
   for (const [ref, { to }] of Object.entries(repairs)) {
-    if (componentOf(newer, ref) !== undefined) throw new Error(`merge: ${NEWER} now defines ${ref}: drop its repair`);
-    if (componentOf(newer, to) === undefined) throw new Error(`merge: the repair of ${ref} names ${to}, undefined`);
+    if (componentOf(document, ref) !== undefined) throw new Error(`merge: ${file} now defines ${ref}: drop its repair`);
+    if (componentOf(document, to) === undefined) throw new Error(`merge: the repair of ${ref} names ${to}, undefined`);
   }
-  let text = JSON.stringify(newer);
+  let text = JSON.stringify(document);
   for (const [ref, { to }] of Object.entries(repairs)) {
     const named = JSON.stringify({ $ref: ref }).slice(1, -1); // "$ref":"#/components/…"
-    if (!text.includes(named)) throw new Error(`merge: ${NEWER} no longer names ${ref}: drop its repair`);
+    if (!text.includes(named)) throw new Error(`merge: ${file} no longer names ${ref}: drop its repair`);
     text = text.replaceAll(named, JSON.stringify({ $ref: to }).slice(1, -1));
   }
-  return JSON.parse(text) as OpenAPIDocument;
+  const copy = JSON.parse(text) as OpenAPIDocument;
+  for (const [route, { was, body }] of Object.entries(bodies)) {
+    const json = (copy.paths[route]?.post as { requestBody?: { content?: Record<string, { schema?: unknown }> } })
+      ?.requestBody?.content?.['application/json'];
+    if (!json || JSON.stringify(json.schema) !== JSON.stringify(was))
+      throw new Error(`merge: ${file} changed the request of ${route}: drop or redo its repair`);
+    json.schema = structuredClone(body);
+  }
+  return copy;
 }
 
 /** The component a `$ref` names, or undefined. */

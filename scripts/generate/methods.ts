@@ -1,17 +1,21 @@
 // The generated method layer: for every operation of the OpenAPI, its entry in OPERATIONS (the
-// public manifest), its runtime rules (paging, the conveniences its fields get) and its typed,
-// documented method. What is decided here, once, for every operation:
+// public manifest) and its runtime rules (paging, the conveniences its fields get); its typed,
+// documented method is written by resources.ts from what is decided here, once, for every operation:
 // - kind: a read (retried as reads) when it is a GET or its summary starts with List, Get, Batch
 //   get, Search, Query, Preview, Export or Download; every other operation is a mutation;
 // - paging: a list operation has a cursor (`search_after_ctx`, or `cursor` answered by `next_cursor`)
 //   or a page number (`p`, or `offset` with `limit`: the page's first row) in its body; its items are
 //   the response's `items` (or `docs`, `list`, else its one array), its page size the default of
 //   `limit`; scripts/generate/paging.ts adds what the OpenAPI does not say;
-// - conveniences: a top-level integer field described as Unix seconds or milliseconds also takes a
-//   `Date`; a string field described as comma-separated also takes an array;
-// - the wire: a request described as `multipart/form-data` is sent as a form (its binary fields take a
-//   Blob or File); an answer described as `application/x-ndjson` resolves to its lines, each parsed.
+// - fields: which take a `Date` (Unix times, at any depth) or an array (comma-separated, with their
+//   allowed values), by the rules of scripts/generate/fields.ts; path parameters are fields of the
+//   params, put into the path; an operation whose security is a bearer token of its own (not the app
+//   key) takes it as the call option `token`;
+// - the wire: a request described as `multipart/form-data` only is sent as a form (its binary fields take a
+//   Blob or File); an answer described as `application/x-ndjson` resolves to its lines, each parsed (one
+//   also described as JSON, to its lines or its envelope's data, by the answer's Content-Type).
 
+import { listFields, propertiesOf as fieldsOf, timeFields } from './fields.js';
 import { methodNames } from './naming.js';
 import { PAGING_OVERRIDES } from './paging.js';
 
@@ -34,10 +38,15 @@ export interface Operation {
     };
   };
   parameters?: Array<{ name: string; in: string; required?: boolean; schema?: unknown; description?: string }>;
+  /** The credentials the operation takes; absent: the document's (the app key). */
+  security?: Array<Record<string, unknown>>;
 }
 export interface Document {
   paths: Record<string, Record<string, Operation>>;
-  components: { schemas: Record<string, unknown> };
+  components: {
+    schemas: Record<string, unknown>;
+    securitySchemes?: Record<string, { type?: string; scheme?: string }>;
+  };
 }
 
 interface Property {
@@ -55,16 +64,6 @@ interface ObjectSchema {
   allOf?: ObjectSchema[];
   items?: ObjectSchema;
 }
-
-/**
- * Methods whose params and result the API already names (wave 1 and 2 types, kept so that code
- * written against them still compiles); every other method's types are the rule's.
- */
-const NAMED_TYPES: Record<string, { params: string; result: string }> = {
-  '/incident/list': { params: 'ListIncidentsParams', result: 'IncidentPagePromise' },
-  '/webhook/history/list': { params: 'ListWebhookHistoryParams', result: 'WebhookHistoryPagePromise' },
-  '/webhook/history/detail': { params: 'GetWebhookHistoryDetailRequest', result: 'APIPromise<WebhookHistoryDetail>' },
-};
 
 const READ_SUMMARY = /^(List|Get|Batch get|Search|Query|Preview|Export|Download)\b/;
 
@@ -88,15 +87,23 @@ export interface Described {
     /** The OpenAPI requires `limit`: the method sends the default when the params give none. */
     limitRequired?: true;
   } & (typeof PAGING_OVERRIDES)[string];
+  /** Unix-time fields by their place (`start_time`, `time_filter.start_time`, `layers[].start`) and unit. */
   times: Record<string, 's' | 'ms'>;
-  lists: string[];
+  /** Comma-separated fields, each with its allowed values (empty: any). */
+  lists: Record<string, string[]>;
+  /** Path parameters (`/safari/automation/triggers/{trigger_id}/fire`): fields of the params, put into the path. */
+  pathParams: string[];
+  /** The operation takes a bearer token of its own (the call option `token`), not the client's credential. */
+  token: boolean;
   idempotency: boolean;
   /** The request is a `multipart/form-data` form. */
   multipart: boolean;
   /** The answer is `application/x-ndjson` lines, not an envelope. */
   ndjson: boolean;
-  /** Only the older description has this operation: it was kept from there (merge.ts). */
-  kept: boolean;
+  /** The answer is NDJSON lines or an envelope, as the request asks (`url_mode`): read by its Content-Type. */
+  orEnvelope: boolean;
+  /** The file the operation was kept from, where the newest file does not have it (merge.ts). */
+  source: string | undefined;
 }
 
 function resolve(document: Document, schema: ObjectSchema | undefined): ObjectSchema | undefined {
@@ -109,11 +116,17 @@ function resolve(document: Document, schema: ObjectSchema | undefined): ObjectSc
 
 /** Every property of an object schema, through `$ref` and `allOf`. */
 function propertiesOf(document: Document, schema: ObjectSchema | undefined): Record<string, Property> {
-  const resolved = resolve(document, schema);
-  if (!resolved) return {};
-  const own = { ...resolved.properties };
-  for (const part of resolved.allOf ?? []) Object.assign(own, propertiesOf(document, part));
-  return own;
+  return fieldsOf((field) => resolve(document, field), schema);
+}
+
+/** Whether an operation's security is a bearer token of its own rather than the document's app key. */
+function ownToken(document: Document, operation: Operation): boolean {
+  const schemes = (operation.security ?? []).flatMap((requirement) => Object.keys(requirement));
+  if (schemes.length === 0) return false;
+  return schemes.every((name) => {
+    const scheme = document.components.securitySchemes?.[name];
+    return scheme?.type === 'http' && scheme.scheme?.toLowerCase() === 'bearer';
+  });
 }
 
 function requiredOf(document: Document, schema: ObjectSchema | undefined): string[] {
@@ -134,12 +147,13 @@ function dataSchema(operation: Operation): ObjectSchema | undefined {
 }
 
 /**
- * What the generator knows of every operation of `document`; `kept` are the paths only the older file
- * has; `partial` describes an older file alone (for the report of what changed, see naming.ts).
+ * What the generator knows of every operation of `document`; `kept` are the paths the newest file
+ * lacks, each with the file it was kept from; `partial` describes an older file alone (for the
+ * report of what changed, see naming.ts).
  */
 export function describeOperations(
   document: Document,
-  kept: ReadonlySet<string> = new Set(),
+  kept: Readonly<Record<string, string>> = {},
   partial = false,
 ): Described[] {
   const names = methodNames(Object.keys(document.paths), partial);
@@ -147,21 +161,16 @@ export function describeOperations(
     const http = methods.post ? 'POST' : 'GET';
     const operation = (methods.post ?? methods.get) as Operation;
     const bodySchema = bodySchemaOf(operation) as ObjectSchema | undefined;
-    const query = (operation.parameters ?? []).filter((parameter) => parameter.in === 'query');
-    const fields: Record<string, Property> = bodySchema
-      ? propertiesOf(document, bodySchema)
-      : Object.fromEntries(query.map((p) => [p.name, { ...(p.schema as Property), description: p.description }]));
-    const required = bodySchema ? requiredOf(document, bodySchema).length > 0 : query.some((p) => p.required);
-    const times: Record<string, 's' | 'ms'> = {};
-    const lists: string[] = [];
-    for (const [name, field] of Object.entries(fields)) {
-      const text = field.description ?? '';
-      if (field.type === 'integer' && /unix|epoch|timestamp/i.test(text) && !/duration/i.test(text)) {
-        times[name] = /milli/i.test(text) ? 'ms' : 's';
-      }
-      if (field.type === 'string' && /comma-separated/i.test(text)) lists.push(name);
-    }
+    const form = operation.requestBody?.content?.['multipart/form-data'];
+    const parameters = operation.parameters ?? [];
+    const query = parameters.filter((parameter) => parameter.in === 'query');
+    const pathParams = parameters.filter((parameter) => parameter.in === 'path');
+    const fields = requestFields(document, operation);
+    const required =
+      pathParams.length > 0 ||
+      (bodySchema ? requiredOf(document, bodySchema).length > 0 : query.some((p) => p.required));
     const summary = operation.summary ?? path;
+    const success = operation.responses?.['200']?.content;
     return {
       path,
       method: names.get(path) as string,
@@ -171,14 +180,37 @@ export function describeOperations(
       description: operation.description ?? '',
       required,
       ...pagingOf(document, path, operation, fields),
-      times,
-      lists,
+      times: timeFields((field) => resolve(document, field), path, fields),
+      lists: listFields(path, fields),
+      pathParams: pathParams.map((p) => p.name),
+      token: ownToken(document, operation),
       idempotency: 'idempotency_key' in fields,
-      multipart: operation.requestBody?.content?.['multipart/form-data'] !== undefined,
-      ndjson: operation.responses?.['200']?.content?.['application/x-ndjson'] !== undefined,
-      kept: kept.has(path),
+      // A form only where JSON is not taken too (/incident/create takes either: JSON, the usual way).
+      multipart: form !== undefined && operation.requestBody?.content?.['application/json'] === undefined,
+      ndjson: success?.['application/x-ndjson'] !== undefined,
+      orEnvelope: success?.['application/x-ndjson'] !== undefined && success['application/json'] !== undefined,
+      source: kept[path],
     } satisfies Described;
   });
+}
+
+/**
+ * A request's top-level fields: its body's properties (the document's own objects, through `$ref`
+ * and `allOf`), or for a GET its query parameters; and its path parameters.
+ */
+export function requestFields(document: Document, operation: Operation): Record<string, Property> {
+  const parameters = operation.parameters ?? [];
+  const bodySchema = bodySchemaOf(operation) as ObjectSchema | undefined;
+  const asField = (p: (typeof parameters)[number]) => [
+    p.name,
+    { ...(p.schema as Property), description: p.description },
+  ];
+  return {
+    ...(bodySchema
+      ? propertiesOf(document, bodySchema)
+      : Object.fromEntries(parameters.filter((p) => p.in === 'query').map(asField))),
+    ...Object.fromEntries(parameters.filter((p) => p.in === 'path').map(asField)),
+  };
 }
 
 function pagingOf(
@@ -202,6 +234,8 @@ function pagingOf(
     if (!cursor && !number) throw new Error(`generate: paging.ts calls ${path} a detail, but it does not page`);
     return {};
   }
+  if ((cursor || number) && override.single)
+    throw new Error(`generate: paging.ts calls ${path} a single page, but it pages`);
   if (!cursor && !number && !override.single) {
     if (PAGING_OVERRIDES[path]) throw new Error(`generate: paging.ts names ${path}, which does not page`);
     return {};
@@ -270,22 +304,27 @@ ${entries.join('\n')}
 
 /** `src/generated/operation-rules.ts`: what the client's runtime needs beyond the manifest. */
 export function rulesFile(operations: Described[], header: string): string {
-  const entries = operations.flatMap(({ path, paging, times, lists, idempotency, multipart, ndjson }) => {
+  const entries = operations.flatMap((operation) => {
+    const { path, paging, times, lists, pathParams, token, idempotency, multipart, ndjson, orEnvelope } = operation;
     const rule = {
       ...(paging ? { paging: { ...paging, single: undefined, mode: undefined, ...pagingModes(paging.mode) } } : {}),
       ...(Object.keys(times).length > 0 ? { times } : {}),
-      ...(lists.length > 0 ? { lists } : {}),
+      ...(Object.keys(lists).length > 0 ? { lists } : {}),
+      ...(pathParams.length > 0 ? { pathParams } : {}),
+      ...(token ? { token } : {}),
       ...(idempotency ? { idempotency } : {}),
       ...(multipart ? { multipart } : {}),
       ...(ndjson ? { ndjson } : {}),
+      ...(orEnvelope ? { orEnvelope } : {}),
     };
     return Object.keys(rule).length > 0 ? [`  ${JSON.stringify(path)}: ${JSON.stringify(rule)},`] : [];
   });
   return `${header}
-// The runtime rules of the operations that have rules (scripts/generate/methods.ts says how each is
-// read from the OpenAPI): how a list pages, which fields take a Date or an array, which bodies get an
-// idempotency key, which requests are forms and which answers NDJSON lines. Loaded with a client's
-// first method call.
+// The runtime rules of the operations that have rules (scripts/generate/methods.ts and fields.ts say
+// how each is read from the OpenAPI): how a list pages, which fields take a Date or an array (and
+// which values a list allows), which fields go into the path, which operations take a token of their
+// own, which bodies get an idempotency key, which requests are forms and which answers NDJSON lines.
+// Loaded with a client's first method call.
 
 import type { OperationRule } from '../client/resources/rules.js';
 
@@ -294,132 +333,4 @@ export const RULES: Record<string, OperationRule> = {
 ${entries.join('\n')}
 };
 `;
-}
-
-/** `Members`, `ChannelsEscalateRules`: a namespace's interface name. */
-function typeName(namespace: string): string {
-  return namespace
-    .split('.')
-    .map((part) => part[0]?.toUpperCase() + part.slice(1))
-    .join('');
-}
-
-/** A TSDoc block, its text escaped for a comment. */
-function doc(lines: string[], indent: string): string {
-  const text = lines.flatMap((line) => line.replace(/\*\//g, '*\\/').split('\n'));
-  return `${indent}/**\n${text.map((line) => `${indent} *${line ? ` ${line}` : ''}`).join('\n')}\n${indent} */`;
-}
-
-/** `src/generated/resources.ts`: the typed namespaces, and the table their methods are built from. */
-export function resourcesFile(operations: Described[], header: string): string {
-  const namespaces = new Map<string, { methods: Described[]; children: Set<string> }>();
-  const ensure = (name: string) => {
-    let entry = namespaces.get(name);
-    if (!entry) namespaces.set(name, (entry = { methods: [], children: new Set() }));
-    return entry;
-  };
-  for (const operation of operations) {
-    const parts = operation.method.split('.');
-    ensure(parts.slice(0, -1).join('.')).methods.push(operation);
-    for (let i = 1; i < parts.length - 1; i++)
-      ensure(parts.slice(0, i).join('.')).children.add(parts.slice(0, i + 1).join('.'));
-  }
-  const roots = [...namespaces.keys()].filter((name) => !name.includes('.')).sort();
-  const interfaces = [...namespaces.entries()]
-    .sort(([a], [b]) => (a < b ? -1 : 1))
-    .map(([name, { methods, children }]) => {
-      const members = [
-        ...[...children].sort().map((child) => {
-          const last = child.split('.').pop() as string;
-          return `${doc(
-            [
-              `\`${child}\`: ${namespaces
-                .get(child)
-                ?.methods.map((m) => m.method.split('.').pop())
-                .join(', ')}.`,
-            ],
-            '  ',
-          )}\n  readonly ${last}: ${typeName(child)};`;
-        }),
-        ...methods.map((operation) => methodSignature(operation)),
-      ];
-      return `${doc([`\`client.${name}\`: the operations under \`/${operations.find((o) => o.method.startsWith(`${name}.`))?.path.split('/')[1]}/\`.`], '')}\nexport interface ${typeName(name)} {\n${members.join('\n')}\n}`;
-    });
-  const table = [...namespaces.entries()]
-    .sort(([a], [b]) => (a < b ? -1 : 1))
-    .filter(([, { methods }]) => methods.length > 0)
-    .map(([name, { methods }]) => {
-      const verbs = methods.map((m) => `${m.paging ? '*' : ''}${m.method.split('.').pop()}`);
-      return `  ${JSON.stringify(name)}: ${JSON.stringify(verbs.join(' '))},`;
-    });
-  return `${header}
-// Every operation as a method \`client.<resource>[.<sub>].<verb>\`: the namespaces' types with the
-// OpenAPI's summary and description, and the table the client builds them from at construction
-// (src/client/resources/build.ts). The table holds only names, so the methods cost the up-front bundle
-// almost nothing; their paths, retry kinds and paging load with the first call.
-
-import type { APIPromise } from '../core/api-promise.js';
-import type { RequestOptions } from '../client/client-options.js';
-import type { Data, ListPagePromiseOf, Params, WebhookHistoryPagePromise } from '../client/resources/types.js';
-import type { IncidentPagePromise } from '../client/pagination/incident-page.js';
-import type { ListIncidentsParams } from '../schemas/list.js';
-import type { GetWebhookHistoryDetailRequest, ListWebhookHistoryParams, WebhookHistoryDetail } from '../schemas/webhook-history.js';
-
-${interfaces.join('\n\n')}
-
-/** Every resource namespace of the client. */
-export interface Resources {
-${roots.map((root) => `${doc([`The operations under \`/${operations.find((o) => o.method.startsWith(`${root}.`))?.path.split('/')[1]}/\`.`], '  ')}\n  readonly ${root}: ${typeName(root)};`).join('\n')}
-}
-
-/**
- * @internal The verbs of each namespace, space-separated; \`*\` marks a list method (it returns a
- * PagePromise). The client builds \`client.<namespace>.<verb>\` from it.
- */
-export const RESOURCE_METHODS: Record<string, string> = {
-${table.join('\n')}
-};
-`;
-}
-
-/** "`a` takes" or "`a`, `b` take". */
-function fieldList(fields: string[]): string {
-  return `${fields.map((field) => `\`${field}\``).join(', ')} ${fields.length === 1 ? 'takes' : 'take'}`;
-}
-
-function methodSignature(operation: Described): string {
-  const { path, http, summary, description, required, paging, times, lists, method, multipart, ndjson, kept } =
-    operation;
-  const conveniences = [
-    Object.keys(times).length > 0 ? `${fieldList(Object.keys(times))} a \`Date\` as well.` : '',
-    lists.length > 0 ? `${fieldList(lists)} an array as well.` : '',
-  ].filter(Boolean);
-  const list = Boolean(paging);
-  const lines = [
-    `${summary} (\`${http} ${path}\`).`,
-    ...(description && description !== summary ? ['', description] : []),
-    ...(conveniences.length > 0 ? ['', conveniences.join(' ')] : []),
-    ...(list ? ['', '`await` gives the first page; `for await` walks every item of every page.'] : []),
-    ...(multipart
-      ? ['', 'Sent as `multipart/form-data`: give the file as a `File` (its name is sent) or a `Blob`.']
-      : []),
-    ...(ndjson
-      ? ['', 'Resolves to the answer’s NDJSON lines, each parsed, read whole within `maxResponseBytes`.']
-      : []),
-    ...(kept
-      ? ['', 'Kept from the older OpenAPI description (openapi/openapi.en.json): the newer one does not list it.']
-      : []),
-  ];
-  const timeKeys =
-    Object.keys(times)
-      .map((t) => JSON.stringify(t))
-      .join(' | ') || 'never';
-  const listKeys = lists.map((t) => JSON.stringify(t)).join(' | ') || 'never';
-  const params = `Params<${JSON.stringify(path)}, ${timeKeys}, ${listKeys}>`;
-  const result = list
-    ? `ListPagePromiseOf<${JSON.stringify(path)}, ${JSON.stringify(paging?.items ?? 'items')}>`
-    : `APIPromise<Data<${JSON.stringify(path)}>>`;
-  const verb = method.split('.').pop() as string;
-  const named = NAMED_TYPES[path];
-  return `${doc(lines, '  ')}\n  ${verb}(params${required ? '' : '?'}: ${named?.params ?? params}, options?: RequestOptions): ${named?.result ?? result};`;
 }

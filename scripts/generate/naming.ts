@@ -9,16 +9,21 @@
 // A first segment that names a product rather than a resource (PRODUCTS: `/safari/` is AI SRE) is
 // not a resource: the segments between it and the verb make the resource, joined in camelCase and
 // plural (`/safari/mcp/server/list` → `mcpServers.list`, `/safari/a2a-agent/enable` → `a2aAgents.enable`).
-// A name the rule would make awkward, or one fixed earlier under another name (API.md), is in
+// A product's area with resources of its own (AREAS: `/safari/automation/` is AI SRE's
+// automations, with rules, runs, templates and triggers) is one namespace, its next segments the
+// sub-resource: `/safari/automation/rule/create` → `automations.rules.create`. A path parameter
+// (`{trigger_id}`) is no segment of the name: `/safari/automation/triggers/{trigger_id}/fire` →
+// `automations.triggers.fire`.
+// A name the rule would make awkward, or one fixed earlier under another name, is in
 // OVERRIDES with its reason. The generator refuses two paths with one name, and a name that is both
 // a method and a namespace.
 
 /** Paths whose method name is not the rule's, each with the reason. */
 export const OVERRIDES: Record<string, { method: string; why: string }> = {
-  '/incident/responder/add': { method: 'incidents.addResponder', why: 'fixed in wave 2 (API.md)' },
-  '/alert/event/list': { method: 'alerts.events', why: 'fixed in wave 2 (API.md): the events of one alert' },
-  '/webhook/history/list': { method: 'webhookHistory.list', why: 'fixed in wave 2 (API.md)' },
-  '/webhook/history/detail': { method: 'webhookHistory.detail', why: 'fixed in wave 2 (API.md)' },
+  '/incident/responder/add': { method: 'incidents.addResponder', why: 'a name users already call' },
+  '/alert/event/list': { method: 'alerts.events', why: 'a name users already call: the events of one alert' },
+  '/webhook/history/list': { method: 'webhookHistory.list', why: 'a name users already call' },
+  '/webhook/history/detail': { method: 'webhookHistory.detail', why: 'a name users already call' },
   '/incident/past/list': { method: 'incidents.listPast', why: '"past" has no plural: the rule would say pasts' },
   '/member/info/reset': {
     method: 'members.resetInfo',
@@ -33,6 +38,26 @@ export const OVERRIDES: Record<string, { method: string; why: string }> = {
   '/status-page/change/active/list': {
     method: 'statusPages.changes.listActive',
     why: '"active" filters the changes, it is no resource: the rule would say changeActives (as incidents.listPast)',
+  },
+  '/datasource/im/person/try-link': {
+    method: 'datasources.im.persons.tryLink',
+    why: 'IM is an acronym with no plural (as rum), and its methods sit under `datasources.im`: the rule would say imPersons',
+  },
+  '/incident/post-mortem/basics/reset': {
+    method: 'incidents.postMortems.resetBasics',
+    why: 'resets a part of a post-mortem, no resource of its own (as members.resetInfo): the rule would say postMortemBasics',
+  },
+  '/incident/post-mortem/status/reset': {
+    method: 'incidents.postMortems.resetStatus',
+    why: 'resets a part of a post-mortem, no resource of its own (as members.resetInfo)',
+  },
+  '/incident/post-mortem/title/reset': {
+    method: 'incidents.postMortems.resetTitle',
+    why: 'resets a part of a post-mortem, no resource of its own (as members.resetInfo)',
+  },
+  '/incident/post-mortem/follow-ups/reset': {
+    method: 'incidents.postMortems.resetFollowUps',
+    why: 'resets a part of a post-mortem, no resource of its own (as members.resetInfo)',
   },
   '/datasource/im/war-room-enabled/list': {
     method: 'datasources.im.listWarRoomEnabled',
@@ -55,13 +80,31 @@ const RESOURCES: Record<string, { name: string; why: string }> = {
  */
 const PRODUCTS: Record<string, { why: string }> = {
   safari: { why: 'the AI SRE product (Safari), whose paths name skills, MCP servers, A2A agents and sessions' },
+  oncall: { why: 'the On-call product, whose `/oncall/license/list` names its licenses: `licenses`, not `oncalls`' },
+};
+
+/**
+ * Areas of a product whose paths name several resources of their own (`/safari/automation/rule/…`,
+ * `…/run/…`, `…/template/…`, `…/triggers/…`): one namespace, the resources its members. Flattened by
+ * the product rule they would read `automationRules`, `automationRuns`, …: four namespaces of one thing.
+ */
+const AREAS: Record<string, { name: string; why: string }> = {
+  'safari/automation': { name: 'automations', why: 'AI SRE’s Automations: rules, their runs, templates and triggers' },
 };
 
 /** The method name the rule gives a path (`'/channel/escalate/rule/list'` → `'channels.escalateRules.list'`). */
 export function methodName(path: string): string {
   const override = OVERRIDES[path];
   if (override) return override.method;
-  const segments = path.split('/').filter(Boolean);
+  const segments = path.split('/').filter((segment) => segment !== '' && !/^\{.+\}$/.test(segment));
+  const area = AREAS[segments.slice(0, 2).join('/')];
+  if (area) {
+    const [, , ...inner] = segments;
+    const verb = inner.pop();
+    if (!verb || inner.length === 0)
+      throw new Error(`generate: ${path} names no resource in its area; add it to OVERRIDES`);
+    return `${area.name}.${plural(camel(inner.join('-')))}.${camel(verb)}`;
+  }
   if (segments.length < 2) throw new Error(`generate: ${path} has no verb segment; add it to OVERRIDES`);
   const [first, ...rest] = segments as [string, ...string[]];
   const verb = camel(rest.pop() as string);

@@ -14,7 +14,7 @@ export interface PagingOverride {
   depth?: number;
   /** The item's id field. */
   id?: string;
-  /** A list answered in one page that returns a PagePromise all the same (fixed so in wave 2). */
+  /** A list answered in one page that returns a PagePromise all the same (its method was named so before it paged). */
   single?: true;
   /** A detail whose body has a cursor for a list inside it: a plain method, resolving to the whole `data`. */
   detail?: true;
@@ -26,7 +26,6 @@ export const PAGING_OVERRIDES: Record<string, PagingOverride> = {
   '/incident/list': { window: MAX_WINDOW_SECONDS, depth: MAX_PAGE_DEPTH, id: 'incident_id' },
   '/alert/list': { window: MAX_WINDOW_SECONDS, depth: MAX_PAGE_DEPTH, id: 'alert_id' },
   '/insight/incident/list': { id: 'incident_id' },
-  '/alert/event/list': { single: true },
   // The service's own descriptions: "Maximum range: 183 days", "Maximum window: 365 days", "Maximum span 90 days".
   '/rum/issue/list': { window: 183 * DAY_MS },
   '/sourcemap/list': { window: 365 * DAY_MS },
@@ -34,4 +33,8 @@ export const PAGING_OVERRIDES: Record<string, PagingOverride> = {
   // The session with a window of its events: `search_after_ctx` pages older events (`has_more_older`).
   // As a list, its pages would hold the events alone and lose the session, which is what it is for.
   '/safari/session/get': { detail: true },
+  // Streams the segments as NDJSON by default, its cursor in a header; as an envelope of URLs with
+  // `url_mode: true`. One answer of either kind: the method resolves to it (lines or data), and
+  // `withResponse()` gives the header's cursor.
+  '/rum/session-replay/segments': { detail: true },
 };

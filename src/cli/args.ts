@@ -10,6 +10,7 @@
 import { readFileSync } from 'node:fs';
 import { basename } from 'node:path';
 import { parseArgs } from 'node:util';
+import { closest } from '../internal/closest.js';
 
 /** A mistake in the command line: exit 2, nothing sent. */
 export class UsageError extends Error {
@@ -39,6 +40,11 @@ export const GLOBAL_FLAGS: Record<string, Flag> = {
     type: 'string',
     value: '<key>',
     description: 'the app key (default: $FLASHDUTY_APP_KEY); never printed',
+  },
+  'access-token': {
+    type: 'string',
+    value: '<token>',
+    description: 'an access token instead of the app key (default: $FLASHDUTY_ACCESS_TOKEN); never printed',
   },
   'base-url': {
     type: 'string',
@@ -78,39 +84,6 @@ export function parseFlags(args: string[], flags: Record<string, Flag>, command:
     }
     throw new UsageError(message.replace(/\. To specify .*$/, ''), command);
   }
-}
-
-/** The candidate nearest to `word` by edit distance, if it is near enough to be a typo. */
-export function closest(word: string, candidates: readonly string[]): string | undefined {
-  let best: string | undefined;
-  let distance = Math.max(2, Math.floor(word.length / 3)) + 1;
-  for (const candidate of candidates) {
-    const d = editDistance(word, candidate);
-    if (d < distance) [best, distance] = [candidate, d];
-  }
-  return best;
-}
-
-/** Edits (insert, delete, change, swap two neighbours) from `a` to `b`: a swapped pair is one typo. */
-function editDistance(a: string, b: string): number {
-  let before: number[] = [];
-  let previous = Array.from({ length: b.length + 1 }, (_, i) => i);
-  for (let i = 1; i <= a.length; i++) {
-    const row = [i];
-    for (let j = 1; j <= b.length; j++) {
-      row[j] = Math.min(
-        (previous[j] as number) + 1,
-        (row[j - 1] as number) + 1,
-        (previous[j - 1] as number) + (a[i - 1] === b[j - 1] ? 0 : 1),
-      );
-      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) {
-        row[j] = Math.min(row[j] as number, (before[j - 2] as number) + 1);
-      }
-    }
-    before = previous;
-    previous = row;
-  }
-  return previous[b.length] as number;
 }
 
 /** `--data`: JSON text, `@file` or `-` (standard input), as an object or array. */

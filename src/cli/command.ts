@@ -14,8 +14,8 @@ export interface Command {
   /** Positional arguments as help shows them (`<event_type>`, `<incident_id…>`). */
   args?: string;
   flags: Record<string, Flag>;
-  /** One example line, shown by `--help`. */
-  example: string;
+  /** One example line, shown by `--help` (a generated command's is made from its body's schema when asked). */
+  example: string | (() => Promise<string>);
   /** More help, loaded only for `--help` (a generated command's body fields). */
   details?(): Promise<string>;
   run(context: Context): Promise<number>;

@@ -33,7 +33,7 @@ export const COMMANDS: Command[] = [
       seed: { type: 'string', value: '<n>', description: 'the seed of its data (default 1)' },
       incidents: { type: 'string', value: '<n>', description: 'how many incidents it starts with (default 200)' },
     },
-    example: 'flashduty mock --port 4010',
+    example: 'flashduty mock --seed 7 --incidents 500',
     run: async (context) => (await import('./commands/mock.js')).mock(context),
   },
   {
@@ -91,6 +91,20 @@ export const COMMANDS: Command[] = [
       'custom-body': { type: 'string', value: '<file>', description: 'a custom body template (JSON)' },
       'value-mapping': { type: 'string', value: '<file>', description: 'value mapping for the template (JSON)' },
       count: { type: 'string', value: '<n>', description: 'how many deliveries of each event type (default 1)' },
+      duplicate: {
+        type: 'string',
+        value: '<n>',
+        description: 'send each delivery n times with one event_id (try dedup; default 1)',
+      },
+      reorder: {
+        type: 'boolean',
+        description: "make the event types one incident's events, then deliver them newest first (try staleness)",
+      },
+      via: {
+        type: 'string',
+        value: '<mock url>',
+        description: 'send through a running flashduty mock: the deliveries land in its history, for replay',
+      },
     },
     example: 'flashduty webhooks trigger i_new --to http://localhost:3000/hooks/flashduty',
     run: async (context) => (await import('./commands/webhooks.js')).trigger(context),
@@ -128,10 +142,18 @@ const FILE: Flag = {
   description: 'the file to upload (sent as the form’s file, under its name on disk)',
 };
 
+const TOKEN: Flag = {
+  type: 'string',
+  value: '<token>',
+  description: 'the operation’s own token (an automation trigger’s), sent instead of the app key; never printed',
+};
+
 /**
  * One command per named method of the manifest, for the words no written command has. An upload
- * (a form, as the generated rules say) also takes --file; a list, and an answer of NDJSON lines,
- * print one item (line) after another.
+ * (a form, as the generated rules say) also takes --file; an operation with path parameters takes
+ * them as arguments (`automations triggers fire <trigger_id>`), one with a token of its own takes
+ * --token; a list, and an answer of NDJSON lines, print one item (line) after another. The example
+ * `--help` shows is made from the body's schema: the OpenAPI's example of its required fields.
  */
 export async function methodCommands(): Promise<Command[]> {
   const [{ OPERATIONS }, { RULES }] = await Promise.all([
@@ -140,15 +162,22 @@ export async function methodCommands(): Promise<Command[]> {
   ]);
   return Object.entries(OPERATIONS).map(([path, info]): Command => {
     const words = info.method.split('.').map(kebab);
-    const upload = RULES[path]?.multipart === true;
-    const output = info.paging ? 'items' : RULES[path]?.ndjson ? 'lines' : 'data';
+    const rule = RULES[path];
+    const output = info.paging ? 'items' : rule?.ndjson ? 'lines' : 'data';
+    const shape = {
+      path,
+      pathParams: rule?.pathParams ?? [],
+      upload: rule?.multipart === true,
+      token: rule?.token === true,
+    };
     return {
       words,
       summary: `${info.summary} (${info.http} ${path})${info.paging ? '; walks every page' : ''}`,
-      flags: { data: DATA, ...(upload ? { file: FILE } : {}) },
-      example: `flashduty ${words.join(' ')}${upload ? ' --file skill.zip' : info.paging ? ' --json' : " --data '{…}'"}`,
+      ...(shape.pathParams.length > 0 ? { args: shape.pathParams.map((name) => `<${name}>`).join(' ') } : {}),
+      flags: { data: DATA, ...(shape.upload ? { file: FILE } : {}), ...(shape.token ? { token: TOKEN } : {}) },
+      example: async () => (await import('./commands/method.js')).example(words, shape, output),
       details: async () => (await import('./commands/method.js')).bodyHelp(path),
-      run: async (context) => (await import('./commands/method.js')).method(context, info.method, output),
+      run: async (context) => (await import('./commands/method.js')).method(context, info.method, output, shape),
     };
   });
 }

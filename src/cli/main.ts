@@ -5,12 +5,15 @@
 //   command or flag, bad JSON, an unreadable file, a malformed duration or URL, a param the OpenAPI
 //   refuses), with nothing sent.
 // - Every error is one line on stderr: the error's class, the envelope's code and the message.
-// - The app key is never printed: the SDK's errors are scrubbed of it, and nothing here prints it.
+// - The credential (app key or access token, and an operation's own --token) is never printed: the
+//   SDK's errors are scrubbed of it, and nothing here prints it.
+// - `flashduty help [command…]` is `flashduty [command…] --help`.
 // It loads only what the command needs: `incidents list` loads the client, never the mock, the
-// receiver or zod.
+// receiver or zod. `main()` has no side effect (tests run it in process); `run()` is the bin's.
 
 import { readFileSync } from 'node:fs';
-import { closest, GLOBAL_FLAGS, type Flag, parseFlags, UsageError } from './args.js';
+import { closest } from '../internal/closest.js';
+import { GLOBAL_FLAGS, type Flag, parseFlags, UsageError } from './args.js';
 import { type Command, type Context, EXIT } from './command.js';
 import { COMMANDS, kebab, methodCommands } from './commands.js';
 import type { Io } from './output.js';
@@ -29,7 +32,9 @@ export async function main(
   }
 }
 
-async function dispatch(argv: string[], io: Io, env: Record<string, string | undefined>): Promise<number> {
+async function dispatch(given: string[], io: Io, env: Record<string, string | undefined>): Promise<number> {
+  // `help [command…]` asks what `[command…] --help` asks.
+  const argv = given[0] === 'help' ? [...given.slice(1), '--help'] : given;
   if (argv[0] === '--version' || argv[0] === '-v') {
     io.out(`flashduty ${VERSION}\n`);
     return EXIT.ok;
@@ -66,7 +71,7 @@ async function dispatch(argv: string[], io: Io, env: Record<string, string | und
       (client ??= import('../client/client.js').then(
         ({ Flashduty }) =>
           new Flashduty({
-            appKey: (parsed.values['app-key'] as string | undefined) ?? env.FLASHDUTY_APP_KEY,
+            ...credentialOf(parsed.values, env),
             baseUrl: (parsed.values['base-url'] as string | undefined) ?? env.FLASHDUTY_BASE_URL,
             // The outcome is the one line printed at the end; retries are logged with FLASHDUTY_LOG=warn.
             logLevel: (env.FLASHDUTY_LOG as 'error' | undefined) ?? 'error',
@@ -74,6 +79,23 @@ async function dispatch(argv: string[], io: Io, env: Record<string, string | und
       )),
   };
   return await command.run(context);
+}
+
+/**
+ * The client's credential as the client reads it: the flags where they name one (--app-key,
+ * --access-token), else the environment (this process's, as given to main; an empty variable is unset).
+ */
+function credentialOf(
+  values: Record<string, unknown>,
+  env: Record<string, string | undefined>,
+): { appKey?: string; accessToken?: string } {
+  const appKey = values['app-key'] as string | undefined;
+  const accessToken = values['access-token'] as string | undefined;
+  if (appKey !== undefined || accessToken !== undefined)
+    return { ...(appKey !== undefined ? { appKey } : {}), ...(accessToken !== undefined ? { accessToken } : {}) };
+  const set = (value: string | undefined) => (value?.trim() ? value : undefined);
+  const fromEnv = { appKey: set(env.FLASHDUTY_APP_KEY), accessToken: set(env.FLASHDUTY_ACCESS_TOKEN) };
+  return Object.fromEntries(Object.entries(fromEnv).filter(([, value]) => value !== undefined));
 }
 
 /** The command whose words start `words` (the longest), matching camelCase or kebab-case words. */
@@ -121,7 +143,7 @@ async function overview(): Promise<string> {
     '\nFlags of every command:\n',
     flagLines(GLOBAL_FLAGS),
     '\nExit codes: 0 done, 1 the API or a delivery failed, 2 a usage error (nothing sent).\n',
-    "Run 'flashduty <command> --help' for its flags and an example.\n",
+    "Run 'flashduty help <command>' (or 'flashduty <command> --help') for its flags and an example.\n",
   ].join('');
 }
 
@@ -132,7 +154,7 @@ async function help(command: Command): Promise<string> {
     Object.keys(command.flags).length > 0 ? `\nFlags:\n${flagLines(command.flags)}` : '',
     `\nFlags of every command:\n${flagLines(GLOBAL_FLAGS)}`,
     command.details ? `\n${await command.details()}` : '',
-    `\nExample:\n  ${command.example}\n`,
+    `\nExample:\n  ${typeof command.example === 'string' ? command.example : await command.example()}\n`,
   ].join('');
 }
 
@@ -160,12 +182,21 @@ function report(error: unknown, io: Io): number {
   return name === 'RequestValidationError' || name === 'ConfigError' ? EXIT.usage : EXIT.failed;
 }
 
-// Run as the bin (bin/flashduty.js imports this file; `npm run cli` runs it with tsx). A reader that
-// stops early (`| head`) closes the pipe: that ends the output, it is not an error.
-process.stdout.on('error', (error: NodeJS.ErrnoException) => {
-  if (error.code === 'EPIPE') process.exit(process.exitCode ?? EXIT.ok);
-  throw error;
-});
-const stdout = (text: string) => process.stdout.write(text);
-const stderr = (text: string) => process.stderr.write(text);
-process.exitCode = await main(process.argv.slice(2), { out: stdout, err: stderr, tty: process.stderr.isTTY === true });
+/**
+ * The bin's run (bin/flashduty.js; `npm run cli` runs it with tsx): `main` over this process's
+ * arguments, standard streams and environment, its exit code set. A reader that stops early
+ * (`| head`) closes the pipe: that ends the output, it is not an error.
+ */
+export async function run(): Promise<void> {
+  process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+    if (error.code === 'EPIPE') process.exit(process.exitCode ?? EXIT.ok);
+    throw error;
+  });
+  const stdout = (text: string) => process.stdout.write(text);
+  const stderr = (text: string) => process.stderr.write(text);
+  process.exitCode = await main(process.argv.slice(2), {
+    out: stdout,
+    err: stderr,
+    tty: process.stderr.isTTY === true,
+  });
+}

@@ -1,9 +1,13 @@
 // The client's options: what each one means, its default, and the check that refuses a bad value
 // with a ConfigError naming the option (so that one `catch` covers everything the SDK throws).
 // The request loop (client.ts) takes the checked values from here and checks nothing itself.
+// The credential is exactly one of the app key and the access token: from the options where they
+// name one (the environment is then not read for it), else from the environment. Both options, or
+// both variables, or neither, or an empty one is refused, naming the options, never the values.
 
 import { ConfigError } from '../core/errors.js';
 import type { ValidateMode } from '../core/envelope.js';
+import { readEnv } from '../internal/env.js';
 import type { Logger, LogLevel } from '../internal/logger.js';
 import type { RateLimitOptions } from './rate-limiter.js';
 
@@ -15,8 +19,17 @@ export const DEFAULT_MAX_RESPONSE_BYTES = 32 * 1024 * 1024;
 
 /** Options of {@link Flashduty}; each has a default. */
 export interface ClientOptions {
-  /** The account's API key. Default: `process.env.FLASHDUTY_APP_KEY`. It is sent as `app_key` and never logged. */
+  /**
+   * The account's API key. Default: `process.env.FLASHDUTY_APP_KEY` (read only when neither this nor
+   * `accessToken` is given). It is sent as `app_key` and never logged. Give it or `accessToken`, not both.
+   */
   appKey?: string;
+  /**
+   * An access token, sent as `Authorization: Bearer <token>` instead of the app key (no `app_key` is
+   * sent). Default: `process.env.FLASHDUTY_ACCESS_TOKEN` (read only when neither this nor `appKey` is
+   * given). Never logged. Give it or `appKey`, not both.
+   */
+  accessToken?: string;
   /** Default: `process.env.FLASHDUTY_BASE_URL`, else `https://api.flashcat.cloud`. */
   baseUrl?: string;
   /** Milliseconds per attempt, body included. Default 30 000. */
@@ -87,6 +100,67 @@ export interface RequestOptions {
   maxRetries?: number;
   /** Extra headers for this call. */
   headers?: Record<string, string>;
+}
+
+/**
+ * The options of an operation that is authenticated by a token of its own (the automation
+ * trigger's `automations.triggers.fire`): the token, sent as `Authorization: Bearer <token>` in place
+ * of the client's app key or access token, and redacted like them.
+ */
+export interface TokenRequestOptions extends RequestOptions {
+  /** The operation's own token (an automation trigger's `http_post_token`). */
+  token: string;
+}
+
+/** The credential a client sends: its app key (in the query) or its access token (a bearer header). */
+export interface Credential {
+  kind: 'appKey' | 'accessToken';
+  value: string;
+}
+
+/** Header-safe: visible ASCII only (no space, no line break: a header cannot carry them). */
+const HEADER_SAFE = /^[\x21-\x7e]+$/;
+
+/**
+ * The one credential of `options`: the option given, else (`fromEnv`) the environment variable set.
+ * Both options or both variables, neither, or an empty one: a ConfigError naming the options.
+ */
+export function checkCredential(options: ClientOptions, fromEnv = true): Credential {
+  const named = options.appKey !== undefined || options.accessToken !== undefined || !fromEnv;
+  const read = (kind: Credential['kind'], variable: string) => {
+    const value = named ? options[kind] : readEnv(variable);
+    return value === undefined ? undefined : { kind, value, from: named ? `the option \`${kind}\`` : variable };
+  };
+  const appKey = read('appKey', 'FLASHDUTY_APP_KEY');
+  const accessToken = read('accessToken', 'FLASHDUTY_ACCESS_TOKEN');
+  if (appKey && accessToken) {
+    throw new ConfigError(
+      `Both appKey (${appKey.from}) and accessToken (${accessToken.from}) are set: a client sends one credential. ` +
+        'Pass one of `appKey` and `accessToken` (or set one of FLASHDUTY_APP_KEY and FLASHDUTY_ACCESS_TOKEN).',
+    );
+  }
+  const credential = appKey ?? accessToken;
+  if (!credential) {
+    throw new ConfigError(
+      'No credential: pass `appKey` or `accessToken` to new Flashduty(), or set FLASHDUTY_APP_KEY or FLASHDUTY_ACCESS_TOKEN.',
+    );
+  }
+  if (typeof credential.value !== 'string' || credential.value.trim() === '') {
+    throw new ConfigError(
+      `${credential.kind} is empty (${credential.from}): pass a non-empty one, or set FLASHDUTY_APP_KEY or FLASHDUTY_ACCESS_TOKEN.`,
+    );
+  }
+  const value = credential.value.trim();
+  if (credential.kind === 'accessToken' && !HEADER_SAFE.test(value)) {
+    throw new ConfigError('accessToken: only visible ASCII characters can be sent in an Authorization header');
+  }
+  if (credential.kind === 'appKey') encodeKey(value);
+  return { kind: credential.kind, value };
+}
+
+/** Whether a call's own token can be sent as a bearer header. */
+export function isHeaderSafe(token: string): boolean {
+  return HEADER_SAFE.test(token);
 }
 
 /** The key as a query value; a lone UTF-16 surrogate cannot be encoded (a bare URIError otherwise). */

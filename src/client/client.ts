@@ -1,6 +1,9 @@
 // The Flashduty client: options and environment defaults, all checked at construction, and the
 // methods. Every call goes through one request loop (request-loop.ts: limiter → ky → envelope →
 // retry policy), which loads with the first call so that ky is not on the up-front path.
+// `withOptions()` makes a client of the same options but those given; it shares this client's
+// rate limiter when it calls the same service with the same credential (the service counts calls
+// per account), and has a limiter of its own otherwise.
 
 import { type APIPromise, apiPromise, describe, type ResponseInfo } from '../core/api-promise.js';
 import { ConfigError } from '../core/errors.js';
@@ -8,7 +11,7 @@ import type { ValidateMode } from '../core/envelope.js';
 import { isBrowser, readEnv } from '../internal/env.js';
 import { lazy } from '../internal/lazy.js';
 import { createLog, isLogLevel } from '../internal/logger.js';
-import { createRedactor } from '../internal/redact.js';
+import { createRedactor, type Redactor } from '../internal/redact.js';
 import { VERSION } from '../version.js';
 import type { Resources } from '../generated/resources.js';
 import { deleteSkill, enableA2AAgent, type MutationResult } from './agents.js';
@@ -16,6 +19,7 @@ import type { IncidentPagePromise } from './pagination/incident-page.js';
 import type { LoopSettings, RequestLoop } from './request-loop.js';
 import {
   checkBaseUrl,
+  checkCredential,
   checkHooks,
   checkRateLimit,
   checkTimeout,
@@ -26,6 +30,7 @@ import {
   DEFAULT_MAX_RESPONSE_BYTES,
   DEFAULT_MAX_RETRIES,
   DEFAULT_TIMEOUT_MS,
+  type Credential,
   encodeKey,
   type RequestOptions,
 } from './client-options.js';
@@ -36,7 +41,14 @@ import { callPath } from './resources/call.js';
 import type { ListIncidentsParams } from '../schemas/list.js';
 
 export { DEFAULT_BASE_URL } from './client-options.js';
-export type { AfterResponseHook, BeforeRequestHook, ClientOptions, Hooks, RequestOptions } from './client-options.js';
+export type {
+  AfterResponseHook,
+  BeforeRequestHook,
+  ClientOptions,
+  Hooks,
+  RequestOptions,
+  TokenRequestOptions,
+} from './client-options.js';
 
 /** @internal What the request loop hands back to an operation. */
 export interface ApiResponse {
@@ -47,6 +59,8 @@ export interface ApiResponse {
   url: string;
   /** The answer's headers as received (scrubbed only when shown through `withResponse()`). */
   headers: Headers;
+  /** The call's own scrub, where it carried a token of its own: `withResponse()` scrubs with it. */
+  scrub?: Redactor;
 }
 
 // The namespaces (client.incidents, client.members, …) are built at construction from the generated
@@ -76,24 +90,24 @@ export class Flashduty {
   /** The largest response body read, in bytes (decompressed). */
   readonly maxResponseBytes: number;
   readonly #settings: LoopSettings;
+  /** The options as given, with what the environment gave made explicit: `withOptions()` starts from them. */
+  readonly #options: ClientOptions;
+  readonly #credential: Credential;
   #loop: RequestLoop | undefined;
   #loopPromise: Promise<RequestLoop> | undefined;
 
   constructor(options: ClientOptions = {}) {
-    const appKey = options.appKey ?? readEnv('FLASHDUTY_APP_KEY');
-    if (typeof appKey !== 'string' || appKey.trim() === '') {
-      throw new ConfigError(
-        'No app key: pass `appKey` to new Flashduty() or set the FLASHDUTY_APP_KEY environment variable.',
-      );
-    }
+    const parent = DERIVED.get(options);
+    const credential = checkCredential(options, parent === undefined);
     if (isBrowser() && !options.dangerouslyAllowBrowser) {
       throw new ConfigError(
-        'Refusing to run in a browser: the app key is the identity of your whole account and every visitor ' +
+        'Refusing to run in a browser: the credential is the identity of your whole account and every visitor ' +
           'could read it. Call Flashduty from a server, or pass `dangerouslyAllowBrowser: true` if you accept that.',
       );
     }
-    const key = appKey.trim();
+    const key = credential.value;
     const scrub = createRedactor(key);
+    this.#credential = credential;
     this.baseUrl = checkBaseUrl(options.baseUrl ?? readEnv('FLASHDUTY_BASE_URL') ?? DEFAULT_BASE_URL);
     this.timeout = checkTimeout(options.timeout ?? DEFAULT_TIMEOUT_MS, 'timeout');
     this.maxRetries = checkWhole(options.maxRetries ?? DEFAULT_MAX_RETRIES, 'maxRetries');
@@ -102,26 +116,58 @@ export class Flashduty {
     const level = options.logLevel ?? readEnv('FLASHDUTY_LOG') ?? 'warn';
     if (!isLogLevel(level)) throw new ConfigError(`logLevel: unknown level ${JSON.stringify(level)}`);
     // Every option is checked here, so that a mistake throws at construction, not at the first call.
+    const bearer = credential.kind === 'accessToken';
     this.#settings = {
       baseUrl: this.baseUrl,
       timeout: this.timeout,
       maxRetries: this.maxRetries,
       validate: this.validate,
       maxResponseBytes: this.maxResponseBytes,
-      query: `?app_key=${encodeKey(key)}`,
+      appKeyParam: bearer ? undefined : `app_key=${encodeKey(key)}`,
       headers: {
         ...(isBrowser() ? {} : { 'User-Agent': `flashduty-sdk/${VERSION}` }),
         ...(options.acceptLanguage ? { 'Accept-Language': options.acceptLanguage } : {}),
         ...options.headers,
+        ...(bearer ? { Authorization: `Bearer ${key}` } : {}),
       },
+      secret: key,
       scrub,
       log: createLog(options.logger, level, scrub),
       debug: level === 'debug',
       fetch: options.fetch,
       hooks: options.hooks ? checkHooks(options.hooks) : undefined,
       rateLimit: checkRateLimit(options.rateLimit),
+      limiter: parent?.limiter ?? {},
     };
+    const { appKey: _appKey, accessToken: _accessToken, ...rest } = options;
+    this.#options = { ...rest, baseUrl: this.baseUrl, logLevel: level, [credential.kind]: key };
     buildResources(this);
+  }
+
+  /**
+   * A new client with `options` changed and every other option kept; this client is unchanged.
+   * Giving `appKey` or `accessToken` replaces the credential. The two clients share one rate limiter
+   * (the service's limits are the account's) when they call the same base URL with the same
+   * credential and `options` does not change `rateLimit`.
+   *
+   * @example
+   * ```ts
+   * const eu = client.withOptions({ baseUrl: 'https://api.example.eu', timeout: 5_000 });
+   * const patient = client.withOptions({ maxRetries: 5 }); // same service and key: one limiter for both
+   * ```
+   */
+  withOptions(options: ClientOptions): Flashduty {
+    const replaces = options.appKey !== undefined || options.accessToken !== undefined;
+    const { appKey: _appKey, accessToken: _accessToken, ...kept } = this.#options;
+    const merged: ClientOptions = { ...(replaces ? kept : this.#options), ...options };
+    const credential = checkCredential(merged, false);
+    const shares =
+      checkBaseUrl(merged.baseUrl ?? this.baseUrl) === this.baseUrl &&
+      credential.kind === this.#credential.kind &&
+      credential.value === this.#credential.value &&
+      options.rateLimit === undefined;
+    DERIVED.set(merged, { limiter: shares ? this.#settings.limiter : {} });
+    return new Flashduty(merged);
   }
 
   /**
@@ -204,15 +250,27 @@ export class Flashduty {
     this.#settings.log(level, message);
   }
 
-  /** A log-friendly view of the client, without the app key. */
+  /** A log-friendly view of the client, without its credential. */
   toJSON(): Record<string, unknown> {
-    return { baseUrl: this.baseUrl, appKey: '***', timeout: this.timeout, maxRetries: this.maxRetries };
+    return {
+      baseUrl: this.baseUrl,
+      [this.#credential.kind]: '***',
+      timeout: this.timeout,
+      maxRetries: this.maxRetries,
+    };
   }
 
   [Symbol.for('nodejs.util.inspect.custom')](): string {
-    return `Flashduty { baseUrl: '${this.baseUrl}', appKey: '***' }`;
+    return `Flashduty { baseUrl: '${this.baseUrl}', ${this.#credential.kind}: '***' }`;
   }
 }
+
+/**
+ * What `withOptions()` hands the client it makes, keyed by that client's options object: the
+ * limiter to share (or a place of its own), and that its credential is the options' alone (never the
+ * environment's: a replaced app key must not come back from FLASHDUTY_APP_KEY).
+ */
+const DERIVED = new WeakMap<ClientOptions, { limiter: LoopSettings['limiter'] }>();
 
 /** The request loop, imported with a client's first call. */
 const loadLoop = lazy(() => import('./request-loop.js'));

@@ -3,7 +3,9 @@
 // that `import { Flashduty }` does not carry ky and the wire rules up front; nothing else in the SDK
 // touches the network. Rules owned here: an attempt holds its limiter slot until the server has
 // answered; retries follow retry.ts per kind of operation (reads, mutations); foreign errors are
-// kept only as causes scrubbed of the app key.
+// kept only as causes scrubbed of the credentials. A call carries one credential: the client's app
+// key (`app_key` in the query) or access token (`Authorization: Bearer`), or for an operation that
+// takes a token of its own, that token alone (`Authorization: Bearer`, no app key).
 // ky sends what it builds through the global fetch, unless the client was given a fetch or hooks of
 // its own: then ky keeps its Request (a hook may read or replace it) and the fetch gets it as it is.
 // Without them, the JSON body stays out of ky's Request and goes straight to fetch with its URL,
@@ -25,7 +27,7 @@ import type { LogFn } from '../internal/logger.js';
 import { loader } from '../internal/lazy.js';
 import { loadSpans, otelRegistry } from '../internal/otel.js';
 import type { ClientSpan } from '../internal/otel-spans.js';
-import { type Redactor, scrubHeaders } from '../internal/redact.js';
+import { createRedactor, type Redactor, scrubHeaders } from '../internal/redact.js';
 import { parseRetryAfter } from '../internal/retry-after.js';
 import { loadDeep } from '../schemas/load-deep.js';
 import type { ApiResponse } from './client.js';
@@ -50,9 +52,12 @@ export interface LoopSettings {
   maxRetries: number;
   validate: ValidateMode;
   maxResponseBytes: number;
-  /** `?app_key=…`, built once: ky's searchParams option would build the Request twice per call. */
-  query: string;
+  /** `app_key=…` (built once: ky's searchParams option would build the Request twice per call), or none with an access token. */
+  appKeyParam: string | undefined;
+  /** Every call's headers (`Authorization: Bearer` with an access token). */
   headers: Record<string, string>;
+  /** The client's credential, for scrubbing it together with a call's own token. */
+  secret: string;
   scrub: Redactor;
   log: LogFn;
   /** Whether debug lines are logged: a call builds its debug line only then. */
@@ -60,6 +65,8 @@ export interface LoopSettings {
   fetch: typeof fetch | undefined;
   hooks: Hooks | undefined;
   rateLimit: RateLimitOptions | false;
+  /** Where the limiter is kept: clients made by `withOptions()` with the same base URL and credential share one. */
+  limiter: { current?: Limiter | undefined; made?: true };
 }
 
 /** @internal The request loop of one client. */
@@ -74,9 +81,10 @@ export class RequestLoop {
 
   constructor(settings: LoopSettings) {
     this.#settings = settings;
-    this.#limiter = createLimiter(settings.rateLimit, settings.log);
-    const typed = Object.keys(settings.headers).some((name) => name.toLowerCase() === 'content-type');
-    this.#jsonHeaders = typed ? settings.headers : { 'content-type': 'application/json', ...settings.headers };
+    const shared = settings.limiter;
+    if (!shared.made) [shared.current, shared.made] = [createLimiter(settings.rateLimit, settings.log), true];
+    this.#limiter = shared.current;
+    this.#jsonHeaders = withJsonType(settings.headers);
     this.#direct = !settings.fetch && !settings.hooks;
     this.#http = ky.create({
       retry: 0,
@@ -90,7 +98,9 @@ export class RequestLoop {
   /**
    * One call: attempts until one succeeds, the error is final, or the retries are spent. `body` is
    * sent as JSON, or as `multipart/form-data` when it is a FormData (an upload); `answer` says what a
-   * success is: an envelope's `data`, or (`'ndjson'`) the lines of an NDJSON answer.
+   * success is: an envelope's `data`, (`'ndjson'`) the lines of an NDJSON answer, or (`'either'`)
+   * whichever the answer's Content-Type says. `token`: the operation's own token, sent instead of
+   * the client's credential.
    */
   async send(
     method: 'GET' | 'POST',
@@ -98,20 +108,26 @@ export class RequestLoop {
     body: unknown,
     kind: RetryKind,
     options: RequestOptions = {},
-    answer: 'envelope' | 'ndjson' = 'envelope',
+    answer: Answer = 'envelope',
+    token?: string,
   ): Promise<ApiResponse> {
     const maxRetries =
       options.maxRetries === undefined ? this.#settings.maxRetries : checkWhole(options.maxRetries, 'maxRetries');
     const timeout = options.timeout === undefined ? this.#settings.timeout : checkTimeout(options.timeout, 'timeout');
-    const query = method === 'GET' ? queryOf(body) : '';
-    const url = `${this.#settings.baseUrl}/${path}?app_key=***${query}`;
+    const pairs = method === 'GET' ? queryOf(body) : [];
+    const appKey = token === undefined ? this.#settings.appKeyParam : undefined;
+    const shown = [...(appKey ? ['app_key=***'] : []), ...pairs];
+    const sent = [...(appKey ? [appKey] : []), ...pairs];
+    const url = `${this.#settings.baseUrl}/${path}${shown.length > 0 ? `?${shown.join('&')}` : ''}`;
     const call: Call = {
       method,
       operation: path,
-      target: `${this.#settings.baseUrl}/${path}${this.#settings.query}${query}`,
+      target: `${this.#settings.baseUrl}/${path}${sent.length > 0 ? `?${sent.join('&')}` : ''}`,
       body: method === 'GET' || body === undefined ? undefined : isForm(body) ? body : JSON.stringify(body),
       url,
       answer,
+      appKeyParam: appKey,
+      ...(token === undefined ? { scrub: this.#settings.scrub } : this.#withToken(token)),
     };
     // OpenTelemetry: one span per call, its retries as events (src/internal/otel.ts).
     const otel = otelRegistry();
@@ -138,8 +154,16 @@ export class RequestLoop {
     }
   }
 
+  /** A call's own credential: its token as the one `Authorization`, and a scrub that knows it too. */
+  #withToken(token: string): Pick<Call, 'scrub' | 'headers'> {
+    const others = (headers: Record<string, string>) =>
+      Object.fromEntries(Object.entries(headers).filter(([name]) => name.toLowerCase() !== 'authorization'));
+    const headers = { ...others(this.#settings.headers), authorization: `Bearer ${token}` };
+    return { scrub: createRedactor([this.#settings.secret, token]), headers };
+  }
+
   async #attempt(
-    { method, operation, target, body, url, trace, answer }: Call,
+    { method, operation, target, body, url, trace, answer, scrub, headers: own, appKeyParam }: Call,
     timeout: number,
     kind: RetryKind,
     options: RequestOptions,
@@ -156,7 +180,7 @@ export class RequestLoop {
       // ky's timeout bounds the request up to its headers (each redirect hop gets what is left),
       // the attempt's guard the body; the caller's signal goes to ky only when there is one.
       const json = typeof body === 'string';
-      const headers = json ? this.#jsonHeaders : this.#settings.headers;
+      const headers = own ? (json ? withJsonType(own) : own) : json ? this.#jsonHeaders : this.#settings.headers;
       const send = (to: string) =>
         attempt.guard(
           this.#http(to, {
@@ -177,9 +201,9 @@ export class RequestLoop {
           base: this.#settings.baseUrl,
           method,
           mutation: kind === 'mutation',
-          query: this.#settings.query,
+          appKeyParam,
           url,
-          show: (headers) => scrubHeaders(headers, this.#settings.scrub),
+          show: (headers) => scrubHeaders(headers, scrub),
         };
         response = networkErrorAsRejection(await follow(response, hop, send, this.#settings.log));
       }
@@ -187,12 +211,13 @@ export class RequestLoop {
       // The server had the request before it answered: its window counts from here at the latest.
       release?.();
       const text = await readText(response, this.#settings.maxResponseBytes, { status: response.status, url }, attempt);
-      const result = (answer === 'ndjson' ? interpretLines : interpret)(
+      const lines = answer === 'ndjson' || (answer === 'either' && isNdjson(response.headers));
+      const result = (lines ? interpretLines : interpret)(
         { status: response.status, headers: response.headers, text, url },
         this.#settings.validate,
-        this.#settings.scrub,
+        scrub,
       );
-      if (this.#settings.validate === 'deep' && answer === 'envelope') {
+      if (this.#settings.validate === 'deep' && !lines) {
         const problem = (await loadDeep()).checkEnvelopeDeep(result.body);
         if (problem) {
           const message = `Invalid response envelope: ${problem.path || 'body'}: ${problem.message}`;
@@ -216,10 +241,11 @@ export class RequestLoop {
         status: response.status,
         url,
         headers: response.headers,
+        ...(own ? { scrub } : {}),
       };
     } catch (error) {
       const timedOut = attempt.timedOut() || error instanceof TimeoutError;
-      const failure = await this.#classify(error, url, timeout, timedOut, options.signal);
+      const failure = await this.#classify(error, url, timeout, timedOut, scrub, options.signal);
       this.#settings.log('debug', `${method} ${url} → ${failure.name} in ${Date.now() - started} ms`);
       timer?.(status, failure);
       throw failure;
@@ -234,11 +260,12 @@ export class RequestLoop {
     url: string,
     timeout: number,
     timedOut: boolean,
+    scrub: Redactor,
     signal?: AbortSignal,
   ): Promise<FlashdutyError> {
     if (error instanceof FlashdutyError) return error;
     const { sanitizeCause, connectionMessage } = loadTransport.value ?? (await loadTransport());
-    const cause = sanitizeCause(error, this.#settings.scrub);
+    const cause = sanitizeCause(error, scrub);
     if (signal?.aborted) return new APIUserAbortError({ url, cause });
     if (timedOut) return new APIConnectionTimeoutError(timeout, { url, cause });
     const message = connectionMessage(this.#settings.baseUrl, cause);
@@ -259,6 +286,9 @@ export class RequestLoop {
 /** The wire rules (redirects, bounded bodies), loaded with the first call: off the up-front path. */
 const loadTransport = loader(() => import('./transport.js'));
 
+/** What a success is: an envelope, NDJSON lines, or whichever the answer's Content-Type says. */
+type Answer = 'envelope' | 'ndjson' | 'either';
+
 /** One call as every attempt sends it. */
 interface Call {
   method: 'GET' | 'POST';
@@ -268,8 +298,13 @@ interface Call {
   target: string;
   /** The JSON text of the body, or the form of an upload (POST only). */
   body: string | FormData | undefined;
-  /** What a success is: an envelope, or NDJSON lines. */
-  answer: 'envelope' | 'ndjson';
+  answer: Answer;
+  /** Scrubs the call's credentials from what it shows: the client's, and the call's own token. */
+  scrub: Redactor;
+  /** The call's own headers (its token's `Authorization`), where it does not send the client's. */
+  headers?: Record<string, string>;
+  /** `app_key=…` where the call sends the app key: a redirect's target gets it too. */
+  appKeyParam: string | undefined;
   /** The URL as errors and logs show it, app_key redacted. */
   url: string;
   /** The trace context's headers (`traceparent`), when the call is traced. */
@@ -315,16 +350,27 @@ function isForm(body: unknown): body is FormData {
   return typeof FormData !== 'undefined' && body instanceof FormData;
 }
 
-/** `&name=value` for each defined query parameter of a GET operation (arrays joined by commas). */
-function queryOf(params: unknown): string {
-  if (params === undefined || params === null) return '';
-  let query = '';
+/** `name=value` for each defined query parameter of a GET operation (arrays joined by commas). */
+function queryOf(params: unknown): string[] {
+  if (params === undefined || params === null) return [];
+  const pairs: string[] = [];
   for (const [name, value] of Object.entries(params)) {
     if (value === undefined || value === null) continue;
     const text = Array.isArray(value) ? value.join(',') : String(value);
-    query += `&${encodeURIComponent(name)}=${encodeURIComponent(text)}`;
+    pairs.push(`${encodeURIComponent(name)}=${encodeURIComponent(text)}`);
   }
-  return query;
+  return pairs;
+}
+
+/** A call's headers with a JSON content type, unless they name one. */
+function withJsonType(headers: Record<string, string>): Record<string, string> {
+  const typed = Object.keys(headers).some((name) => name.toLowerCase() === 'content-type');
+  return typed ? headers : { 'content-type': 'application/json', ...headers };
+}
+
+/** Whether an answer says it is NDJSON lines (an operation that answers lines or an envelope, as asked). */
+function isNdjson(headers: Headers): boolean {
+  return /^application\/(x-)?ndjson\b/i.test(headers.get('content-type') ?? '');
 }
 
 function describe(error: FlashdutyError): string {

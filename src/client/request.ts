@@ -17,9 +17,18 @@ export type OperationOf<P extends OperationPath> = paths[P] extends { post: infe
 /**
  * What `client.request(path, …)` takes for an operation: its JSON request body, the fields of its
  * form for an upload (`multipart/form-data`: a file field takes a Blob or File), or for the few GET
- * operations its query parameters (the `app_key` is added by the client).
+ * operations its query parameters (the `app_key` is added by the client); and beside them its path
+ * parameters (`trigger_id` of `/safari/automation/triggers/{trigger_id}/fire`), which the client
+ * puts into the path.
  */
-export type OperationBody<P extends OperationPath> =
+export type OperationBody<P extends OperationPath> = BodyOf<P> & PathParamsOf<P>;
+
+/** An operation's path parameters, `{}` where it has none. */
+export type PathParamsOf<P extends OperationPath> =
+  OperationOf<P> extends { parameters: { path: infer Path extends object } } ? Path : unknown;
+
+/** An operation's body (or form, or query parameters) alone. */
+type BodyOf<P extends OperationPath> =
   OperationOf<P> extends { requestBody?: { content: { 'application/json': infer B } } }
     ? B
     : OperationOf<P> extends { requestBody?: { content: { 'multipart/form-data': infer F } } }
@@ -38,13 +47,22 @@ export type NdjsonLines = Array<Record<string, unknown>>;
 
 /**
  * What `client.request(path, …)` resolves to for an operation: the `data` of its success envelope,
- * or the lines of an NDJSON answer.
+ * or the lines of an NDJSON answer (either, for an operation that answers one or the other as the
+ * request asks).
  */
 export type OperationData<P extends OperationPath> =
-  OperationOf<P> extends { responses: { 200: { content: { 'application/json': infer R } } } }
-    ? R extends { data?: infer D }
-      ? D
-      : unknown
-    : OperationOf<P> extends { responses: { 200: { content: { 'application/x-ndjson': unknown } } } }
-      ? NdjsonLines
-      : unknown;
+  OperationOf<P> extends { responses: { 200: { content: infer Content } } }
+    ? [EnvelopeData<Content> | LinesOf<Content>] extends [never]
+      ? unknown
+      : EnvelopeData<Content> | LinesOf<Content>
+    : unknown;
+
+/** The `data` of a JSON answer's envelope; never where the answer is not JSON. */
+type EnvelopeData<Content> = Content extends { 'application/json': infer R }
+  ? R extends { data?: infer D }
+    ? D
+    : unknown
+  : never;
+
+/** The lines of an NDJSON answer; never where the answer is not NDJSON. */
+type LinesOf<Content> = Content extends { 'application/x-ndjson': unknown } ? NdjsonLines : never;

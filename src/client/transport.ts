@@ -32,8 +32,8 @@ export interface Hop {
   base: string;
   method: string;
   mutation: boolean;
-  /** `?app_key=…`, added to a target without an `app_key` of its own. */
-  query: string;
+  /** `app_key=…` where the call sends the app key: added to a target without an `app_key` of its own. */
+  appKeyParam: string | undefined;
   /** The call's URL as errors and logs show it. */
   url: string;
   /** The answer's headers as errors show them (scrubbed of the key). */
@@ -80,8 +80,8 @@ function nextHop(response: Response, from: string, hop: Hop, hops: number): { ur
   }
   const { origin } = new URL(hop.base);
   if (target.origin !== origin) return { refused: `it leaves ${origin}` };
-  if (!target.searchParams.has('app_key'))
-    target.search = target.search ? `${target.search}&${hop.query.slice(1)}` : hop.query;
+  if (hop.appKeyParam !== undefined && !target.searchParams.has('app_key'))
+    target.search = target.search ? `${target.search}&${hop.appKeyParam}` : `?${hop.appKeyParam}`;
   return { url: target.href };
 }
 

@@ -39,6 +39,8 @@ export interface Answer {
   requestId: string;
   url: string;
   headers: Headers;
+  /** The call's own scrub, where it carried a token of its own (the client's knows only its credential). */
+  scrub?: Redactor;
 }
 
 /** @internal The method by which an object built from an HTTP answer (a page) shows it. */
@@ -47,8 +49,8 @@ export const RESPONSE: unique symbol = Symbol('flashduty.response');
 const ignore = (): void => {};
 
 /** @internal What `withResponse()` shows of an answer: its headers scrubbed of the key. */
-export function describe({ status, requestId, url, headers }: Answer, scrub: Redactor): ResponseInfo {
-  return { status, headers: scrubHeaders(headers, scrub), requestId, url };
+export function describe({ status, requestId, url, headers, scrub: own }: Answer, scrub: Redactor): ResponseInfo {
+  return { status, headers: scrubHeaders(headers, own ?? scrub), requestId, url };
 }
 
 /** @internal A call's promise from its result and the answer it came from. */

@@ -1,8 +1,14 @@
 // Reads of the host environment, guarded so the SDK loads in browsers and workers too.
 
+/** A variable of the environment, trimmed; none where it is unset, empty, or may not be read (Deno without --allow-env). */
 export function readEnv(name: string): string | undefined {
   const proc = (globalThis as { process?: { env?: Record<string, string | undefined> } }).process;
-  const value = proc?.env?.[name]?.trim();
+  let value: string | undefined;
+  try {
+    value = proc?.env?.[name]?.trim();
+  } catch {
+    return undefined; // a runtime that refuses the read (Deno's NotCapable): the variable is not there for us
+  }
   return value ? value : undefined;
 }
 

@@ -1,5 +1,6 @@
-// The app_key travels in the query string, so any URL, message, header or body that came near a
-// request may carry it, raw or in any form a server might echo it in: percent-encoded (either hex
+// The app_key travels in the query string (an access token or an operation's own token in the
+// `Authorization` header), so any URL, message, header or body that came near a request may carry
+// it, raw or in any form a server might echo it in: percent-encoded (either hex
 // case, `+` for a space, encoded twice), JSON-escaped (`\uXXXX`, `\/`), HTML-escaped, or its UTF-8
 // bytes read as Latin-1 (how a header echoes it). Everything the SDK shows a user passes through here
 // first, and whole: a text is scrubbed before it is cut, so a cut cannot split a key from its mask.
@@ -58,9 +59,12 @@ function secretPattern(secret: string): RegExp {
   return new RegExp(parts.join(''), 'gi');
 }
 
-/** Scrubs `app_key=` parameters, and the key itself in every form a foreign text may quote it. */
-export function createRedactor(secret?: string): Redactor {
-  const pattern = secret ? secretPattern(secret) : undefined;
+/** Scrubs `app_key=` parameters, and the secrets themselves in every form a foreign text may quote them. */
+export function createRedactor(secrets: string | readonly string[] = []): Redactor {
+  const each = [secrets].flat().filter((secret) => secret !== '');
+  // Longest first: a secret that contains another is scrubbed whole.
+  const parts = each.sort((a, b) => b.length - a.length).map((secret) => secretPattern(secret).source);
+  const pattern = parts.length > 0 ? new RegExp(parts.join('|'), 'gi') : undefined;
   return (text) => {
     const out = text.replace(APP_KEY_PARAM, '$1***');
     return pattern ? out.replace(pattern, '***') : out;

@@ -6,6 +6,7 @@
 // (`{ enums: false }`), for callers that must be able to send a value the service added later.
 // A form's file field (`format: binary` in the OpenAPI) has the type `binary`: a Blob (or File).
 import type { Problem } from '../core/problem.js';
+import { oneOf } from './closest.js';
 
 /** A JSON Schema reduced to the keywords this checker reads. */
 export interface Schema {
@@ -86,12 +87,8 @@ export function checkSchema(
   }
   if (schema.const !== undefined && value !== schema.const)
     return { path, message: `expected ${JSON.stringify(schema.const)}` };
-  if (schema.enum && rules.enums !== false && !schema.enum.includes(value)) {
-    return {
-      path,
-      message: `expected one of ${schema.enum.map((v) => JSON.stringify(v)).join(', ')}, got ${JSON.stringify(value)}`,
-    };
-  }
+  if (schema.enum && rules.enums !== false && !schema.enum.includes(value))
+    return { path, message: oneOf(value, schema.enum) };
   if (typeof value === 'number') return checkNumber(value, schema, path);
   if (typeof value === 'string') return checkString(value, schema, path);
   if (Array.isArray(value)) {

@@ -3,7 +3,8 @@
 // step with its type by `Agrees`.
 import * as z from 'zod/mini';
 import type { components } from '../generated/openapi.js';
-import type { Agrees, Progress, Severity } from './common.js';
+import type { CommaList } from '../client/resources/types.js';
+import type { Agrees } from './common.js';
 import { bool, int, loose, opt, str } from './common.js';
 import type { IncidentInfo } from './incident.js';
 import { IncidentInfoSchema } from './incident.js';
@@ -15,8 +16,10 @@ import { IncidentInfoSchema } from './incident.js';
  */
 export type ListIncidentsRequest = components['schemas']['ListIncidentsRequest'];
 
-/** Progress or severity filters: an array, or the wire's comma-separated string. */
-export type CommaList<T extends string> = T | readonly T[];
+/** The progress states `listIncidents` filters by (the contract's list; answers may carry others). */
+export type ProgressFilter = 'Triggered' | 'Processing' | 'Closed';
+/** The severities `listIncidents` filters by (the contract's list; answers may carry others, such as `Ok`). */
+export type SeverityFilter = 'Critical' | 'Warning' | 'Info';
 
 /**
  * What `listIncidents` accepts: the wire request, plus `Date` for the window and arrays for the
@@ -30,8 +33,10 @@ export interface ListIncidentsParams extends Omit<
   start_time: Date | number;
   /** Window end: a `Date` or Unix seconds. Iteration accepts windows longer than 31 days. */
   end_time: Date | number;
-  progress?: CommaList<Progress>;
-  incident_severity?: CommaList<Severity>;
+  /** Progress states: an array, or the wire's comma-separated string (`'Triggered,Processing'`); another value is refused before sending. */
+  progress?: CommaList<ProgressFilter>;
+  /** Severities: an array, or the wire's comma-separated string (`'Critical,Warning'`); another value is refused before sending. */
+  incident_severity?: CommaList<SeverityFilter>;
 }
 
 /** The `data` of a successful `POST /incident/list`. */

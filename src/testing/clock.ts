@@ -8,6 +8,11 @@ export class MockClock {
     if (start !== undefined) this.#fixed = toMs(start);
   }
 
+  /** Whether the clock is pinned (by `now`, `set` or `advance`) rather than following real time. */
+  get pinned(): boolean {
+    return this.#fixed !== undefined;
+  }
+
   /** Unix ms. */
   now(): number {
     return this.#fixed ?? Date.now();

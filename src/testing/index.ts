@@ -4,6 +4,7 @@ export type { MockService, MockServiceOptions } from './service.js';
 export type { Fault } from './faults.js';
 export type { ListenOptions, RunningServer } from './server.js';
 export type { AgentSeed, AuditEntry, SkillSeed } from './model/agents.js';
+export type { FiredRun, ReadyTrigger } from './model/automations.js';
 export type { Account, Channel, Member, Team, World } from './model/world.js';
 export type { RateLimits } from './rate-limit.js';
 export { MockClock } from './clock.js';

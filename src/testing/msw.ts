@@ -4,7 +4,8 @@ import type { RequestHandler } from 'msw';
 import { loadMsw } from './msw-loader.js';
 import { DROP, ROUTE_PATHS, type RouteResult, Truncated } from './router.js';
 
-const PATHS = ROUTE_PATHS.map((path) => `*${path}`);
+/** MSW's form of each route: any origin, a path parameter as `:name`. */
+const PATHS = ROUTE_PATHS.map((path) => `*${path.replace(/\{([^}]+)\}/g, ':$1')}`);
 
 export function createHandlers(handle: (request: Request) => Promise<RouteResult>): RequestHandler[] {
   const msw = loadMsw();

@@ -3,7 +3,10 @@
 // upload's (`multipart/form-data`, as the generated rules say), whose fields are read as the request
 // schema types them; an operation that answers NDJSON answers lines. AI SRE's operations
 // (`/safari/…`) are a product of their own: they neither need the on-call permission nor count
-// against the account's on-call limit.
+// against the account's on-call limit. A call carries either credential: the app key (`app_key=`)
+// or an access token (`Authorization: Bearer`); an operation that takes a token of its own (the
+// automation trigger) takes that token alone. Path parameters (`{trigger_id}`) are read from the
+// path into the body before its schema is checked, as the service reads them.
 
 import type { ListIncidentsRequest } from '../schemas/list.js';
 import type { ListWebhookHistoryRequest } from '../schemas/webhook-history.js';
@@ -16,7 +19,7 @@ import { checkSchema } from '../internal/schema.js';
 import { OPERATIONS } from '../generated/operations.js';
 import { RULES } from '../generated/operation-rules.js';
 import type { Schema } from '../internal/schema.js';
-import { answerFor, linesFor, OPENAPI_PATHS } from './model/any-operation.js';
+import { answerFor, answersLines, linesFor, OPENAPI_PATHS } from './model/any-operation.js';
 import { MODELLED_PATHS, operationHandler } from './model/operations.js';
 import {
   checkHistoryDetailRequest,
@@ -24,6 +27,7 @@ import {
   historyDetail,
   queryHistory,
 } from './model/webhook-history.js';
+import { resolveRoute } from './routes.js';
 import type { MockState } from './state.js';
 
 /** Returned instead of a Response when the connection must be dropped without an answer. */
@@ -84,8 +88,8 @@ const ON_CALL = new Set<Operation>(['list', 'historyList', 'historyDetail', 'mod
 const CORS = {
   'Access-Control-Allow-Origin': '*',
   'Access-Control-Allow-Methods': 'GET, POST, OPTIONS',
-  'Access-Control-Allow-Headers': 'Content-Type, Accept-Language',
-  'Access-Control-Expose-Headers': 'Service-Request-Id, Retry-After',
+  'Access-Control-Allow-Headers': 'Content-Type, Accept-Language, Authorization',
+  'Access-Control-Expose-Headers': 'Service-Request-Id, Retry-After, X-Search-After-Ctx',
 };
 
 /** What the handlers of one call share. */
@@ -99,14 +103,14 @@ interface Call {
 
 export async function route(state: MockState, request: Request): Promise<RouteResult> {
   const url = new URL(request.url);
-  const path = routePath(url.pathname);
+  const { path, params } = resolveRoute(url.pathname, ROUTE_PATHS);
   const call: Call = {
     state,
     arrived: performance.now(),
     requestId: state.nextRequestId(),
     locale: localeOf(request.headers.get('accept-language')),
   };
-  const keyName = state.keys.get(url.searchParams.get('app_key') ?? '')?.name;
+  const keyName = state.keys.get(credentialOf(request, url) ?? '')?.name;
   const record = (status: number) =>
     state.recordCall({
       time: performance.timeOrigin + call.arrived,
@@ -125,7 +129,7 @@ export async function route(state: MockState, request: Request): Promise<RouteRe
   const response =
     fault && (fault.code !== undefined || fault.status !== undefined || fault.body !== undefined)
       ? faultResponse(call, fault)
-      : await answer(call, request, url, path);
+      : await answer(call, request, url, path, params);
   record(fault?.dropAfter ? 0 : response.status);
   // After the call took effect: the answer is lost on the way (dropAfter) or cut off (truncate).
   if (fault?.dropAfter) return DROP;
@@ -133,15 +137,22 @@ export async function route(state: MockState, request: Request): Promise<RouteRe
   return response;
 }
 
-async function answer(call: Call, request: Request, url: URL, path: string): Promise<Response> {
+async function answer(
+  call: Call,
+  request: Request,
+  url: URL,
+  path: string,
+  params: Record<string, string>,
+): Promise<Response> {
   const { state } = call;
   const operation = ROUTES[path];
   if (!operation) return fail(call, 'RouteNotFound', 'route', { path });
   if (request.method === 'OPTIONS') return new Response(null, { status: 204, headers: CORS });
   const method = (OPERATIONS as Record<string, { http: string }>)[path]?.http === 'GET' ? 'GET' : 'POST';
   if (request.method !== method) return fail(call, 'MethodNotAllowed', 'method', { method: request.method, path });
+  if (RULES[path]?.token) return ownTokenOperation(call, request, path, params);
 
-  const key = state.keys.get(url.searchParams.get('app_key') ?? '');
+  const key = state.keys.get(credentialOf(request, url) ?? '');
   if (!key) return fail(call, 'Unauthorized', 'unauthorized');
   if (key.expired) return fail(call, 'Unauthorized', 'expiredKey');
 
@@ -228,7 +239,7 @@ async function modelled(call: Call, path: string, body: Record<string, unknown>,
   if (problem)
     return fail(call, 'InvalidParameter', 'schema', { field: problem.path || 'body', message: problem.message });
   const handler = operationHandler(path);
-  if (!handler && RULES[path]?.ndjson) return ndjson(call, linesFor(path, body));
+  if (!handler && RULES[path]?.ndjson && answersLines(path, body)) return ndjson(call, linesFor(path, body));
   if (!handler) return json(call, 200, { request_id: call.requestId, data: answerFor(path, body) });
   const result = await handler(call.state, body, personId);
   if ('data' in result) return json(call, 200, { request_id: call.requestId, data: result.data });
@@ -262,6 +273,48 @@ function listIncidents(call: Call, body: Record<string, unknown>, personId: numb
   });
   if ('key' in result) return refuse(call, result);
   return json(call, 200, { request_id: call.requestId, data: result });
+}
+
+/**
+ * An operation authenticated by a token of its own (the automation trigger): its body and path
+ * parameters checked, then the trigger judges the bearer token; the app key plays no part.
+ */
+async function ownTokenOperation(
+  call: Call,
+  request: Request,
+  path: string,
+  params: Record<string, string>,
+): Promise<Response> {
+  if (!/^application\/json\b/i.test((request.headers.get('content-type') ?? '').trim()))
+    return fail(call, 'InvalidContentType', 'contentType');
+  const text = await request.text();
+  let body: unknown = {};
+  try {
+    if (text.trim() !== '') body = JSON.parse(text);
+  } catch {
+    return fail(call, 'BadRequest', 'badJson');
+  }
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) return fail(call, 'BadRequest', 'badJson');
+  const fields = { ...(body as Record<string, unknown>), ...params };
+  const schema = REQUEST_SCHEMAS[path];
+  const problem = schema ? checkSchema(fields, schema, SCHEMA_DEFS) : undefined;
+  if (problem)
+    return fail(call, 'InvalidParameter', 'schema', { field: problem.path || 'body', message: problem.message });
+  const result = call.state.automations.fire(String(params.trigger_id), bearerOf(request), fields);
+  if ('data' in result) return json(call, 200, { request_id: call.requestId, data: result.data });
+  return fail(call, result.code, result.key, result.vars);
+}
+
+/** The credential a call carries: its `app_key`, else the token of its `Authorization: Bearer`. */
+function credentialOf(request: Request, url: URL): string | undefined {
+  const appKey = url.searchParams.get('app_key');
+  if (appKey !== null) return appKey;
+  return bearerOf(request);
+}
+
+/** The token of a request's `Authorization: Bearer <token>`, if it has one. */
+function bearerOf(request: Request): string | undefined {
+  return /^Bearer\s+(\S+)\s*$/i.exec(request.headers.get('authorization') ?? '')?.[1];
 }
 
 /** Each agent operation: its id field, its audit log name, and what it does to the registry. */
@@ -352,21 +405,14 @@ function json(call: Call, status: number, body: unknown, headers: Record<string,
   });
 }
 
-function ndjson(call: Call, text: string): Response {
+function ndjson(call: Call, { text, cursor }: { text: string; cursor?: string }): Response {
   return new Response(text, {
     status: 200,
-    headers: { 'Content-Type': 'application/x-ndjson', 'Service-Request-Id': call.requestId, ...CORS },
+    headers: {
+      'Content-Type': 'application/x-ndjson',
+      'Service-Request-Id': call.requestId,
+      ...(cursor !== undefined ? { 'X-Search-After-Ctx': cursor } : {}),
+      ...CORS,
+    },
   });
-}
-
-/**
- * The route of a request path: itself, or under a base path (`/api/incident/list`) the longest route
- * it ends with, so that `/insight/incident/list` is never taken for `/incident/list`.
- */
-function routePath(pathname: string): string {
-  const path = pathname.replace(/\/+$/, '') || '/';
-  if (path in ROUTES) return path;
-  let best: string | undefined;
-  for (const known of ROUTE_PATHS) if (path.endsWith(known) && known.length > (best?.length ?? 0)) best = known;
-  return best ?? path;
 }

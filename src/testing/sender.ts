@@ -9,6 +9,9 @@
 // a channel has at most 5 custom actions. Custom header values go out as their UTF-8 bytes, as the
 // service's Go sender writes them; a header no request can carry is refused when the integration
 // is made, never dropped at delivery.
+// For trying a receiver's dedup and staleness, deliveries to an integration can be held and then
+// released newest first, or each sent several times with its one event_id (what the service's
+// retries and reordering look like to a receiver).
 
 import type { IncidentInfo } from '../schemas/incident.js';
 import { renderCustomBody, type ValueMapping } from '../webhooks/template.js';
@@ -139,6 +142,8 @@ export class WebhookSender {
   readonly #queues = new Map<number, Promise<void>>();
   /** Ids are 13-digit numbers like the service's, seeded so that a seed gives the same ids. */
   readonly #idBase: number;
+  /** Deliveries held per integration (hold/release), in the order made. */
+  readonly #held = new Map<number, Array<{ payload: Record<string, unknown>; about: About }>>();
   #inFlight = 0;
   #idleWaiters: Array<() => void> = [];
   #sequence = 0;
@@ -188,9 +193,35 @@ export class WebhookSender {
     return [...this.#integrations.values()].map((i) => structuredClone(i));
   }
 
-  remove(id: number): boolean {
-    this.#history.delete(id);
+  /** Removes an integration; its call history goes with it unless `keepHistory`. */
+  remove(id: number, { keepHistory = false }: { keepHistory?: boolean } = {}): boolean {
+    if (!keepHistory) this.#history.delete(id);
+    this.#held.delete(id);
     return this.#integrations.delete(id);
+  }
+
+  /** Holds the deliveries to an integration until {@link release}. */
+  hold(id: number): void {
+    if (!this.#integrations.has(id)) throw new TypeError(`webhooks.hold: no integration ${String(id)}`);
+    if (!this.#held.has(id)) this.#held.set(id, []);
+  }
+
+  /**
+   * Sends what {@link hold} kept, in the order made or newest first (by event time, later-made first
+   * where equal), each delivery `times` times with its one event_id; resolves when all are done.
+   */
+  release(
+    id: number,
+    { newestFirst = false, times = 1 }: { newestFirst?: boolean; times?: number } = {},
+  ): Promise<void> {
+    const held = this.#held.get(id);
+    const integration = this.#integrations.get(id);
+    if (!held || !integration) throw new TypeError(`webhooks.release: no held integration ${String(id)}`);
+    this.#held.delete(id);
+    const time = (entry: (typeof held)[number]) => entry.payload.event_time as number;
+    const order = newestFirst ? [...held].reverse().sort((a, b) => time(b) - time(a)) : held;
+    for (const { payload, about } of order) for (let i = 0; i < times; i++) this.#enqueue(integration, payload, about);
+    return this.idle();
   }
 
   /** Call history, newest first, within the last 7 days. */
@@ -277,6 +308,8 @@ export class WebhookSender {
   }
 
   #enqueue(integration: WebhookIntegration, payload: Record<string, unknown>, about: About): void {
+    const held = this.#held.get(integration.id);
+    if (held) return void held.push({ payload, about });
     this.#inFlight++;
     const previous = this.#queues.get(integration.id) ?? Promise.resolve();
     const next = previous.then(() => this.#deliver(integration, payload, about)).finally(() => this.#settled());

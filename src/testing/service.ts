@@ -7,10 +7,12 @@ import type { Fault } from './faults.js';
 import type { IncidentActions } from './model/actions.js';
 import type { AlertActions } from './model/alert-actions.js';
 import type { AgentSeed, AuditEntry, SkillSeed } from './model/agents.js';
+import type { FiredRun, ReadyTrigger } from './model/automations.js';
 import { Random } from './model/random.js';
 import type { World } from './model/world.js';
 import type { RateLimits } from './rate-limit.js';
 import { createHandlers } from './msw.js';
+import { control, isControl } from './control.js';
 import { DROP, route, Truncated } from './router.js';
 import type { HistoryFilter, HistoryRecord, WebhookIntegration, WebhookIntegrationConfig } from './sender.js';
 import { type ListenOptions, type RunningServer, serve } from './server.js';
@@ -38,6 +40,11 @@ export interface MockServiceOptions {
 export interface MockService {
   /** A valid key with every permission. */
   readonly appKey: string;
+  /**
+   * A valid access token of the same member, with every permission: the client's `accessToken`,
+   * sent as `Authorization: Bearer` in place of the app key. The mock takes either credential.
+   */
+  readonly accessToken: string;
   /** Other keys: without the `on-call` permission, and expired. */
   readonly keys: { readonly full: string; readonly noPermission: string; readonly expired: string };
   /** The member behind `appKey`. */
@@ -55,6 +62,13 @@ export interface MockService {
   agentEnabled(agentId: string): boolean | undefined;
   /** Whether a skill still exists. */
   hasSkill(skillId: string): boolean;
+  /** AI SRE automations: their HTTP POST triggers, fired with each trigger's own token. */
+  readonly automations: {
+    /** Creates a rule with an enabled HTTP POST trigger; resolves its ids and its token (answered once, as the service does). */
+    createTrigger(): ReadyTrigger;
+    /** Every run a trigger started, oldest first. */
+    readonly fired: readonly FiredRun[];
+  };
   /** Faults for the next calls. */
   readonly faults: {
     /** Queues a fault for the next matching calls. */
@@ -74,8 +88,18 @@ export interface MockService {
     create(config: WebhookIntegrationConfig): WebhookIntegration;
     /** Every integration. */
     list(): WebhookIntegration[];
-    /** Removes an integration and its history. */
-    remove(id: number): boolean;
+    /** Removes an integration and its history (unless `keepHistory`: its past deliveries stay readable). */
+    remove(id: number, options?: { keepHistory?: boolean }): boolean;
+    /**
+     * Holds the deliveries to an integration until `release`: to send them in another order, or again,
+     * as the service's retries and reordering do (a receiver's dedup and staleness, tried for real).
+     */
+    hold(id: number): void;
+    /**
+     * Sends what `hold` kept: in the order made, or `newestFirst`; each delivery `times` times with its
+     * one event_id. Resolves when all are done.
+     */
+    release(id: number, options?: { newestFirst?: boolean; times?: number }): Promise<void>;
     /** Call history of an integration, newest first, within the last 7 days. */
     history(id: number, filter?: HistoryFilter): HistoryRecord[];
     /** Resolves when no delivery is queued or in flight. */
@@ -107,6 +131,13 @@ export function createMockService(options: MockServiceOptions = {}): MockService
     noPermission: `fdk_${keyRandom.hex(32)}`,
     expired: `fdk_${keyRandom.hex(32)}`,
   };
+  const accessToken = `fdt_${keyRandom.hex(40)}`;
+  state.keys.set(accessToken, {
+    name: 'access-token',
+    personId: owner.person_id,
+    permissions: ['on-call', 'ai-sre'],
+    expired: false,
+  });
   state.keys.set(keys.full, {
     name: 'full',
     personId: owner.person_id,
@@ -126,11 +157,14 @@ export function createMockService(options: MockServiceOptions = {}): MockService
     expired: true,
   });
 
+  // The service's routes, and over HTTP the mock's own control route (control.ts) beside them.
   const handle = (request: Request) => route(state, request);
+  const handleHttp = (request: Request) => (isControl(request) ? control(service, request) : handle(request));
   let handlers: RequestHandler[] | undefined;
 
-  return {
+  const service: MockService = {
     appKey: keys.full,
+    accessToken,
     keys,
     personId: owner.person_id,
     get handlers() {
@@ -143,6 +177,10 @@ export function createMockService(options: MockServiceOptions = {}): MockService
     callLog: state.callLog,
     agentEnabled: (agentId) => state.agents.agents.get(agentId)?.enabled,
     hasSkill: (skillId) => state.agents.skills.has(skillId),
+    automations: {
+      createTrigger: () => state.automations.createTrigger(),
+      fired: state.automations.fired,
+    },
     faults: {
       add: (fault) => state.faults.add(fault),
       clear: () => state.faults.clear(),
@@ -155,7 +193,9 @@ export function createMockService(options: MockServiceOptions = {}): MockService
     webhooks: {
       create: (config) => state.sender.create(config),
       list: () => state.sender.list(),
-      remove: (id) => state.sender.remove(id),
+      remove: (id, removeOptions) => state.sender.remove(id, removeOptions),
+      hold: (id) => state.sender.hold(id),
+      release: (id, releaseOptions) => state.sender.release(id, releaseOptions),
       history: (id, filter) => state.sender.history(id, filter),
       idle: () => state.sender.idle(),
     },
@@ -165,6 +205,7 @@ export function createMockService(options: MockServiceOptions = {}): MockService
         throw new TypeError('fetch failed: the mock service dropped the connection');
       return result;
     },
-    listen: (listenOptions) => serve(handle, listenOptions),
+    listen: (listenOptions) => serve(handleHttp, listenOptions),
   };
+  return service;
 }

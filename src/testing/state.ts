@@ -5,11 +5,13 @@ import { FaultQueue } from './faults.js';
 import { IncidentActions } from './model/actions.js';
 import { AlertActions } from './model/alert-actions.js';
 import { AgentRegistry, type AgentSeed, type SkillSeed } from './model/agents.js';
+import { AutomationRegistry } from './model/automations.js';
 import { Random } from './model/random.js';
 import { createWorld, type World } from './model/world.js';
 import { ArrivalCounter, type RateLimits } from './rate-limit.js';
 import { WebhookSender } from './sender.js';
 
+/** A credential of the mock: an app key (`app_key=`) or an access token (`Authorization: Bearer`). */
 export interface AppKeyInfo {
   /** A label for logs and the audit log; never the key. */
   name: string;
@@ -47,6 +49,7 @@ export class MockState {
   readonly clock: MockClock;
   readonly world: World;
   readonly agents: AgentRegistry;
+  readonly automations: AutomationRegistry;
   readonly faults = new FaultQueue();
   readonly keys = new Map<string, AppKeyInfo>();
   readonly limiter: ArrivalCounter | undefined;
@@ -67,6 +70,7 @@ export class MockState {
       now: Math.floor(this.clock.now() / 1000),
     });
     this.agents = new AgentRegistry(options.agents, options.skills);
+    this.automations = new AutomationRegistry(options.seed, () => this.clock.now());
     this.limiter = options.rateLimits ? new ArrivalCounter(options.rateLimits) : undefined;
     this.maxBodyBytes = options.maxBodyBytes;
     this.#ids = new Random(options.seed * 7919 + 17);

@@ -2,7 +2,9 @@
 // incident (or alert), and the mock's own sender delivers it to one integration subscribed to that
 // type only, so every delivery is built, rendered (custom body, value mapping) and sent exactly as
 // the mock service sends webhooks: its 2 s deadline (1 s for a custom action), its retry rule, its
-// call history. `flashduty webhooks trigger` is this, from a shell.
+// call history. `flashduty webhooks trigger` is this, from a shell. For trying a receiver's dedup
+// and staleness: each delivery sent several times with its one event_id (`duplicate`), and several
+// event types made to one incident, one after another, then delivered newest first (`reorder`).
 
 import type { HistoryRecord, WebhookIntegrationConfig } from './sender.js';
 import type { MockService } from './service.js';
@@ -24,53 +26,113 @@ export interface TriggerOptions {
   valueMapping?: WebhookIntegrationConfig['valueMapping'];
   /** How many deliveries (each a fresh event); default 1. */
   count?: number;
+  /** Each delivery sent this many times, with one event_id; default 1. */
+  duplicate?: number;
+  /**
+   * With several incident event types (`eventTypes`): they happen to one incident (per `count`), in
+   * the order given, each a moment after the last, and are delivered newest first.
+   */
+  reorder?: boolean;
+  /** Several event types at once, with `reorder`; `eventType` is then the first. */
+  eventTypes?: readonly string[];
 }
 
 /** Makes `count` events of `eventType` happen in `service` and resolves with their call-history records, oldest first. */
 export async function triggerDeliveries(service: MockService, options: TriggerOptions): Promise<HistoryRecord[]> {
-  const { eventType } = options;
-  if (!TRIGGER_EVENT_TYPES.includes(eventType)) {
-    throw new TypeError(
-      `trigger: unknown event type ${JSON.stringify(eventType)}; one of ${TRIGGER_EVENT_TYPES.join(', ')}`,
-    );
+  const { integration, records } = await trigger(service, options);
+  // The integration was made for these deliveries only: later events of the service do not go there.
+  service.webhooks.remove(integration);
+  return records;
+}
+
+/**
+ * @internal {@link triggerDeliveries}, the integration kept: its id (for `webhooks replay`), and its
+ * records. The caller removes the integration (keeping its history or not).
+ */
+export async function trigger(
+  service: MockService,
+  options: TriggerOptions,
+): Promise<{ integration: number; records: HistoryRecord[] }> {
+  const types = options.reorder ? [...(options.eventTypes ?? [options.eventType])] : [options.eventType];
+  for (const eventType of types) {
+    if (!TRIGGER_EVENT_TYPES.includes(eventType)) {
+      throw new TypeError(
+        `trigger: unknown event type ${JSON.stringify(eventType)}; one of ${TRIGGER_EVENT_TYPES.join(', ')}`,
+      );
+    }
+    if (options.reorder && !INCIDENT_EVENT_TYPES.includes(eventType as never))
+      throw new TypeError(`trigger: reorder makes one incident's events; ${eventType} is not an incident event`);
   }
-  const kind = eventType === 'i_custom' ? 'custom_action' : eventType.startsWith('a_') ? 'alert' : 'incident';
+  const [first] = types as [string];
+  const kind = first === 'i_custom' ? 'custom_action' : first.startsWith('a_') ? 'alert' : 'incident';
   const channel = service.world.channels[0]?.channel_id;
   if (channel === undefined) throw new Error('trigger: the mock has no channel');
   const hook = service.webhooks.create({
     kind,
     endpoint: options.endpoint,
     headers: options.headers ?? {},
-    eventTypes: [eventType],
+    eventTypes: types,
     channelIds: [channel],
     ...(options.customBody !== undefined ? { customBody: options.customBody } : {}),
     ...(options.valueMapping !== undefined ? { valueMapping: options.valueMapping } : {}),
   });
+  service.webhooks.hold(hook.id);
   for (let i = 0; i < (options.count ?? 1); i++) {
-    await (kind === 'alert'
-      ? alertEvent(service, eventType, channel, i)
-      : incidentEvent(service, eventType, channel, hook.id, i));
+    if (options.reorder) await sequence(service, types, channel, hook.id, i);
+    else
+      await (kind === 'alert'
+        ? alertEvent(service, first, channel, i)
+        : incidentEvent(service, first, channel, hook.id, i));
   }
-  await service.webhooks.idle();
-  const records = service.webhooks.history(hook.id).reverse();
-  // The integration was made for these deliveries only: later events of the service do not go there.
-  service.webhooks.remove(hook.id);
-  return records;
+  await service.webhooks.release(hook.id, { newestFirst: options.reorder === true, times: options.duplicate ?? 1 });
+  return { integration: hook.id, records: service.webhooks.history(hook.id).reverse() };
 }
 
-/** One incident event of `eventType`, on a fresh incident of `channel`. */
+/**
+ * One incident's events of `types`, in that order, each at least a millisecond after the last (so
+ * that delivered newest first, each is older than the one before it): the first type that makes an
+ * incident (`i_new`, or the incident its own steps make) starts it, the others act on it.
+ */
+async function sequence(
+  service: MockService,
+  types: string[],
+  channel: number,
+  hookId: number,
+  n: number,
+): Promise<void> {
+  const { incident_id: id } = await service.actions.create({
+    title: `Disk full on db-${n + 1}`,
+    incident_severity: 'Critical',
+    channel_id: channel,
+  });
+  for (const eventType of types) {
+    if (eventType === 'i_new') continue; // made with the incident above
+    await tick(service);
+    await incidentEvent(service, eventType, channel, hookId, n, id);
+  }
+}
+
+/** A moment later by the mock's clock: pinned, it is moved on; following real time, it is waited for. */
+async function tick(service: MockService): Promise<void> {
+  if (service.clock.pinned) return service.clock.advance(1);
+  const now = service.clock.now();
+  while (service.clock.now() === now) await new Promise((resolve) => setTimeout(resolve, 1));
+}
+
+/** One incident event of `eventType`, on the incident `existing`, else on a fresh incident of `channel`. */
 async function incidentEvent(
   service: MockService,
   eventType: string,
   channel: number,
   hookId: number,
   n: number,
+  existing?: string,
 ): Promise<void> {
   const { actions, personId } = service;
   const other = service.world.members[1]?.person_id ?? personId;
   const fresh = () =>
     actions.create({ title: `Disk full on db-${n + 1}`, incident_severity: 'Critical', channel_id: channel });
-  const { incident_id: id } = await fresh();
+  const id = existing ?? (await fresh()).incident_id;
   switch (eventType) {
     case 'i_new':
       return;

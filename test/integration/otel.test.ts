@@ -191,6 +191,26 @@ describe('client spans', () => {
     expect(recorded).not.toContain('?');
   });
 
+  it('never records an access token, nor an operation’s own token', async () => {
+    const trigger = h.service.automations.createTrigger();
+    const byToken = h.client({ appKey: undefined, accessToken: h.service.accessToken });
+    await byToken.listIncidents(window);
+    await byToken.automations.triggers.fire({ trigger_id: trigger.trigger_id }, { token: trigger.token });
+    await rejection(
+      byToken.automations.triggers.fire({ trigger_id: trigger.trigger_id }, { token: 'sat_refused_token' }),
+    );
+    const spans = exporter.getFinishedSpans();
+    expect(spans.map((span) => span.name)).toEqual([
+      'POST /incident/list',
+      `POST /safari/automation/triggers/${trigger.trigger_id}/fire`,
+      `POST /safari/automation/triggers/${trigger.trigger_id}/fire`,
+    ]);
+    const recorded = JSON.stringify(spans.map((s) => [s.name, s.attributes, s.events, s.status]));
+    for (const secret of [h.service.accessToken, trigger.token, 'sat_refused_token'])
+      expect(recorded).not.toContain(secret);
+    expect(spans[2]?.attributes['error.type']).toBe('UnauthorizedError');
+  });
+
   it('one span for a call that was retried: resend count, a retry event per failed attempt, one traceparent', async () => {
     h.service.faults.add({ status: 503, times: 2, headers: { 'Retry-After': '0' } });
     const before = h.calls.length;

@@ -6,6 +6,7 @@
 import { readData, readTime, UsageError } from '../args.js';
 import { type Context, EXIT } from '../command.js';
 import { printData, printItems } from '../output.js';
+import type { ProgressFilter, SeverityFilter } from '../../schemas/list.js';
 
 const DAY_MS = 86_400_000;
 
@@ -24,8 +25,11 @@ export async function list(context: Context): Promise<number> {
     ...extra,
     start_time: new Date(start),
     end_time: new Date(end),
-    ...(values.progress !== undefined ? { progress: (values.progress as string).split(',') } : {}),
-    ...(values.severity !== undefined ? { incident_severity: (values.severity as string).split(',') } : {}),
+    // Checked by listIncidents against the values the contract lists: another is a usage error (exit 2).
+    ...(values.progress !== undefined ? { progress: (values.progress as string).split(',') as ProgressFilter[] } : {}),
+    ...(values.severity !== undefined
+      ? { incident_severity: (values.severity as string).split(',') as SeverityFilter[] }
+      : {}),
   };
   const client = await context.client();
   await printItems(context.io, client.listIncidents(params), context.json);

@@ -1,7 +1,8 @@
 // One command per named method (made from OPERATIONS in commands.ts): the body from --data (an
-// upload's file from --file), the method called by its dotted name, a list walked to its end and an
+// upload's file from --file, path parameters from the arguments), the method called by its dotted
+// name (with --token where the operation takes a token of its own), a list walked to its end and an
 // answer of NDJSON lines printed line by line. `--help` lists the body's fields from the OpenAPI's
-// request schema.
+// request schema, and an example made from the OpenAPI's (scripts/generate/examples.ts).
 
 import type { Flashduty } from '../../client/client.js';
 import { readData, readFile, UsageError } from '../args.js';
@@ -9,36 +10,91 @@ import { type Context, EXIT } from '../command.js';
 import { printData, printItems } from '../output.js';
 
 /** The client's method of a dotted name (`'channels.escalateRules.list'`). */
-export function methodOf(client: Flashduty, name: string): (body: unknown) => unknown {
+export function methodOf(client: Flashduty, name: string): (body: unknown, options?: { token?: string }) => unknown {
   let target: unknown = client;
   for (const part of name.split('.')) target = (target as Record<string, unknown> | undefined)?.[part];
   if (typeof target !== 'function') throw new UsageError(`no method ${name}`);
-  return target as (body: unknown) => unknown;
+  return target as (body: unknown, options?: { token?: string }) => unknown;
+}
+
+/** What a generated command knows of its operation beyond its method: how its call is made. */
+export interface CommandShape {
+  path: string;
+  /** Path parameters, given as the command's arguments in this order. */
+  pathParams: string[];
+  /** A form: the file comes from --file. */
+  upload: boolean;
+  /** The operation takes a token of its own, from --token. */
+  token: boolean;
 }
 
 /**
  * Calls the method `name` and prints what it gives: every item of a list (`items`), the lines of an
  * NDJSON answer one by one (`lines`), or the data.
  */
-export async function method(context: Context, name: string, output: 'items' | 'lines' | 'data'): Promise<number> {
-  if (context.positionals.length > 0) {
+export async function method(
+  context: Context,
+  name: string,
+  output: 'items' | 'lines' | 'data',
+  shape: CommandShape,
+): Promise<number> {
+  const { positionals } = context;
+  if (positionals.length !== shape.pathParams.length) {
+    const extra = positionals[shape.pathParams.length];
     throw new UsageError(
-      `unexpected argument ${JSON.stringify(context.positionals[0])}; the body goes in --data`,
+      extra === undefined
+        ? `${shape.pathParams.map((param) => `<${param}>`).join(' ')} ${shape.pathParams.length === 1 ? 'is' : 'are'} required`
+        : `unexpected argument ${JSON.stringify(extra)}; the body goes in --data`,
       context.name,
     );
   }
   const body = readData(context.values.data as string | undefined, context.name, context.stdin) ?? {};
   const file = context.values.file as string | undefined;
-  if (file !== undefined) {
+  const params = Object.fromEntries(shape.pathParams.map((param, i) => [param, positionals[i]]));
+  if (file !== undefined || shape.pathParams.length > 0) {
     if (typeof body !== 'object' || body === null || Array.isArray(body))
-      throw new UsageError('--data must be a JSON object beside --file', context.name);
-    (body as Record<string, unknown>).file = readFile(file, '--file', context.name);
+      throw new UsageError('--data must be a JSON object beside --file or arguments', context.name);
+    Object.assign(body, params, file === undefined ? {} : { file: readFile(file, '--file', context.name) });
   }
-  const call = methodOf(await context.client(), name);
+  const token = context.values.token as string | undefined;
+  const method = methodOf(await context.client(), name);
+  const call = (params: unknown) => (token === undefined ? method(params) : method(params, { token }));
   if (output === 'items') await printItems(context.io, call(body) as AsyncIterable<unknown>, context.json);
   else if (output === 'lines') await printItems(context.io, each((await call(body)) as unknown[]), context.json);
   else printData(context.io, await call(body), context.json);
   return EXIT.ok;
+}
+
+/**
+ * The command's example line: its arguments, --token, the example body's other fields as --data
+ * (quoted for a POSIX shell), --file for an upload, --json for a list.
+ */
+export async function example(
+  words: string[],
+  shape: CommandShape,
+  output: 'items' | 'lines' | 'data',
+): Promise<string> {
+  const { EXAMPLES } = await import('../../generated/examples.js');
+  const { [shape.path]: given = {} } = EXAMPLES;
+  const fields = Array.isArray(given) ? {} : given;
+  const body = Array.isArray(given)
+    ? given
+    : Object.fromEntries(Object.entries(given).filter(([field]) => !shape.pathParams.includes(field)));
+  const parts = [
+    'flashduty',
+    ...words,
+    ...shape.pathParams.map((param) => (typeof fields[param] === 'string' ? fields[param] : `<${param}>`)),
+    ...(shape.token ? ['--token', '"$TRIGGER_TOKEN"'] : []),
+    ...(Object.keys(body).length > 0 ? ['--data', shellQuote(JSON.stringify(body))] : []),
+    ...(shape.upload ? ['--file', 'skill.zip'] : []),
+    ...(output === 'data' ? [] : ['--json']),
+  ];
+  return parts.join(' ');
+}
+
+/** A word as a POSIX shell reads it back: in single quotes, a single quote written as '\''. */
+function shellQuote(text: string): string {
+  return `'${text.replaceAll("'", "'\\''")}'`;
 }
 
 /** An array as the async iterable printItems takes. */

@@ -1,6 +1,7 @@
 // `flashduty mock`: the mock service (createMockService) over HTTP on 127.0.0.1 until SIGINT or
-// SIGTERM. It prints its base URL and app key (the mock's own key, not a secret), or with --json
-// one line `{"baseUrl":…,"appKey":…}` for scripts that start it in the background.
+// SIGTERM. It prints its base URL, app key and access token (the mock's own, not secrets), or with
+// --json one line `{"baseUrl":…,"appKey":…,"accessToken":…}` for scripts that start it in the
+// background. `webhooks trigger --via <its URL>` makes deliveries inside it (its control route).
 
 import { readWhole, UsageError } from '../args.js';
 import { type Context, EXIT } from '../command.js';
@@ -14,10 +15,15 @@ export async function mock(context: Context): Promise<number> {
   const service = createMockService({ seed, incidents });
   const server = await service.listen({ port });
   const { url: baseUrl } = server;
-  if (context.json) context.io.out(`${JSON.stringify({ baseUrl, appKey: service.appKey })}\n`);
+  const { appKey, accessToken } = service;
+  if (context.json) context.io.out(`${JSON.stringify({ baseUrl, appKey, accessToken })}\n`);
   else {
     context.io.out(`Mock service on ${baseUrl}\n`);
-    context.io.out(`  export FLASHDUTY_BASE_URL=${baseUrl}\n  export FLASHDUTY_APP_KEY=${service.appKey}\n`);
+    context.io.out(`  export FLASHDUTY_BASE_URL=${baseUrl}\n  export FLASHDUTY_APP_KEY=${appKey}\n`);
+    context.io.out(`  # or, instead of the app key: export FLASHDUTY_ACCESS_TOKEN=${accessToken}\n`);
+    context.io.out(
+      `Webhook deliveries into its history: flashduty webhooks trigger <event_type> --to <url> --via ${baseUrl}\n`,
+    );
     context.io.out('Ctrl-C to stop.\n');
   }
   await new Promise<void>((resolve) => {

@@ -1,31 +1,23 @@
 // The webhook tools for developing a receiver. `trigger`: deliveries of event types (or `all`) made and sent
 // by the mock service's own actions and sender (its payloads, custom body and value mapping, 2 s
-// deadline and retry rule), each reported as the service's delivery history records it. `replay`:
+// deadline and retry rule), each reported as the service's delivery history records it; each sent
+// several times with one event_id (`--duplicate`), or one incident's events newest first
+// (`--reorder`), to try dedup and staleness; by a mock of its own, or `--via` a running
+// `flashduty mock`, whose history then holds them for `replay`. A receiver that answers 401 or 403
+// gets a hint about its secret header (`--header`). `replay`:
 // an integration's recorded deliveries, from the service the base URL names (or `flashduty mock`),
 // posted with their recorded headers to a URL. `lint`: lintCustomBody on a template file.
 // Any delivery that failed makes the exit code 1.
 
-import { closest, readHeaders, readJsonFile, readText, readTime, readUrl, readWhole, UsageError } from '../args.js';
+import { closest } from '../../internal/closest.js';
+import { readHeaders, readJsonFile, readText, readTime, readUrl, readWhole, UsageError } from '../args.js';
 import { type Context, EXIT } from '../command.js';
 import { table } from '../output.js';
 
 export async function trigger(context: Context): Promise<number> {
   const { values, name } = context;
-  const { TRIGGER_EVENT_TYPES, createMockService, triggerDeliveries } = await import('../../testing/index.js');
-  if (context.positionals.length === 0)
-    throw new UsageError(`the event type is required: all, or some of ${TRIGGER_EVENT_TYPES.join(', ')}`, name);
-  const eventTypes = new Set<string>();
-  for (const word of context.positionals) {
-    if (word === 'all') TRIGGER_EVENT_TYPES.forEach((type) => eventTypes.add(type));
-    else if (TRIGGER_EVENT_TYPES.includes(word)) eventTypes.add(word);
-    else {
-      const near = closest(word, ['all', ...TRIGGER_EVENT_TYPES]);
-      throw new UsageError(`unknown event type ${JSON.stringify(word)}${near ? ` (did you mean ${near}?)` : ''}`, name);
-    }
-  }
-  const endpoint = readUrl(values.to as string | undefined, '--to', name);
-  const headers = readHeaders(values.header as string[] | undefined, name);
-  const count = readWhole(values.count as string | undefined, '--count', name, 1) ?? 1;
+  const { TRIGGER_EVENT_TYPES } = await import('../../testing/trigger.js');
+  const eventTypes = readEventTypes(context, TRIGGER_EVENT_TYPES);
   const customBody =
     values['custom-body'] === undefined ? undefined : readText(values['custom-body'] as string, '--custom-body', name);
   const valueMapping =
@@ -40,24 +32,34 @@ export async function trigger(context: Context): Promise<number> {
       throw new UsageError(`--custom-body: ${(error as Error).message}`, name);
     }
   }
-  // A fresh seed each run: event ids differ from the last run's, so a receiver with a lasting store
-  // (Redis) takes them as new events, not duplicates.
-  const service = createMockService({ incidents: 5, seed: Math.floor(Math.random() * 2 ** 31) });
-  // With --json each type's rows go out as soon as its deliveries are done (a receiver that hangs
+  const reorder = values.reorder === true;
+  if (reorder && eventTypes.some((type) => type === 'i_custom' || type.startsWith('a_')))
+    throw new UsageError("--reorder sends one incident's events: give incident event types (i_new, i_ack, …)", name);
+  const base = {
+    endpoint: readUrl(values.to as string | undefined, '--to', name),
+    headers: readHeaders(values.header as string[] | undefined, name),
+    count: readWhole(values.count as string | undefined, '--count', name, 1) ?? 1,
+    duplicate: readWhole(values.duplicate as string | undefined, '--duplicate', name, 1) ?? 1,
+    ...(customBody !== undefined ? { customBody } : {}),
+    ...(valueMapping !== undefined ? { valueMapping: valueMapping as never } : {}),
+  };
+  const via = values.via === undefined ? undefined : readUrl(values.via as string, '--via', name);
+  // With --reorder, one run of every type on one incident; else one run per type, each its own incidents.
+  const runs = reorder
+    ? [{ ...base, eventType: eventTypes[0] as string, eventTypes, reorder }]
+    : eventTypes.map((eventType) => ({ ...base, eventType }));
+  const send = via ? (options: TriggerRun) => throughMock(via, options, name) : await locally();
+  // With --json each run's rows go out as soon as its deliveries are done (a receiver that hangs
   // holds up `all` for 2 s a delivery); the table for people needs every row for its columns.
   const rows: Array<Record<string, unknown>> = [];
-  for (const eventType of eventTypes) {
-    const records = await triggerDeliveries(service, {
-      eventType,
-      endpoint,
-      headers,
-      count,
-      ...(customBody !== undefined ? { customBody } : {}),
-      ...(valueMapping !== undefined ? { valueMapping: valueMapping as never } : {}),
-    });
+  const integrations: number[] = [];
+  for (const run of runs) {
+    const { integration, records } = await send(run);
+    integrations.push(integration);
     const done = records.map((record) => ({
       event_type: record.event_type,
       event_id: record.event_id,
+      incident_id: record.incident_id || undefined,
       status: record.status,
       http_status: record.http_status,
       duration_ms: record.duration_ms,
@@ -68,7 +70,96 @@ export async function trigger(context: Context): Promise<number> {
     rows.push(...done);
   }
   if (!context.json) print(context, rows);
+  hints(context, rows, via, integrations, base.endpoint);
   return rows.every((row) => row.status === 'success') ? EXIT.ok : EXIT.failed;
+}
+
+/** One run of the trigger: its options, as the testing entry's trigger takes them. */
+type TriggerRun = import('../../testing/trigger.js').TriggerOptions;
+/** What a run gave: the integration it made (for `webhooks replay`), and its deliveries. */
+type TriggerResult = { integration: number; records: Array<import('../../testing/sender.js').HistoryRecord> };
+
+/** The event types of the arguments: all, or known ones (the nearest suggested for a typo). */
+function readEventTypes(context: Context, known: readonly string[]): string[] {
+  if (context.positionals.length === 0)
+    throw new UsageError(`the event type is required: all, or some of ${known.join(', ')}`, context.name);
+  const types: string[] = [];
+  for (const word of context.positionals) {
+    const add = word === 'all' ? known : known.includes(word) ? [word] : undefined;
+    if (!add) {
+      const near = closest(word, ['all', ...known]);
+      throw new UsageError(
+        `unknown event type ${JSON.stringify(word)}${near ? ` (did you mean ${near}?)` : ''}`,
+        context.name,
+      );
+    }
+    for (const type of add) if (!types.includes(type)) types.push(type);
+  }
+  return types;
+}
+
+/** A throwaway mock of this process: a fresh seed each run, so event ids differ from the last run's. */
+async function locally(): Promise<(options: TriggerRun) => Promise<TriggerResult>> {
+  const { createMockService } = await import('../../testing/index.js');
+  const { trigger } = await import('../../testing/trigger.js');
+  // A fresh seed: a receiver with a lasting store (Redis) takes the events as new, not duplicates.
+  const service = createMockService({ incidents: 5, seed: Math.floor(Math.random() * 2 ** 31) });
+  return async (options) => {
+    const result = await trigger(service, options);
+    service.webhooks.remove(result.integration);
+    return result;
+  };
+}
+
+/** A run inside a running `flashduty mock` (its control route): the deliveries land in its history. */
+async function throughMock(via: string, options: TriggerRun, command: string): Promise<TriggerResult> {
+  const { TRIGGER_PATH } = await import('../../testing/control.js');
+  let response: Response;
+  try {
+    response = await fetch(new URL(TRIGGER_PATH, via), {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(options),
+    });
+  } catch (error) {
+    const cause = (error as { cause?: { code?: string } }).cause?.code;
+    throw new UsageError(`--via: no flashduty mock answers at ${via} (${cause ?? (error as Error).message})`, command);
+  }
+  const answer = (await response.json().catch(() => ({}))) as Partial<TriggerResult> & {
+    integration_id?: number;
+    error?: string;
+  };
+  if (!response.ok || answer.integration_id === undefined || !Array.isArray(answer.records))
+    throw new UsageError(`--via: ${via} is no flashduty mock (${answer.error ?? `HTTP ${response.status}`})`, command);
+  return { integration: answer.integration_id, records: answer.records };
+}
+
+/**
+ * What to do next, on stderr: a receiver that refused the deliveries as unauthorized wants its secret
+ * header; deliveries made through a mock can be replayed from its history.
+ */
+function hints(
+  context: Context,
+  rows: Array<Record<string, unknown>>,
+  via: string | undefined,
+  ids: number[],
+  to: string,
+): void {
+  const refused = [...new Set(rows.map((row) => row.http_status).filter((status) => status === 401 || status === 403))];
+  if (refused.length > 0) {
+    context.io.err(
+      `flashduty: the receiver answered ${refused.join(' and ')}: it wants its secret header. ` +
+        "Send it with --header 'Name: value' (the header and secret your receiver checks, e.g. --header 'X-Flashduty-Token: …').\n",
+    );
+  }
+  if (via) {
+    for (const id of ids) {
+      context.io.err(
+        `flashduty: recorded in the mock's history as integration ${id}: ` +
+          `flashduty webhooks replay --integration ${id} --status all --base-url ${via} --to ${to}\n`,
+      );
+    }
+  }
 }
 
 export async function replay(context: Context): Promise<number> {
@@ -156,7 +247,17 @@ export async function lint(context: Context): Promise<number> {
 }
 
 /** The columns of a delivery's report, as the service's delivery history records it. */
-const DELIVERY_COLUMNS = ['event_type', 'event_id', 'status', 'http_status', 'duration_ms', 'attempts', 'ok', 'error'];
+const DELIVERY_COLUMNS = [
+  'event_type',
+  'event_id',
+  'incident_id',
+  'status',
+  'http_status',
+  'duration_ms',
+  'attempts',
+  'ok',
+  'error',
+];
 
 function print(context: Context, rows: Array<Record<string, unknown>>): void {
   if (context.json) for (const row of rows) context.io.out(`${JSON.stringify(row)}\n`);

@@ -1,14 +1,16 @@
 // The one paging engine behind every list method: the first page, the next page, and walks by cursor
 // or by page number across ranges split into windows where the operation limits them. Loaded on a
 // list method's first page. Rules it owns:
-// - A walk never loops: it ends on no next page, an empty page, a missing or repeated cursor, or
-//   maxPages.
+// - A walk never loops: it ends on no next page, an empty page, a missing cursor, or maxPages; a walk
+//   whose pages stop making progress (a cursor it was sent before, or STALE_PAGES pages in a row of
+//   only items it already yielded: a service that ignores the cursor or the page number) ends with a
+//   FlashdutyError saying so, not silently and not after thousands of requests.
 // - Neighbouring windows share their edge second; an item at that second belongs to the window
 //   walked first, and is dropped from the next one. That rule needs no memory, so resuming is exact.
 // - `resumeFrom` continues right after the page whose token it is (resume-token.ts), and refuses a
 //   token of other params or another list.
 
-import { RequestValidationError, ResponseValidationError } from '../../core/errors.js';
+import { FlashdutyError, RequestValidationError, ResponseValidationError } from '../../core/errors.js';
 import { lazy } from '../../internal/lazy.js';
 import type { Problem } from '../../core/problem.js';
 import type { Flashduty, RequestOptions } from '../client.js';
@@ -160,6 +162,7 @@ export async function* walk<Item, Request extends PagedRequest, Page extends Lis
     const edge = index > 0 && windows ? (windows[index - 1] as [number, number])[wire.asc === true ? 1 : 0] : undefined;
     const ids = new Set<string>();
     const cursors = new Set<string>();
+    const progress = new Progress(operation);
     let page: Page | null = await (reuse ?? fetchPage(client, operation, request, options, context, factory));
     while (page) {
       // Items of the edge second went out with the previous window; items seen on an earlier page of
@@ -169,6 +172,7 @@ export async function* walk<Item, Request extends PagedRequest, Page extends Lis
         const id = operation.idOf?.(item);
         return id === undefined || (!ids.has(id) && (ids.add(id), true));
       });
+      progress.check(page.items, fresh.length, page.requestId);
       yield page.withItems(fresh);
       if (--pagesLeft <= 0) return;
       if (!page.hasNextPage || single) break;
@@ -202,16 +206,68 @@ async function nextOf<Item, Request extends PagedRequest, Page extends ListPage<
     return fetchPage(client, operation, nextRequest(page.request, { w: 0, p }), options, context, factory);
   }
   const cursor = page.searchAfterCtx;
-  if (!cursor || cursors.has(cursor)) {
+  if (!cursor) {
     client._log(
       'warn',
-      `${operation.name}: the server said more pages exist but sent ${cursor ? 'a cursor it already sent' : 'no cursor'} ` +
-        `(request ${page.requestId}); stopping here rather than looping`,
+      `${operation.name}: the server said more pages exist but sent no cursor (request ${page.requestId}); stopping here`,
     );
     return null;
   }
+  if (cursors.has(cursor)) {
+    throw new FlashdutyError(
+      `${operation.name}: the service sent a cursor it had sent before (request ${page.requestId}): ` +
+        'its pages make no progress, so the walk stops here rather than looping',
+    );
+  }
   cursors.add(cursor);
   return fetchPage(client, operation, nextRequest(page.request, { w: 0, c: cursor }), options, context, factory);
+}
+
+/** Pages in a row of only items already yielded, after which a walk is taken to make no progress. */
+export const STALE_PAGES = 3;
+
+/**
+ * Whether a window's pages still bring items it has not yielded: by the items' ids where the
+ * operation names them (the walk already drops repeated ones: `fresh`), else by a hash of each item.
+ * STALE_PAGES pages in a row with nothing new end the walk with a FlashdutyError.
+ */
+class Progress {
+  readonly #operation: ListOperation<never>;
+  /** Hashes of the items seen, for an operation whose items have no id. */
+  readonly #seen = new Set<number>();
+  #stale = 0;
+
+  constructor(operation: ListOperation<never>) {
+    this.#operation = operation;
+  }
+
+  check(items: readonly unknown[], fresh: number, requestId: string): void {
+    if (items.length === 0) return;
+    let news = fresh;
+    if (!this.#operation.idOf) {
+      news = 0;
+      for (const item of items) {
+        const hash = hashOf(JSON.stringify(item) ?? '');
+        if (this.#seen.has(hash)) continue;
+        this.#seen.add(hash);
+        news++;
+      }
+    }
+    this.#stale = news === 0 ? this.#stale + 1 : 0;
+    if (this.#stale >= STALE_PAGES) {
+      throw new FlashdutyError(
+        `${this.#operation.name}: ${STALE_PAGES} pages in a row held only items already yielded (last: request ${requestId}): ` +
+          'the service is not paging, so the walk stops here rather than looping',
+      );
+    }
+  }
+}
+
+/** FNV-1a over a string's UTF-16 code units, folded to 32 bits: enough to tell a page's items apart. */
+function hashOf(text: string): number {
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) hash = Math.imul(hash ^ text.charCodeAt(i), 0x01000193);
+  return hash >>> 0;
 }
 
 function windowRequest<Request extends PagedRequest>(

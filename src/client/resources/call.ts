@@ -2,14 +2,16 @@
 // client.request and listIncidents come here: the operation's path, HTTP method, retry kind and
 // rules are looked up in the generated tables, which load with the first call together with the
 // params' conversion and the schema checker, so a client that is only constructed carries none of
-// them. Then: params → wire body (params.ts) → the OpenAPI's request schema → the request loop (a
-// form for an upload, the answer's lines for an NDJSON answer, as the rules say); a list operation
+// them. Then: params → wire body (params.ts) → the OpenAPI's request schema → path parameters out of
+// the body into the path (encoded) → the request loop (a form for an upload, the answer's lines for
+// an NDJSON answer, the operation's own token where it takes one, as the rules say); a list operation
 // goes to the paging engine with the page shape its rules promise.
 
 import type { APIPromise } from '../../core/api-promise.js';
 import { RequestValidationError } from '../../core/errors.js';
 import { lazy } from '../../internal/lazy.js';
 import type { ApiResponse, Flashduty, RequestOptions } from '../client.js';
+import { isHeaderSafe } from '../client-options.js';
 import { checkIncidentPage } from '../pagination/incident-page.js';
 import type { ListOperation, PagedRequest } from '../pagination/operation.js';
 import { ListPage } from '../pagination/page.js';
@@ -51,24 +53,33 @@ type Tables = Awaited<ReturnType<typeof loadTables>>;
 const METHOD = { enums: true, convert: true };
 const REQUEST = { enums: false, convert: false };
 
+/** A call as the request loop sends it: where (path parameters filled in) and what. */
+interface Prepared {
+  /** The path, its parameters filled in, without its leading `/`. */
+  path: string;
+  body: unknown;
+}
+
 /**
  * The wire body of a call: params converted by the operation's rules, then checked against its
  * request schema (enums only with `enums`: client.request leaves them to the server, so that a value
- * the service adds later can be sent). A RequestValidationError naming the field, nothing sent.
+ * the service adds later can be sent); path parameters taken out of it into the path. A
+ * RequestValidationError naming the field, nothing sent.
  */
 function prepare(
   tables: Tables,
   operation: ResolvedOperation,
   params: unknown,
   { enums, convert }: { enums: boolean; convert: boolean },
-): unknown {
+): Prepared {
   const wire = Array.isArray(params) ? params : tables.params.toWire(params, convert ? operation.rule : undefined);
   const schema = tables.schemas.REQUEST_SCHEMAS[operation.path];
   const problem = schema ? tables.checker.checkSchema(wire, schema, tables.schemas.SCHEMA_DEFS, { enums }) : undefined;
   if (problem) throw new RequestValidationError(problem.path || (convert ? 'params' : 'body'), problem.message);
-  if (Array.isArray(wire)) return wire;
-  if (operation.rule?.multipart) return tables.params.toForm(wire);
-  return tables.params.withIdempotencyKey(wire, operation.rule?.idempotency === true);
+  if (Array.isArray(wire)) return { path: operation.path.slice(1), body: wire };
+  const { path, body } = tables.params.toPath(operation.path, wire, operation.rule?.pathParams ?? []);
+  if (operation.rule?.multipart) return { path, body: tables.params.toForm(body) };
+  return { path, body: tables.params.withIdempotencyKey(body, operation.rule?.idempotency === true) };
 }
 
 async function byMethod(method: string): Promise<[Tables, ResolvedOperation]> {
@@ -87,7 +98,8 @@ export function callMethod(
 ): APIPromise<unknown> {
   return client._call(async () => {
     const [tables, operation] = await byMethod(method);
-    return send(client, operation, prepare(tables, operation, params, METHOD), options);
+    const token = checkToken(operation, options);
+    return send(client, operation, prepare(tables, operation, params, METHOD), options, token);
   }, dataOf);
 }
 
@@ -116,19 +128,55 @@ export function callPath(
     }
     const tables = await loadTables();
     const known = tables.byPath.get(path);
-    if (known) return send(client, known, prepare(tables, known, body, REQUEST), options);
-    return send(client, { name: path, path, http: 'POST', kind: 'mutation', rule: undefined }, body, options);
+    if (known) {
+      const token = checkToken(known, options);
+      return send(client, known, prepare(tables, known, body, REQUEST), options, token);
+    }
+    const unknown: ResolvedOperation = { name: path, path, http: 'POST', kind: 'mutation', rule: undefined };
+    return send(client, unknown, { path: path.slice(1), body }, options, checkToken(unknown, options));
   }, dataOf);
 }
 
+/** Sends a prepared call, with the operation's own token where it takes one (checked by checkToken). */
 function send(
   client: Flashduty,
   operation: ResolvedOperation,
-  wire: unknown,
-  options?: RequestOptions,
+  { path, body }: Prepared,
+  options: RequestOptions | undefined,
+  token: string | undefined,
 ): Promise<ApiResponse> {
-  const answer = operation.rule?.ndjson ? 'ndjson' : 'envelope';
-  return client._request(operation.http, operation.path.slice(1), wire, operation.kind, options, answer);
+  const answer = operation.rule?.orEnvelope ? 'either' : operation.rule?.ndjson ? 'ndjson' : 'envelope';
+  return client._request(operation.http, path, body, operation.kind, options, answer, token);
+}
+
+/**
+ * The call's own token where the operation takes one (the automation trigger: required then, and
+ * sendable as a header), else undefined; a `token` given to an operation that takes none is refused
+ * (it would be ignored silently otherwise). Checked before the params, so that a call without its
+ * token is refused for that. Messages never quote the token.
+ */
+function checkToken(
+  operation: ResolvedOperation,
+  options: (RequestOptions & { token?: unknown }) | undefined,
+): string | undefined {
+  const token = options?.token;
+  if (operation.rule?.token !== true) {
+    if (token === undefined) return undefined;
+    throw new RequestValidationError(
+      'token',
+      `${operation.name} takes the client's credential, not a token of its own`,
+    );
+  }
+  if (typeof token !== 'string' || token.trim() === '') {
+    throw new RequestValidationError(
+      'token',
+      `${operation.name} is authenticated by a token of its own: pass it as the option \`token\` (a non-empty string)`,
+    );
+  }
+  if (!isHeaderSafe(token.trim())) {
+    throw new RequestValidationError('token', 'only visible ASCII characters can be sent in an Authorization header');
+  }
+  return token.trim();
 }
 
 const dataOf = (response: ApiResponse): unknown => response.data;
@@ -145,7 +193,8 @@ export function listMethod<Item, Request extends PagedRequest>(
   const copy = snapshot(params);
   const source = async () => {
     const [tables, operation] = await byMethod(method);
-    const wire = prepare(tables, operation, copy, METHOD) as Record<string, unknown>;
+    checkToken(operation, options);
+    const wire = prepare(tables, operation, copy, METHOD).body as Record<string, unknown>;
     return {
       operation: listOperation<Item>(operation),
       request: tables.params.toPaged(wire, operation.rule) as Request,

@@ -1,12 +1,14 @@
 // A method's params become its operation's wire body, by rules written once for every operation
 // that has such a field (the generated RULES say which): a `Date` for a Unix-time field (seconds or
-// milliseconds, as the field is), an array for a comma-separated one; a number that is plausibly in
-// the other unit is refused rather than sent. Then the checks that need more than one field: a time
+// milliseconds, as the field is; at any depth: `time_filter.start_time`, `layers[].start`), an array
+// for a comma-separated one, whose values must be among those the contract lists; a number that is
+// plausibly in the other unit is refused rather than sent. Then the checks that need more than one field: a time
 // window ends after it starts, and page-number paging stays within the service's depth. The body's
 // own schema is checked after this (request.ts); an upload's checked body then becomes its form
 // (toForm). Loaded with a client's first method call.
 
 import { RequestValidationError } from '../../core/errors.js';
+import { oneOf } from '../../internal/closest.js';
 import { definedFields, describe } from './values.js';
 import type { OperationRule } from './rules.js';
 
@@ -23,13 +25,16 @@ export function toWire(params: unknown, rule: OperationRule | undefined): Record
       `expected an object (the operation’s request body), got ${describe(params)}`,
     );
   }
-  const wire = definedFields(params);
+  let wire = definedFields(params);
   if (!rule) return wire;
-  for (const [field, unit] of Object.entries(rule.times ?? {})) {
-    if (wire[field] !== undefined) wire[field] = toTime(wire[field], field, unit);
+  for (const [place, unit] of Object.entries(rule.times ?? {})) {
+    wire = convertAt(wire, place.split('.'), '', (value, field) => toTime(value, field, unit)) as Record<
+      string,
+      unknown
+    >;
   }
-  for (const field of rule.lists ?? []) {
-    const joined = toCommaList(wire[field], field);
+  for (const [field, values] of Object.entries(rule.lists ?? {})) {
+    const joined = toCommaList(wire[field], field, values);
     if (joined === undefined) delete wire[field];
     else wire[field] = joined;
   }
@@ -56,6 +61,31 @@ export function toWire(params: unknown, rule: OperationRule | undefined): Record
   return wire;
 }
 
+/**
+ * `value` with `convert` applied at a place (`['time_filter', 'start_time']`, `['layers[]', 'start']`),
+ * copied along the way so that the caller's params are never changed. A place that is absent, or
+ * null (`layer_end: null`), is left as it is; `field` names it for errors (`layers[2].start`).
+ */
+function convertAt(
+  value: unknown,
+  steps: string[],
+  field: string,
+  convert: (value: unknown, field: string) => unknown,
+): unknown {
+  const [step, ...rest] = steps;
+  if (step === undefined) return value === undefined || value === null ? value : convert(value, field);
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return value;
+  const each = step.endsWith('[]');
+  const name = each ? step.slice(0, -2) : step;
+  const inner = (value as Record<string, unknown>)[name];
+  const at = field ? `${field}.${name}` : name;
+  if (inner === undefined || (each && !Array.isArray(inner))) return value;
+  const converted = each
+    ? (inner as unknown[]).map((item, i) => convertAt(item, rest, `${at}[${i}]`, convert))
+    : convertAt(inner, rest, at, convert);
+  return { ...value, [name]: converted };
+}
+
 function toTime(value: unknown, field: string, unit: 's' | 'ms'): unknown {
   if (value instanceof Date) {
     const ms = value.getTime();
@@ -75,8 +105,11 @@ function toTime(value: unknown, field: string, unit: 's' | 'ms'): unknown {
   return value;
 }
 
-/** An array (or the wire's comma-separated string) as the wire's string: non-empty values, no commas inside. */
-function toCommaList(value: unknown, field: string): string | undefined {
+/**
+ * An array (or the wire's comma-separated string) as the wire's string: non-empty values, no commas
+ * inside, each among `allowed` where it lists any.
+ */
+function toCommaList(value: unknown, field: string, allowed: readonly string[]): string | undefined {
   if (value === undefined) return undefined;
   const parts = typeof value === 'string' ? value.split(',') : value;
   if (!Array.isArray(parts)) {
@@ -93,9 +126,35 @@ function toCommaList(value: unknown, field: string): string | undefined {
         'expected non-empty values without commas',
       );
     }
+    if (allowed.length > 0 && !allowed.includes(trimmed)) {
+      throw new RequestValidationError(typeof value === 'string' ? field : `${field}[${i}]`, oneOf(trimmed, allowed));
+    }
     clean.push(trimmed);
   }
   return clean.length === 0 ? undefined : clean.join(',');
+}
+
+/**
+ * The path of an operation with its path parameters (`{trigger_id}`) filled in from the checked body,
+ * each encoded as one path segment, and the body without them; without its leading `/`. A value
+ * that is a dot segment (`.`, `..`) would move the call to another path: refused.
+ */
+export function toPath(
+  template: string,
+  body: Record<string, unknown>,
+  names: readonly string[],
+): { path: string; body: Record<string, unknown> } {
+  if (names.length === 0) return { path: template.slice(1), body };
+  const rest = { ...body };
+  let path = template;
+  for (const name of names) {
+    const value = String(rest[name]);
+    if (value === '.' || value === '..')
+      throw new RequestValidationError(name, 'must not be "." or "..": it would name another path');
+    path = path.replace(`{${name}}`, encodeURIComponent(value));
+    delete rest[name];
+  }
+  return { path: path.slice(1), body: rest };
 }
 
 /**

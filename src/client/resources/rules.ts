@@ -32,14 +32,23 @@ export interface OperationRule {
     /** Pages by `offset` (the page number's rows: `(p − 1) × limit`) instead of `p`. */
     offset?: true;
   };
-  /** Top-level Unix-time fields, in seconds (`s`) or milliseconds (`ms`): they also take a `Date`. */
+  /**
+   * Unix-time fields by their place (`start_time`, `time_filter.start_time`, `layers[].start`: `[]`
+   * for each item of an array), in seconds (`s`) or milliseconds (`ms`): they also take a `Date`.
+   */
   times?: Record<string, 's' | 'ms'>;
-  /** Comma-separated string fields: they also take an array. */
-  lists?: string[];
+  /** Comma-separated string fields, each with its allowed values (empty: any): they also take an array. */
+  lists?: Record<string, string[]>;
+  /** Path parameters: fields of the params, put into the path (encoded), never into the body. */
+  pathParams?: string[];
+  /** The operation takes a bearer token of its own (the call option `token`) instead of the client's credential. */
+  token?: true;
   /** The body has an `idempotency_key`, filled in when the caller gives none. */
   idempotency?: true;
   /** The request is sent as `multipart/form-data` (a file upload), not JSON. */
   multipart?: true;
   /** The answer is NDJSON lines (`application/x-ndjson`), not an envelope: the call resolves to them, parsed. */
   ndjson?: true;
+  /** The answer is NDJSON lines or an envelope, as the request asks: read by the answer's Content-Type. */
+  orEnvelope?: true;
 }

@@ -4,13 +4,15 @@
 // where it fits, else the smallest value the schema allows. A list operation (the generated rules
 // say which, and how it pages) answers pages of a fixed collection made from its example's first
 // item, one per path, so that walks by page number or cursor see every item once and end: the same
-// answer to the same request, nothing remembered. An operation that answers NDJSON (the session
-// export) answers lines: a `session_meta` line naming the session, then the events of the OpenAPI's
-// example of that session's detail.
+// answer to the same request, nothing remembered. An operation that answers NDJSON answers lines:
+// the session export a `session_meta` line naming the session, then the events of the OpenAPI's
+// example of that session's detail; the replay segments one record per segment, a page of them, the
+// next page's cursor in `X-Search-After-Ctx` (or, asked with `url_mode: true`, an envelope of URLs).
 
 import { RULES } from '../../generated/operation-rules.js';
 import { SCHEMA_DEFS } from '../../generated/request-schemas.js';
 import { checkSchema, type Schema } from '../../internal/schema.js';
+import { sample } from '../../internal/schema-sample.js';
 import { RESPONSES, RESPONSE_DEFS } from '../generated/responses.js';
 
 const DEFS: Record<string, Schema> = { ...SCHEMA_DEFS, ...RESPONSE_DEFS };
@@ -25,7 +27,7 @@ export function answerFor(path: string, body: Record<string, unknown> = {}): unk
   const data =
     response.example !== undefined && !checkSchema(response.example, response.schema, DEFS)
       ? structuredClone(response.example)
-      : sample(response.schema, 0);
+      : sample(response.schema, DEFS);
   const paging = RULES[path]?.paging;
   return paging && (paging.cursor || paging.number) ? pageOf(path, data, body) : data;
 }
@@ -37,8 +39,19 @@ export function answerFor(path: string, body: Record<string, unknown> = {}): unk
  */
 const TRANSCRIPTS: Record<string, string> = { '/safari/session/export': '/safari/session/get' };
 
-/** The lines of an NDJSON operation's answer to `body`, as NDJSON text. */
-export function linesFor(path: string, body: Record<string, unknown> = {}): string {
+/** Operations that answer NDJSON unless the request asks for an envelope, and how it asks. */
+const ENVELOPE_ASKED: Record<string, (body: Record<string, unknown>) => boolean> = {
+  '/rum/session-replay/segments': (body) => body.url_mode === true,
+};
+
+/** Whether an NDJSON operation's answer to `body` is lines (else an envelope, as the request asked). */
+export function answersLines(path: string, body: Record<string, unknown>): boolean {
+  return !(ENVELOPE_ASKED[path]?.(body) ?? false);
+}
+
+/** The lines of an NDJSON operation's answer to `body`, as NDJSON text, and the next page's cursor where it pages. */
+export function linesFor(path: string, body: Record<string, unknown> = {}): { text: string; cursor?: string } {
+  if (path === '/rum/session-replay/segments') return segmentLines(body);
   const source = TRANSCRIPTS[path];
   const detail = source ? (RESPONSES[source]?.example as { events?: unknown[] } | undefined) : undefined;
   const session = typeof body.session_id === 'string' ? body.session_id : '';
@@ -46,7 +59,20 @@ export function linesFor(path: string, body: Record<string, unknown> = {}): stri
     { type: 'session_meta', session_id: session, include_subagents: body.include_subagents === true },
     ...(detail?.events ?? []).map((event) => ({ ...(event as object), session_id: session })),
   ];
-  return lines.map((line) => `${JSON.stringify(line)}\n`).join('');
+  return { text: lines.map((line) => `${JSON.stringify(line)}\n`).join('') };
+}
+
+/** A session's replay segments, as records, paged: `limit` of them from the cursor (a segment number). */
+function segmentLines(body: Record<string, unknown>): { text: string; cursor?: string } {
+  const session = typeof body.session_id === 'string' ? body.session_id : '';
+  const size = collectionSize(`/rum/session-replay/segments/${session}`);
+  const limit = typeof body.limit === 'number' && body.limit > 0 ? body.limit : 20;
+  const cursor = typeof body.search_after_ctx === 'string' ? /^s(\d+)$/.exec(body.search_after_ctx) : null;
+  const from = cursor ? Number(cursor[1]) : 0;
+  const count = Math.max(0, Math.min(limit, size - from));
+  const lines = Array.from({ length: count }, (_, i) => ({ session_id: session, segment: from + i, records: [] }));
+  const text = lines.map((line) => `${JSON.stringify(line)}\n`).join('');
+  return from + count < size ? { text, cursor: `s${from + count}` } : { text };
 }
 
 /** How many items each list operation's collection holds: 12 to 41, fixed per path, so walks take several pages. */
@@ -105,7 +131,7 @@ function listItemSchema(path: string, key: string): Schema | undefined {
 /** The smallest item the path's response schema allows in its list (for a list whose example does not fit its schema). */
 function sampleItem(path: string, key: string): unknown {
   const items = listItemSchema(path, key);
-  return items ? sample(items, 0) : undefined;
+  return items ? sample(items, DEFS) : undefined;
 }
 
 /** The example item made the `index`-th of its collection: its ids changed, so that every item is told apart. */
@@ -123,65 +149,4 @@ function variant(item: unknown, index: number, strings: boolean): unknown {
     } else if (strings && typeof value === 'string' && value !== '') copy[key] = `${value}${index}`;
   }
   return copy;
-}
-
-/** The smallest value `schema` allows (required properties only, empty arrays where allowed). */
-export function sample(schema: Schema, depth: number): unknown {
-  if (depth > 24) return null;
-  if (schema.$ref !== undefined) {
-    const target = DEFS[schema.$ref];
-    return target ? sample(target, depth + 1) : null;
-  }
-  if (schema.const !== undefined) return schema.const;
-  if (schema.enum && schema.enum.length > 0) return schema.enum[0];
-  if (schema.allOf) {
-    const { allOf, ...rest } = schema;
-    return sample(mergeAll([...allOf, rest]), depth + 1);
-  }
-  const alternative = schema.anyOf?.[0] ?? schema.oneOf?.[0];
-  if (alternative) return sample(alternative, depth + 1);
-  const type =
-    (Array.isArray(schema.type) ? schema.type.find((t) => t !== 'null') : schema.type) ??
-    (schema.properties || schema.required ? 'object' : undefined);
-  switch (type) {
-    case 'object':
-      return Object.fromEntries(
-        (schema.required ?? []).map((name) => [name, sample(schema.properties?.[name] ?? {}, depth + 1)]),
-      );
-    case 'array':
-      return Array.from({ length: schema.minItems ?? 0 }, () => sample(schema.items ?? {}, depth + 1));
-    case 'string':
-      return sampleString(schema);
-    case 'integer':
-    case 'number':
-      return schema.minimum ?? (schema.exclusiveMinimum !== undefined ? schema.exclusiveMinimum + 1 : 0);
-    case 'boolean':
-      return false;
-    case 'binary': // a form's file (the checker's type for `format: binary`): an empty one
-      return new File([], 'file');
-    default:
-      return null;
-  }
-}
-
-/** The parts of an allOf as one object schema: every property, every required name. */
-function mergeAll(parts: Schema[]): Schema {
-  const merged: Schema = { type: 'object', properties: {}, required: [] };
-  for (const part of parts) {
-    const resolved = part.$ref !== undefined ? (DEFS[part.$ref] ?? {}) : part;
-    if (resolved.allOf) {
-      const inner = mergeAll(resolved.allOf);
-      Object.assign(merged.properties as object, inner.properties);
-      merged.required?.push(...(inner.required ?? []));
-    }
-    Object.assign(merged.properties as object, resolved.properties);
-    merged.required?.push(...(resolved.required ?? []));
-  }
-  return merged;
-}
-
-function sampleString(schema: Schema): string {
-  const hex = schema.pattern ? /^\^\[0-9a-fA-F\]\{(\d+)\}\$$/.exec(schema.pattern) : null;
-  if (hex) return '0'.repeat(Number(hex[1]));
-  return 'x'.repeat(schema.minLength ?? 0);
 }

@@ -13,10 +13,20 @@ import { MockActionError, type UpdatableField } from './actions.js';
 /** The `data` of a success, or the code and message of a refusal. */
 export type OperationResult =
   | { data: unknown }
-  | { code: 'InvalidParameter' | 'ResourceNotFound'; key: MessageKey; vars?: Record<string, string | number> };
+  | {
+      code: 'InvalidParameter' | 'ResourceNotFound' | 'Unauthorized';
+      key: MessageKey;
+      vars?: Record<string, string | number>;
+    };
 
 type Body = Record<string, unknown>;
 type Handler = (state: MockState, body: Body, personId: number) => Promise<OperationResult>;
+
+/** An automation operation of the registry (automations.ts), as a handler. */
+const automation =
+  (run: (registry: MockState['automations'], body: Body) => OperationResult): Handler =>
+  async (state, body) =>
+    run(state.automations, body);
 
 const UPDATABLE: UpdatableField[] = ['title', 'description', 'impact', 'root_cause', 'resolution', 'incident_severity'];
 
@@ -150,10 +160,20 @@ const HANDLERS: Record<string, Handler> = {
     const alert = allAlerts(state).find((a) => a.alert_id === body.alert_id);
     return alert ? ok(structuredClone(alert)) : missing(String(body.alert_id));
   },
+  // Pages by number or by cursor (the last event's id), newest first unless `asc`.
   '/alert/event/list': async (state, body) => {
     if (!allAlerts(state).some((a) => a.alert_id === body.alert_id)) return missing(String(body.alert_id));
-    return ok({ items: structuredClone(state.world.events.get(String(body.alert_id)) ?? []) });
+    const events = [...(state.world.events.get(String(body.alert_id)) ?? [])].sort(
+      (a, b) =>
+        ((a.event_time ?? 0) - (b.event_time ?? 0) || (a.event_id! < b.event_id! ? -1 : 1)) *
+        (body.asc === true ? 1 : -1),
+    );
+    return ok(pageOf(events, body, (event) => String(event.event_id)));
   },
+  '/safari/automation/rule/create': automation((registry, body) => registry.create(body)),
+  '/safari/automation/rule/get': automation((registry, body) => registry.get(body)),
+  '/safari/automation/rule/update': automation((registry, body) => registry.update(body)),
+  '/safari/automation/rule/delete': automation((registry, body) => registry.delete(body)),
   '/alert/list': async (state, body) => {
     const start = body.start_time as number;
     const end = body.end_time as number;

@@ -27,7 +27,7 @@ export function flashduty(
     nodeArgs = [],
   }: { input?: string; timeoutMs?: number; node?: string; nodeArgs?: string[] } = {},
 ): Promise<Run> {
-  const { FLASHDUTY_APP_KEY: _key, FLASHDUTY_BASE_URL: _url, ...rest } = process.env;
+  const { FLASHDUTY_APP_KEY: _key, FLASHDUTY_ACCESS_TOKEN: _token, FLASHDUTY_BASE_URL: _url, ...rest } = process.env;
   const child = spawnTied(node, [...nodeArgs, BIN, ...args], {
     env: { ...rest, ...env },
     stdio: [input === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'],
@@ -60,7 +60,7 @@ export const lines = (run: Run): Array<Record<string, unknown>> =>
 /** `flashduty mock --json` in a child process, stopped after the file's tests. */
 export async function startMockProcess(
   args: string[] = [],
-): Promise<{ baseUrl: string; appKey: string; child: ChildProcess }> {
+): Promise<{ baseUrl: string; appKey: string; accessToken: string; child: ChildProcess }> {
   const child = spawnTied(process.execPath, [BIN, 'mock', '--json', ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
   afterAll(() => stopChild(child));
   let output = '';
@@ -72,8 +72,12 @@ export async function startMockProcess(
     child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
     child.once('exit', (code) => reject(new Error(`flashduty mock exited (${code}) before printing: ${output}`)));
   });
-  const { baseUrl, appKey } = JSON.parse(first) as { baseUrl: string; appKey: string };
-  return { baseUrl, appKey, child };
+  const { baseUrl, appKey, accessToken } = JSON.parse(first) as {
+    baseUrl: string;
+    appKey: string;
+    accessToken: string;
+  };
+  return { baseUrl, appKey, accessToken, child };
 }
 
 /** An HTTP server on loopback for the file's tests (helpers' standIn); `requests` counts what reached it. */

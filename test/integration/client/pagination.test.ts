@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { type IncidentInfo, IncidentPage, RequestValidationError } from '../../../src/index.js';
+import { FlashdutyError, type IncidentInfo, IncidentPage, RequestValidationError } from '../../../src/index.js';
+import { STALE_PAGES } from '../../../src/client/pagination/walk.js';
 import { collect, DAY, NOW, NOW_MS, rejection, startMock } from '../../helpers.js';
 
 const h = await startMock({ incidents: 150, rateLimits: false });
@@ -168,20 +169,69 @@ describe('iteration', () => {
     expect(got).toEqual(expected(last7.start_time, last7.end_time).filter((id) => id !== fresh.incident_id));
   });
 
-  it('never loops on a repeated cursor, and warns', async () => {
-    const warnings: string[] = [];
-    const logger = { debug() {}, info() {}, warn: (m: string) => warnings.push(m), error() {} };
-    const looping = h.client({ logger, logLevel: 'warn' });
+  it('a cursor the service sent before ends the walk with a FlashdutyError, never a loop', async () => {
     const item = structuredClone(h.service.world.incidents[0]);
     const body = JSON.stringify({
       request_id: 'r',
       data: { items: [item], total: 99, has_next_page: true, search_after_ctx: 'same' },
     });
     h.service.faults.add({ body, times: 5, headers: { 'Content-Type': 'application/json' } });
-    const pages = await collect(looping.listIncidents(last7).pages());
-    expect(pages).toHaveLength(2);
-    expect(pages[1]?.items).toEqual([]); // the repeated incident is not yielded again
-    expect(warnings.join('\n')).toMatch(/cursor it already sent/);
+    const before = h.calls.length;
+    const pages: IncidentPage[] = [];
+    const error = await rejection(
+      (async () => {
+        for await (const page of client.listIncidents(last7).pages()) pages.push(page);
+      })(),
+    );
+    expect(error).toBeInstanceOf(FlashdutyError);
+    expect((error as Error).message).toMatch(
+      /listIncidents: the service sent a cursor it had sent before \(request r\)/,
+    );
+    expect(pages.map((page) => page.items.length)).toEqual([1, 0]); // the repeated incident is not yielded again
+    expect(h.calls.length - before).toBe(2);
+    h.service.faults.clear();
+  });
+
+  it.each(['cursor', 'number'] as const)(
+    'pages of only items already yielded, by %s, end the walk with a FlashdutyError after a few pages',
+    async (by) => {
+      const item = structuredClone(h.service.world.incidents[0]);
+      // A service that ignores the cursor or the page number: the same incident again, under a fresh cursor each time.
+      for (let n = 0; n < 10; n++) {
+        const data = { items: [item], total: 99, has_next_page: true, search_after_ctx: `c${n}` };
+        h.service.faults.add({
+          body: JSON.stringify({ request_id: `r${n}`, data }),
+          headers: { 'Content-Type': 'application/json' },
+        });
+      }
+      const before = h.calls.length;
+      const error = await rejection(collect(client.listIncidents(last7).items({ by })));
+      expect(error).toBeInstanceOf(FlashdutyError);
+      expect((error as Error).message).toBe(
+        `listIncidents: ${STALE_PAGES} pages in a row held only items already yielded (last: request r3): ` +
+          'the service is not paging, so the walk stops here rather than looping',
+      );
+      expect(h.calls.length - before).toBe(1 + STALE_PAGES);
+      h.service.faults.clear();
+    },
+  );
+
+  it('the same for a list whose items have no id: judged by the items themselves', async () => {
+    const member = { person_id: 1, person_name: 'Ann', email: 'ann@example.com' };
+    for (let n = 0; n < 10; n++) {
+      const data = { items: [member], total: 99, has_next_page: true, p: n + 1, limit: 1 };
+      h.service.faults.add({
+        body: JSON.stringify({ request_id: `m${n}`, data }),
+        headers: { 'Content-Type': 'application/json' },
+      });
+    }
+    const before = h.calls.length;
+    const error = await rejection(collect(client.members.list({ limit: 1 })));
+    expect((error as Error).message).toMatch(
+      /^members\.list: 3 pages in a row held only items already yielded \(last: request m3\)/,
+    );
+    expect(h.calls.length - before).toBe(4);
+    h.service.faults.clear();
   });
 
   it('stops when the server says more pages exist but sends no cursor', async () => {

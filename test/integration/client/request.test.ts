@@ -149,8 +149,8 @@ describe('client.request', () => {
     ]) {
       expect(READ_PATHS.has(path), path).toBe(false);
     }
-    expect(GET_PATHS).toHaveLength(7);
-    expect(READ_PATHS.size).toBe(121);
+    expect(GET_PATHS).toHaveLength(10);
+    expect(READ_PATHS.size).toBe(136);
   });
 
   it("fills in an idempotency_key where the operation defines one, and keeps the caller's", () => {

@@ -142,6 +142,26 @@ describe('mock service as MSW handlers', () => {
     expect(await rejection(other.enableA2AAgent('a2a_demo'))).toBeInstanceOf(InvalidParameterError);
   });
 
+  it('takes an access token, and a trigger’s own token on its path with a parameter, under a base path too', async () => {
+    const byToken = new Flashduty({
+      accessToken: service.accessToken,
+      baseUrl: 'http://mock.internal/api',
+      logLevel: 'off',
+    });
+    expect((await byToken.members.list({ limit: 5 })).items.length).toBe(5);
+    const trigger = service.automations.createTrigger();
+    const fired = await byToken.automations.triggers.fire(
+      { trigger_id: trigger.trigger_id, text: 'via MSW' },
+      { token: trigger.token },
+    );
+    expect(fired).toMatchObject({ type: 'routine_fire' });
+    expect(service.automations.fired.at(-1)).toMatchObject({ trigger_id: trigger.trigger_id, text: 'via MSW' });
+    const refused = await rejection(
+      byToken.automations.triggers.fire({ trigger_id: trigger.trigger_id }, { token: service.accessToken }),
+    );
+    expect(refused).toBeInstanceOf(UnauthorizedError); // the account's token is no trigger's
+  });
+
   it('drops a connection as a network error', async () => {
     service.faults.add({ drop: true });
     const client = new Flashduty({

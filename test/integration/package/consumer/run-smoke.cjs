@@ -6,7 +6,7 @@ module.exports = async function runSmoke(label, sdk, webhooks, testing, operatio
   assert.equal(operations.OPERATIONS['/member/list'].method, 'members.list');
   assert.equal(typeof webhooks.WebhookReceiver, 'function');
   const service = testing.createMockService({ seed: 2, incidents: 30 });
-  assert.equal(service.handlers.length, 258); // every path of the merged OpenAPI (the AI SRE ones among them); msw loads on first use
+  assert.equal(service.handlers.length, 298); // every path of the merged OpenAPI (the AI SRE ones among them); msw loads on first use
   const server = await service.listen();
   try {
     const client = new sdk.Flashduty({
