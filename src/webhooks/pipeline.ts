@@ -7,7 +7,7 @@
 // Rules owned here:
 // - An event judged fresh when first claimed stays fresh for its retries (a redelivery, a replay, a
 //   job's next attempt): its handlers run, told `superseded` when a newer event of its scope was
-//   accepted meanwhile. A stale one is recorded as done by the store, so its retries are duplicates.
+//   accepted meanwhile. A stale one is recorded as stale by the store, and so are its retries.
 // - An `event_time` more than `maxClockSkewMs` ahead of this clock is not judged and moves no
 //   watermark; within it, the store moves the watermark only to the present.
 // - A delivery waits on nothing past its deadline: a claim that lands later is released (it would

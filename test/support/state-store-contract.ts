@@ -64,13 +64,13 @@ export function describeStateStore(name: string, make: () => StateStore): void {
       expect(await claim({ eventId, token: 'job-1' })).toMatchObject({ status: 'claimed', token: 'job-1' });
     });
 
-    it('judges an event older than its scope’s watermark stale once, and records it as done', async () => {
+    it('judges an event older than its scope’s watermark stale once, and records it so: its retries are stale too', async () => {
       const scope = `incident:${unique('inc')}`;
       const newer = unique('newer');
       const older = unique('older');
       expect(await claim({ eventId: newer, scope, eventTime: NOW - 1_000 })).toMatchObject({ status: 'claimed' });
       expect(await claim({ eventId: older, scope, eventTime: NOW - 2_000 })).toEqual({ status: 'stale' });
-      expect(await claim({ eventId: older, scope, eventTime: NOW - 2_000 })).toEqual({ status: 'done' });
+      expect(await claim({ eventId: older, scope, eventTime: NOW - 2_000, token: 'job' })).toEqual({ status: 'stale' });
       // Equal times are not stale.
       expect(await claim({ eventId: unique('equal'), scope, eventTime: NOW - 1_000 })).toMatchObject({
         status: 'claimed',

@@ -42,11 +42,16 @@ interface PendingClaim {
   expiresAt: number;
 }
 
+/** An event judged stale: until when it counts as such (Unix ms). */
+interface StaleMark {
+  staleUntil: number;
+}
+
 /**
  * An id being processed (its claim, of a fresh event), processed (until when it counts as done, Unix
- * ms), or released after its handlers failed ({@link RELEASED}: fresh when claimed again).
+ * ms), judged stale, or released after its handlers failed ({@link RELEASED}: fresh when claimed again).
  */
-type IdEntry = PendingClaim | number;
+type IdEntry = PendingClaim | StaleMark | number;
 
 interface Watermark {
   eventTime: number;
@@ -92,6 +97,8 @@ export class MemoryStateStore implements StateStore {
     if (typeof entry === 'number') {
       if (entry > now) return DONE;
       judged = entry === RELEASED;
+    } else if (entry !== undefined && 'staleUntil' in entry) {
+      if (entry.staleUntil > now) return STALE;
     } else if (entry !== undefined) {
       if (entry.expiresAt > now && entry.token !== token) return PENDING;
       judged = true;
@@ -100,7 +107,7 @@ export class MemoryStateStore implements StateStore {
     if (scope !== undefined) {
       const fresh = this.advance(scope, eventTime, now);
       if (!fresh && !judged) {
-        this.#ids.set(eventId, now + this.ttlMs, now);
+        this.#ids.set(eventId, { staleUntil: now + this.ttlMs }, now);
         return STALE;
       }
       superseded = !fresh;
@@ -111,14 +118,15 @@ export class MemoryStateStore implements StateStore {
 
   complete(eventId: string, token: string): void {
     const entry = this.#ids.get(eventId);
-    if (typeof entry === 'object' && entry.token !== token) return; // the lease lapsed and someone else holds it now
+    if (typeof entry === 'object' && 'token' in entry && entry.token !== token) return; // the lease lapsed and someone else holds it now
     const now = Date.now();
     this.#ids.set(eventId, now + this.ttlMs, now);
   }
 
   release(eventId: string, token: string): void {
     const entry = this.#ids.get(eventId);
-    if (typeof entry === 'object' && entry.token === token) this.#ids.set(eventId, RELEASED, Date.now());
+    if (typeof entry === 'object' && 'token' in entry && entry.token === token)
+      this.#ids.set(eventId, RELEASED, Date.now());
   }
 
   advance(scope: string, eventTime: number, now: number): boolean {

@@ -27,8 +27,8 @@ export interface RedisStateStoreOptions {
   ttlMs?: number;
 }
 
-// An event's key holds `done`, `r` (released after its handlers failed: fresh when claimed again)
-// or a claim, `p<verdict><lease end, Unix ms>:<token>`, whose verdict is `f` (judged fresh) or `u`
+// An event's key holds `done`, `stale` (judged stale: its retries are told so too), `r` (released
+// after its handlers failed: fresh when claimed again) or a claim, `p<verdict><lease end, Unix ms>:<token>`, whose verdict is `f` (judged fresh) or `u`
 // (not judged yet: on a Cluster whose prefix has no hash tag, the watermark lies in another slot and
 // is judged by a second script). Every state lives for the TTL, so a lapsed claim keeps its verdict.
 // Lua functions the scripts are made of, so that every script reads a key the same way.
@@ -39,7 +39,7 @@ local function holder(v)
 end
 local function claim(key, token, now)
   local v = redis.call('GET', key)
-  if v == 'done' then return 'done', 0 end
+  if v == 'done' or v == 'stale' then return v, 0 end
   if v == 'r' then return 'claimed', 1 end
   if not v then return 'claimed', 0 end
   local lapsed = tonumber(string.sub(v, 3, string.find(v, ':', 3, true) - 1)) <= tonumber(now)
@@ -65,7 +65,7 @@ end`;
 
 // KEYS[1] event key, KEYS[2] its scope's watermark (one slot on a Cluster; none: not judged here);
 // ARGV: token, lease end, now, event time, ttl ms, and `later` when the watermark is judged apart.
-// Returns { status, superseded, judged before }: a first claim judged stale is recorded as done.
+// Returns { status, superseded, judged before }: a first claim judged stale is recorded as stale.
 const CLAIM = /* @__PURE__ */ new LuaScript(
   CLAIM_FN,
   ADVANCE_FN,
@@ -76,7 +76,7 @@ local superseded = 0
 if KEYS[2] then
   local fresh = advance(KEYS[2], ARGV[4], ARGV[3], ARGV[5])
   if fresh == 0 and judged == 0 then
-    redis.call('SET', KEYS[1], 'done', 'PX', ARGV[5])
+    redis.call('SET', KEYS[1], 'stale', 'PX', ARGV[5])
     return { 'stale', 0, 0 }
   end
   superseded = 1 - fresh
@@ -87,14 +87,15 @@ redis.call('SET', KEYS[1], 'p' .. verdict .. ARGV[2] .. ':' .. ARGV[1], 'PX', AR
 return { 'claimed', superseded, judged }`,
 );
 
-// KEYS[1] event key; ARGV: token. The claim judged fresh apart (a Cluster without a hash tag).
-const JUDGED_FRESH = /* @__PURE__ */ new LuaScript(
+// KEYS[1] event key; ARGV: token, verdict (f fresh, s stale), ttl ms. The claim judged apart (a
+// Cluster without a hash tag): kept fresh, or recorded stale.
+const JUDGED = /* @__PURE__ */ new LuaScript(
   CLAIM_FN,
   `
 local v = redis.call('GET', KEYS[1])
 if not v or string.sub(v, 1, 2) ~= 'pu' or holder(v) ~= ARGV[1] then return 0 end
-redis.call('SET', KEYS[1], 'pf' .. string.sub(v, 3), 'KEEPTTL')
-return 1`,
+if ARGV[2] == 's' then return redis.call('SET', KEYS[1], 'stale', 'PX', ARGV[3]) end
+return redis.call('SET', KEYS[1], 'pf' .. string.sub(v, 3), 'KEEPTTL')`,
 );
 
 // KEYS[1] watermark key; ARGV: event time ms, now, ttl ms.
@@ -164,12 +165,8 @@ export class RedisStateStore implements StateStore {
     if (!apart) return { status, token, superseded: Number(superseded) === 1 };
     const fresh = await this.advance(scope, eventTime, now);
     if (Number(judged) === 1) return { status, token, superseded: !fresh };
-    if (!fresh) {
-      await this.complete(eventId, token);
-      return STALE;
-    }
-    await JUDGED_FRESH.run(this.#run, [key], [token]);
-    return { status, token, superseded: false };
+    await JUDGED.run(this.#run, [key], [token, fresh ? 'f' : 's', String(this.ttlMs)]);
+    return fresh ? { status, token, superseded: false } : STALE;
   }
 
   async complete(eventId: string, token: string): Promise<void> {

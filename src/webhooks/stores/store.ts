@@ -8,7 +8,8 @@ import { loader, withLoaded } from '../../internal/lazy.js';
 //   a claim released after its handlers failed, or lapsed (its process died), or taken again by the
 //   job's next attempt, is fresh when claimed again, so an accepted event is never dropped as stale
 //   on its retry; the claimant is told whether a newer event was accepted meanwhile (`superseded`).
-// - A stale event is recorded as done by the claim that judged it: its retries are duplicates.
+// - A stale event is recorded as such by the claim that judged it: its retries are told it is stale
+//   (a job run again after its worker died tells its listeners again).
 // - The watermark never moves past the receiver's clock (`now`): an event dated in the future moves
 //   it only to the present, so it cannot make the present's events stale.
 
@@ -34,7 +35,7 @@ export type Claim =
    * a newer event of its scope was accepted since it was judged fresh (only on a claim taken again).
    */
   | { status: 'claimed'; token: string; superseded: boolean }
-  /** Older than an event already accepted in its scope: recorded as done, so its retries are duplicates. */
+  /** Older than an event already accepted in its scope: recorded, so its retries are told so too. */
   | { status: 'stale' }
   /** Already processed (or dropped as stale): a duplicate. */
   | { status: 'done' }

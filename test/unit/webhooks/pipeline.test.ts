@@ -104,9 +104,9 @@ describe('Pipeline, for a delivery', () => {
     const equal = buildWebhookEvent('i_comm', { incident: newer.incident, event_time: newer.event_time });
     expect(await deliver(pipeline, newer)).toEqual({ outcome: 'accepted' });
     expect(await deliver(pipeline, older)).toEqual({ outcome: 'stale' });
-    expect(await deliver(pipeline, older)).toEqual({ outcome: 'duplicate' }); // recorded as done
+    expect(await deliver(pipeline, older)).toEqual({ outcome: 'stale' }); // recorded as such
     expect(await deliver(pipeline, equal)).toEqual({ outcome: 'accepted' });
-    expect(told).toEqual([`stale ${older.event_id}`, `duplicate ${older.event_id}`]);
+    expect(told).toEqual([`stale ${older.event_id}`, `stale ${older.event_id}`]);
   });
 
   it('does not judge an event dated beyond maxClockSkewMs, nor with dropStale: false', async () => {
