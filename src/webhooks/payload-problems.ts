@@ -5,6 +5,7 @@
 // file with the first invalid delivery; `checkPayload` and `readDefaultPayload` use it directly.
 
 import type { Problem } from '../core/problem.js';
+import { FlashdutyError } from '../internal/errors.js';
 import { isObject } from '../internal/guards.js';
 import {
   ID_EXPECTED,
@@ -132,8 +133,11 @@ const ESCAPE = /["\\/bfnrt]|u[0-9a-fA-F]{4}/y;
  */
 export function jsonErrorAt(text: string): number {
   let i = 0;
+  // Thrown to stop at `i` (a FlashdutyError: this file is built apart, and only the SDK's own
+  // errors, recognised across copies, may be thrown from such a file).
+  const STOP = new FlashdutyError('not JSON');
   const fail = (): never => {
-    throw new RangeError(String(i));
+    throw STOP;
   };
   const space = () => {
     for (let c = text.charCodeAt(i); c === 0x20 || c === 0x09 || c === 0x0a || c === 0x0d; c = text.charCodeAt(++i));
@@ -187,7 +191,7 @@ export function jsonErrorAt(text: string): number {
     space();
     if (i < text.length) fail();
   } catch (error) {
-    if (error instanceof RangeError && /^\d+$/.test(error.message)) return Number(error.message);
+    if (error === STOP) return i;
     throw error;
   }
   return text.length; // JSON after all: the runtime refused it for another reason (its size)
