@@ -14,6 +14,8 @@ export default defineConfig(
       'docs/',
       'coverage/',
       '.tmp/',
+      // The README's and guides' snippets, written out and type-checked by scripts/snippets.ts.
+      '.snippets/',
       // Written by `npm run generate` and compared with its output byte for byte by generate:check;
       // type-aware linting of the OpenAPI's types alone took 25 s of every npm test.
       'src/generated/',
