@@ -193,7 +193,8 @@ export class Flashduty {
    * Calls any operation of the Flashduty Open API by its path, as the OpenAPI writes it, and
    * resolves to the response's `data`. The body is typed by the path (for the few GET operations it
    * holds the query parameters). It goes through the same request loop as every method: limiter,
-   * retries (a read or a mutation per operation: see the README), typed errors, redaction.
+   * retries (a read or a mutation per operation: see docs/client.md), typed errors, redaction. An
+   * operation authenticated by a token of its own (the automation trigger) takes it as `token`.
    *
    * @example
    * ```ts
@@ -204,7 +205,7 @@ export class Flashduty {
   request<P extends OperationPath>(
     path: P,
     body: OperationBody<P>,
-    options?: RequestOptions,
+    options?: RequestOptions & { token?: string },
   ): APIPromise<OperationData<P>> {
     return callPath(this, path, body, options) as APIPromise<OperationData<P>>;
   }
