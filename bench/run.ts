@@ -5,7 +5,7 @@
 //                                              the same OpenAPI) and ≤ 1.0 × ky alone (the transport under it)
 //   listIncidents (100 incidents)              ≤ 1.25 × raw fetch + JSON.parse
 //   deep validation of that page               ≤ 2 × JSON.parse of it
-// Nothing here is a pass/fail test; the figures go in the README.
+// Nothing here is a pass/fail test; the figures go in docs/performance.md.
 
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';

@@ -5,7 +5,7 @@
 //      after the first second's burst, over the time they took.
 //   2. Its cost per call against the in-process limiter: a limit high enough never to bind, calls
 //      one after another to a bare local server, interleaved rounds, medians.
-// Nothing here is a pass/fail test; the figures go in the README.
+// Nothing here is a pass/fail test; the figures go in docs/performance.md.
 
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';

@@ -3,7 +3,7 @@
 // default worker options and with shorter ones. Real worker processes on a real redis-server.
 //   defaults            lockDuration 30 s, stalledInterval 30 s: the killed worker's lock lapses
 //                       after up to 30 s, and the next stalled-job check (every 30 s) finds it
-//   lockDuration 5 s, stalledInterval 2 s: the shorter options README's durable handoff names
+//   lockDuration 5 s, stalledInterval 2 s: the shorter options docs/webhooks.md's durable handoff names
 import { type ChildProcess, spawn } from 'node:child_process';
 import { Queue } from 'bullmq';
 import { Redis } from 'ioredis';

@@ -1,6 +1,6 @@
-// `npm run architecture`: the README's "Architecture" tree, made from the opening comment of every
+// `npm run architecture`: the source tree of ARCHITECTURE.md, made from the opening comment of every
 // source file (its first sentence), so that the picture cannot drift from the code: a file moved,
-// added or renamed changes the tree. `--check` (part of `npm test`) fails when the README's tree
+// added or renamed changes the tree. `--check` (part of `npm test`) fails when the tree of ARCHITECTURE.md
 // differs from what the files say. Generated files (src/generated/) are listed as one line.
 
 import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
@@ -8,7 +8,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const README = path.join(root, 'README.md');
+const TARGET = path.join(root, 'ARCHITECTURE.md');
 const START = '<!-- architecture:start (npm run architecture writes this tree from the files) -->';
 const END = '<!-- architecture:end -->';
 /** Folders shown as one line: what is in them is said once, by hand, here. */
@@ -83,21 +83,23 @@ function line(name: string, what: string): string {
 const tree: string[] = ['src/'];
 walk(path.join(root, 'src'), 1, tree);
 const block = `${START}\n\n\`\`\`\n${tree.join('\n')}\n\`\`\`\n\n${END}`;
-const readme = readFileSync(README, 'utf8');
+const readme = readFileSync(TARGET, 'utf8');
 const [before, rest] = readme.split(START);
 const after = rest?.split(END)[1];
 if (before === undefined || after === undefined) {
-  console.error(`architecture: README.md has no ${START} … ${END} block`);
+  console.error(`architecture: ARCHITECTURE.md has no ${START} … ${END} block`);
   process.exit(1);
 }
 const next = `${before}${block}${after}`;
 if (process.argv.includes('--check')) {
   if (next !== readme) {
-    console.error("architecture: the README's tree differs from the files' opening comments; run npm run architecture");
+    console.error(
+      "architecture: the tree of ARCHITECTURE.md differs from the files' opening comments; run npm run architecture",
+    );
     process.exit(1);
   }
-  console.log(`architecture: the README's tree matches ${tree.length - 1} files and folders`);
+  console.log(`architecture: the tree of ARCHITECTURE.md matches ${tree.length - 1} files and folders`);
 } else {
-  writeFileSync(README, next);
-  console.log(`architecture: wrote the README's tree (${tree.length - 1} files and folders)`);
+  writeFileSync(TARGET, next);
+  console.log(`architecture: wrote the tree of ARCHITECTURE.md (${tree.length - 1} files and folders)`);
 }

@@ -1,6 +1,6 @@
 // A receiver of the fleet benchmark (bench/fleet.ts), in its own process: `sdk` is
 // receiver.nodeMiddleware() with the BullMQ queue and a RedisStateStore (the durable handoff as the
-// README sets it up); `bare` is node:http reading the body, JSON.parse and queue.add with the same
+// docs/webhooks.md sets it up); `bare` is node:http reading the body, JSON.parse and queue.add with the same
 // job id before its 200. Args: kind, redis port, queue name. Prints `LISTENING <port>`.
 import { createServer, type RequestListener } from 'node:http';
 import type { AddressInfo } from 'node:net';

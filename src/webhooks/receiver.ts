@@ -16,9 +16,9 @@
 // - With a queue, 200 means the queue holds the event: its handlers then run in `processor()`, and it
 //   ends handled or in BullMQ's failed set.
 // - Without a queue, 200 means the handlers succeeded, or still ran at the deadline; a failure after
-//   that is reported on 'error' and is not recovered (nor is a crash while they run): the README's
-//   reliability table says so. A 500 (a handler failed) is not retried by the sender, but replaying
-//   it runs the handlers again: the event was judged fresh and stays so.
+//   that is reported on 'error' and is not recovered (nor is a crash while they run): the figures
+//   of docs/reliability.md say so. A 500 (a handler failed) is not retried by the sender, but
+//   replaying it runs the handlers again: the event was judged fresh and stays so.
 
 import { loader } from '../internal/lazy.js';
 import { otelRegistry } from '../internal/otel.js';

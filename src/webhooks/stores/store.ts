@@ -1,5 +1,3 @@
-import { loader, withLoaded } from '../../internal/lazy.js';
-
 // What the receiver remembers between deliveries, behind one interface so that one process
 // (MemoryStateStore) and many replicas (RedisStateStore) follow the same rules:
 // - An event id is claimed by one delivery (or job) at a time; a claim lapses after its lease.
@@ -12,6 +10,8 @@ import { loader, withLoaded } from '../../internal/lazy.js';
 //   (a job run again after its worker died tells its listeners again).
 // - The watermark never moves past the receiver's clock (`now`): an event dated in the future moves
 //   it only to the present, so it cannot make the present's events stale.
+
+import { loader, withLoaded } from '../../internal/lazy.js';
 
 /** What the receiver asks for when an event arrives. */
 export interface ClaimRequest {

@@ -1,4 +1,4 @@
-// The README's proxy recipe, for real: the client's `fetch` option with undici's ProxyAgent, through
+// docs/client.md's proxy recipe, for real: the client's `fetch` option with undici's ProxyAgent, through
 // a local HTTP proxy (CONNECT tunnels, as ProxyAgent uses for every target) to the mock service.
 // A proxy that refuses the tunnel ends in a typed connection error that does not show the app key.
 import { createServer, type Server } from 'node:http';
@@ -31,7 +31,7 @@ async function startProxy(refuse = false): Promise<{ url: string; tunnels: strin
   return { url, tunnels, server };
 }
 
-/** The README's recipe: Node's fetch with undici's ProxyAgent as its dispatcher. */
+/** docs/client.md's recipe: Node's fetch with undici's ProxyAgent as its dispatcher. */
 function proxiedClient(proxyUrl: string, options: { maxRetries?: number } = {}) {
   const dispatcher = new ProxyAgent(proxyUrl);
   afterAll(() => dispatcher.close());

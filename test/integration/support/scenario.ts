@@ -172,7 +172,7 @@ export function expectNothingLost(c: Counts): void {
   expect(c.twice).toEqual([]);
   expect(c.explained).toEqual([]);
   // Only a kill -9 in the instant between a handler's success and the claim's completion may run
-  // a handler twice (delivery to handlers is at least once; README).
+  // a handler twice (delivery to handlers is at least once; docs/webhooks.md).
   expect(c.handledTwice).toBe(c.twiceAfterKill.length);
   expect(c.lostAccepted).toBe(0);
   expect(c.lostAfterReplay).toBe(0);
