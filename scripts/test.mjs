@@ -15,7 +15,7 @@ import { availableParallelism, constants, setPriority } from 'node:os';
 /** Beside the build: quick checks that read only src/ and the generated files. */
 const WITH_BUILD = ['generate:check', 'architecture:check'];
 /** Beside vitest, at the lowest priority, longest first. */
-const BESIDE_TESTS = ['lint', 'typecheck', 'docs:check', 'format:check', 'lint:package', 'size:check'];
+const BESIDE_TESTS = ['lint', 'typecheck', 'docs:check', 'docs:snippets', 'format:check', 'lint:package', 'size:check'];
 const slots = Math.max(1, Number(process.env.CHECKS_JOBS) || availableParallelism());
 
 const running = new Set();
