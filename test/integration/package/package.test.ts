@@ -18,6 +18,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createMockService } from '../../../src/testing/index.js';
 
 const run = promisify(execFile);
 const root = path.resolve(import.meta.dirname, '../../..');
@@ -189,6 +190,30 @@ describe('the packed package in a project without msw', () => {
       expect(stdout).toMatch(/^check a custom-body template/);
       const sdk = readFileSync(path.join(plain, 'node_modules/flashduty-sdk/dist/index.js'), 'utf8');
       expect(sdk).not.toMatch(/cli\/main|parseArgs/);
+    },
+  );
+
+  it(
+    "runs the README's CommonJS snippet as it is, in a CommonJS project (require, no top-level await)",
+    { timeout: 60_000 },
+    async () => {
+      const readme = readFileSync(path.join(root, 'README.md'), 'utf8');
+      const snippet = /```js\n([\s\S]*?)```/.exec(readme)?.[1];
+      expect(snippet).toMatch(/require\('flashduty-sdk'\)/);
+      writeFileSync(path.join(plain, 'readme-snippet.cjs'), snippet as string);
+      const service = createMockService({ seed: 5, incidents: 30 });
+      const server = await service.listen();
+      try {
+        const { stdout } = await run(process.execPath, ['readme-snippet.cjs'], {
+          cwd: plain,
+          env: { ...withoutService, FLASHDUTY_APP_KEY: service.appKey, FLASHDUTY_BASE_URL: server.url },
+          timeout: 50_000,
+        });
+        expect(stdout.trim()).toMatch(/^\d+$/);
+        expect(service.callLog.filter((call) => call.path === '/incident/list')).toHaveLength(1);
+      } finally {
+        await server.close();
+      }
     },
   );
 
