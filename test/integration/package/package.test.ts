@@ -28,6 +28,8 @@ const project = path.join(scratch, 'with-msw');
 /** A project without msw: the package's types must still compile and the mock still serve HTTP. */
 const plain = path.join(scratch, 'without-msw');
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+/** The repository's package.json before any pack: packing strips its scripts and must put them back. */
+const manifestBefore = readFileSync(path.join(root, 'package.json'), 'utf8');
 
 /** The examples of the repository (their source files), as paths from the package root. */
 const examples = readdirSync(path.join(root, 'examples'), { recursive: true, encoding: 'utf8' })
@@ -216,6 +218,25 @@ describe('the packed package in a project without msw', () => {
       }
     },
   );
+
+  it("carries no script pointing at a file the tarball lacks, and leaves the repository's package.json as it was", () => {
+    const installed = path.join(plain, 'node_modules/flashduty-sdk');
+    const published = JSON.parse(readFileSync(path.join(installed, 'package.json'), 'utf8')) as {
+      scripts?: Record<string, string>;
+      name: string;
+    };
+    expect(published.name).toBe('flashduty-sdk');
+    const missing = Object.entries(published.scripts ?? {}).flatMap(([name, line]) =>
+      [...line.matchAll(/[\w.@-]+(?:\/[\w.@-]+)+\.[cm]?[jt]s\b/g)]
+        .map(([file]) => file)
+        .filter((file) => !existsSync(path.join(installed, file)))
+        .map((file) => `${name}: ${file}`),
+    );
+    expect(missing).toEqual([]);
+    expect(published.scripts).toBeUndefined(); // scripts/pack-manifest.mjs drops them all
+    expect(readFileSync(path.join(root, 'package.json'), 'utf8')).toBe(manifestBefore);
+    expect(existsSync(path.join(root, '.package.json.packing'))).toBe(false);
+  });
 
   it('imports the testing entry and serves the mock over HTTP', { timeout: 60_000 }, async () => {
     const { stdout } = await run(process.execPath, ['no-msw.mjs'], { cwd: plain, timeout: 50_000 });
