@@ -270,8 +270,13 @@ describe('WebhookReceiver.receive', () => {
     expect(errors).toHaveLength(1);
   });
 
-  /** The memory store, but `release` and `complete` reject their first calls, as many as `failures` says. */
-  function flakySettling(failures: { release?: number; complete?: number }) {
+  /**
+   * The memory store, but `release` and `complete` reject their first calls, as many as `failures`
+   * says. The code that tries a settlement again loads with the first failure (a dynamic import,
+   * which takes real time the fake clock does not wait for): loaded here first.
+   */
+  async function flakySettling(failures: { release?: number; complete?: number }) {
+    await import('../../../src/webhooks/settle-again.js');
     const memory = new MemoryStateStore();
     const calls = { release: 0, complete: 0 };
     const flaky =
@@ -291,7 +296,7 @@ describe('WebhookReceiver.receive', () => {
 
   it("tries a delivery's failed release again: the sender's retry is handled, not refused for the lease", async () => {
     fakeClock();
-    const { store, calls } = flakySettling({ release: 2 });
+    const { store, calls } = await flakySettling({ release: 2 });
     const receiver = new WebhookReceiver({ store, ackTimeoutMs: 2_000 });
     const errors: string[] = [];
     receiver.on('error', (error) => void errors.push((error as Error).message));
@@ -310,7 +315,7 @@ describe('WebhookReceiver.receive', () => {
 
   it("tries a delivery's failed completion again: a redelivery is a duplicate, its handlers not run twice", async () => {
     fakeClock();
-    const { store, calls } = flakySettling({ complete: 1 });
+    const { store, calls } = await flakySettling({ complete: 1 });
     const receiver = new WebhookReceiver({ store, ackTimeoutMs: 2_000, logger: false });
     let runs = 0;
     receiver.on('i_new', () => void runs++);
@@ -324,7 +329,7 @@ describe('WebhookReceiver.receive', () => {
 
   it("never tries a job's release again in the background: the job's next attempt holds the same token", async () => {
     fakeClock();
-    const { store, calls } = flakySettling({ release: 1 });
+    const { store, calls } = await flakySettling({ release: 1 });
     const jobs: Array<{ data: unknown; opts: { jobId?: string } }> = [];
     const queue = { add: async (_: string, data: unknown, opts: { jobId?: string }) => void jobs.push({ data, opts }) };
     const receiver = new WebhookReceiver({ store, queue, logger: false });
