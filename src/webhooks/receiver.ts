@@ -40,7 +40,8 @@ import { type Fate, type HandlerContext, Pipeline } from './pipeline.js';
 import { checkQueue, checkWaitForReplicas, type WebhookJob, type WebhookQueue } from './queue.js';
 import { checkSecretOptions, type SecretOptions } from './secret.js';
 import type { Traced } from './span.js';
-import { defaultStore, type StateStore } from './stores/store.js';
+import { defaultStore } from './stores/default-store.js';
+import type { StateStore } from './stores/store.js';
 import type { ValueMapping } from './template.js';
 import type { KnownWebhookEventType, WebhookEvent, WebhookEventOf } from './types.js';
 

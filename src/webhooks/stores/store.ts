@@ -11,8 +11,6 @@
 // - The watermark never moves past the receiver's clock (`now`): an event dated in the future moves
 //   it only to the present, so it cannot make the present's events stale.
 
-import { loader, withLoaded } from '../../internal/lazy.js';
-
 /** What the receiver asks for when an event arrives. */
 export interface ClaimRequest {
   eventId: string;
@@ -71,22 +69,3 @@ export interface StateStore {
 
 /** A token unique enough to tell claims apart across processes. */
 export { uniqueToken as claimToken } from '../../internal/token.js';
-
-/** MemoryStateStore's code, loaded by the first receiver that uses the default store. */
-const loadMemoryStore = /* @__PURE__ */ loader(() => import('./memory.js'));
-
-/**
- * @internal The receiver's default store: a MemoryStateStore made with the defaults, whose code
- * loads now, apart (a receiver given a store of its own never needs it); a call made before it
- * has loaded waits for it, every later one is answered at once, as the memory store answers.
- */
-export function defaultStore(): StateStore {
-  const store = loader(async () => new (await loadMemoryStore()).MemoryStateStore());
-  store().catch(() => {}); // a failure now is met by the first delivery, which tries again
-  return {
-    claim: (request) => withLoaded(store, (s) => s.claim(request)),
-    complete: (eventId, token) => withLoaded(store, (s) => s.complete(eventId, token)),
-    release: (eventId, token) => withLoaded(store, (s) => s.release(eventId, token)),
-    advance: (scope, time, now) => withLoaded(store, (s) => s.advance(scope, time, now)),
-  };
-}
