@@ -17,7 +17,7 @@ import type { IncidentInfo } from '../schemas/incident.js';
 import { renderCustomBody, type ValueMapping } from '../webhooks/template.js';
 import type { Person, WebhookIncident } from '../webhooks/types.js';
 import type { MockClock } from './clock.js';
-import { type IncidentEvent, MockActionError } from './model/actions.js';
+import { type IncidentEvent, MockActionError } from './model/incident-actions.js';
 import type { AlertEvent } from './model/alert-actions.js';
 import { Random } from './model/random.js';
 import { alertPayload, customActionPayload, incidentPayload } from './payloads.js';

@@ -75,7 +75,7 @@ export const WEBHOOK_COMMANDS: Command[] = [
 
 async function trigger(context: Context): Promise<number> {
   const { values, name } = context;
-  const { TRIGGER_EVENT_TYPES } = await import('../../testing/trigger.js');
+  const { TRIGGER_EVENT_TYPES } = await import('../../testing/webhook-trigger.js');
   const eventTypes = readEventTypes(context, TRIGGER_EVENT_TYPES);
   const customBody =
     values['custom-body'] === undefined ? undefined : readText(values['custom-body'] as string, '--custom-body', name);
@@ -134,7 +134,7 @@ async function trigger(context: Context): Promise<number> {
 }
 
 /** One run of the trigger: its options, as the testing entry's trigger takes them. */
-type TriggerRun = import('../../testing/trigger.js').TriggerOptions;
+type TriggerRun = import('../../testing/webhook-trigger.js').TriggerOptions;
 /** What a run gave: the integration it made (for `webhooks replay`), and its deliveries. */
 type TriggerResult = { integration: number; records: Array<import('../../testing/sender.js').HistoryRecord> };
 
@@ -160,7 +160,7 @@ function readEventTypes(context: Context, known: readonly string[]): string[] {
 /** A throwaway mock of this process: a fresh seed each run, so event ids differ from the last run's. */
 async function locally(): Promise<(options: TriggerRun) => Promise<TriggerResult>> {
   const { createMockService } = await import('../../testing/index.js');
-  const { trigger } = await import('../../testing/trigger.js');
+  const { trigger } = await import('../../testing/webhook-trigger.js');
   // A fresh seed: a receiver with a lasting store (Redis) takes the events as new, not duplicates.
   const service = createMockService({ incidents: 5, seed: Math.floor(Math.random() * 2 ** 31) });
   return async (options) => {

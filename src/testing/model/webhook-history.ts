@@ -10,7 +10,7 @@ import type {
   WebhookHistoryItem,
 } from '../../schemas/webhook-history.js';
 import type { StoredCall } from '../sender.js';
-import type { Refusal } from './incident-query.js';
+import type { Refusal } from './operation-result.js';
 import type { World } from './world.js';
 
 const MIN_MS = 1_000_000_000_000;
