@@ -262,7 +262,7 @@ async function openapiOperation(
 function listHistory(call: Call, body: Record<string, unknown>): Response {
   const refusal = checkHistoryListRequest(body);
   if (refusal) return refuse(call, refusal);
-  const data = queryHistory(body as unknown as ListWebhookHistoryRequest, call.state.sender.calls());
+  const data = queryHistory(body as unknown as ListWebhookHistoryRequest, call.state.sender.deliveries());
   return json(call, 200, { request_id: call.requestId, data });
 }
 
@@ -271,7 +271,7 @@ function getHistoryDetail(call: Call, body: Record<string, unknown>): Response {
   if (refusal) return refuse(call, refusal);
   const integration = body.integration_id as number;
   const id = body.event_id as string;
-  const data = historyDetail(integration, id, call.state.sender.calls(), call.state.world);
+  const data = historyDetail(integration, id, call.state.sender.deliveries(), call.state.world);
   if (!data) return fail(call, 'ResourceNotFound', 'deliveryMissing', { id, integration });
   return json(call, 200, { request_id: call.requestId, data });
 }

@@ -3,6 +3,7 @@
 
 import type { RequestHandler } from 'msw';
 import type { MockClock } from './clock.js';
+import type { PostDelivery } from './delivery-post.js';
 import type { Fault } from './faults.js';
 import type { IncidentActions } from './model/incident-actions.js';
 import type { AlertActions } from './model/alert-actions.js';
@@ -113,6 +114,14 @@ export interface MockService {
 
 /** Creates a seeded, stateful model of the service, to serve with MSW (`handlers`) or over HTTP (`listen()`). */
 export function createMockService(options: MockServiceOptions = {}): MockService {
+  return createMockServiceWith(options, {});
+}
+
+/**
+ * @internal {@link createMockService} with its sender's way to post a delivery replaced: how unit
+ * tests try deliveries (the trigger, the call history) without sockets.
+ */
+export function createMockServiceWith(options: MockServiceOptions, { post }: { post?: PostDelivery }): MockService {
   const seed = options.seed ?? 1;
   const state = new MockState({
     seed,
@@ -122,6 +131,7 @@ export function createMockService(options: MockServiceOptions = {}): MockService
     skills: options.skills ?? [{ skill_id: 'skill_demo' }],
     rateLimits: options.rateLimits === false ? false : { perSecond: 50, perMinute: 1000, ...options.rateLimits },
     maxBodyBytes: options.maxBodyBytes ?? 1024 * 1024,
+    ...(post ? { post } : {}),
   });
   const keyRandom = new Random(seed * 31 + 7);
   const owner = state.world.members[0];

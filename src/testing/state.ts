@@ -9,6 +9,7 @@ import { AutomationRegistry } from './model/automations.js';
 import { Random } from './model/random.js';
 import { createWorld, type World } from './model/world.js';
 import { ArrivalCounter, type RateLimits } from './rate-limit.js';
+import type { PostDelivery } from './delivery-post.js';
 import { WebhookSender } from './sender.js';
 
 /** A credential of the mock: an app key (`app_key=`) or an access token (`Authorization: Bearer`). */
@@ -43,6 +44,8 @@ export interface MockStateOptions {
   skills: SkillSeed[];
   rateLimits: RateLimits | false;
   maxBodyBytes: number;
+  /** How the sender posts a delivery; default over node:http (unit tests pass their own). */
+  post?: PostDelivery;
 }
 
 export class MockState {
@@ -75,7 +78,7 @@ export class MockState {
     this.limiter = options.rateLimits ? new ArrivalCounter(options.rateLimits) : undefined;
     this.maxBodyBytes = options.maxBodyBytes;
     this.#ids = new Random(options.seed * 7919 + 17);
-    this.sender = new WebhookSender(this.clock, options.seed);
+    this.sender = new WebhookSender(this.clock, options.seed, options.post);
     this.actions = new IncidentActions(this.world, this.clock, (event) => this.sender.dispatch(event), options.seed);
     this.alertActions = new AlertActions(
       this.world,
