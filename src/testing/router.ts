@@ -10,11 +10,9 @@
 
 import type { ListIncidentsRequest } from '../schemas/list.js';
 import type { ListWebhookHistoryRequest } from '../schemas/webhook-history.js';
-import type { Fault } from './faults.js';
-import { type Locale, localeOf, message, type MessageKey } from './messages.js';
+import { localeOf } from './messages.js';
 import type { AgentsAndSkills, AuditEntry, ResultCode } from './model/agents-and-skills.js';
 import { checkListRequest, queryIncidents } from './model/incident-query.js';
-import type { Refusal } from './model/operation-result.js';
 import { REQUEST_SCHEMAS, SCHEMA_DEFS } from '../generated/request-schemas.js';
 import { checkSchema } from '../internal/schema.js';
 import { OPERATIONS } from '../generated/operations.js';
@@ -28,44 +26,21 @@ import {
   historyDetail,
   queryHistory,
 } from './model/webhook-history.js';
+import {
+  answerResult,
+  CORS,
+  DROP,
+  fail,
+  faultResponse,
+  ndjson,
+  refuse,
+  type ReplyTo,
+  type RouteResult,
+  success,
+  Truncated,
+} from './replies.js';
 import { resolveRoute } from './resolve-route.js';
 import type { MockState } from './state.js';
-
-/** Returned instead of a Response when the connection must be dropped without an answer. */
-export const DROP = Symbol('drop connection');
-/** A response whose body must be cut off halfway (the connection then drops). */
-export class Truncated {
-  constructor(readonly response: Response) {}
-}
-export type RouteResult = Response | Truncated | typeof DROP;
-
-/** HTTP status of each error code, from the spec's error table. */
-export const STATUS_OF_CODE: Record<string, number> = {
-  InvalidParameter: 400,
-  BadRequest: 400,
-  InvalidContentType: 400,
-  ResourceNotFound: 400,
-  NoLicense: 400,
-  ReferenceExist: 400,
-  Unauthorized: 401,
-  BalanceNotEnough: 402,
-  AccessDenied: 403,
-  RouteNotFound: 404,
-  MethodNotAllowed: 405,
-  UndonedOrderExist: 409,
-  EntityTooLarge: 413,
-  RequestLocked: 423,
-  RequestVerifyRequired: 428,
-  DangerousOperation: 428,
-  RequestTooFrequently: 429,
-  InternalError: 500,
-  ServiceUnavailable: 503,
-};
-const CODE_OF_STATUS: Record<number, string> = Object.fromEntries(
-  Object.entries(STATUS_OF_CODE)
-    .reverse()
-    .map(([code, status]) => [status, code]),
-);
 
 /** The calls to the account's agents and skills, which the audit log records. */
 type AgentOrSkillOperation = 'enable' | 'disable' | 'delete';
@@ -92,22 +67,14 @@ export const STATEFUL_PATHS = ROUTE_PATHS.filter((path) => ROUTES[path] !== 'ope
 /** Operations of the on-call product: they need its permission and count against the account's limit. */
 const ON_CALL = new Set<Operation>(['list', 'historyList', 'historyDetail', 'openapi']);
 
-const CORS = {
-  'Access-Control-Allow-Origin': '*',
-  'Access-Control-Allow-Methods': 'GET, POST, OPTIONS',
-  'Access-Control-Allow-Headers': 'Content-Type, Accept-Language, Authorization',
-  'Access-Control-Expose-Headers': 'Service-Request-Id, Retry-After, X-Search-After-Ctx',
-};
-
-/** What the handlers of one call share. */
-interface Call {
+/** What the handlers of one call share: the state, the instant it arrived, and whom its answer is for. */
+interface Call extends ReplyTo {
   state: MockState;
   /** performance.now() at arrival: the rate limiter and the call log use the same instant. */
   arrived: number;
-  requestId: string;
-  locale: Locale;
 }
 
+/** The mock's answer to one request: the service's, a fault's, or a dropped or cut-off connection. */
 export async function route(state: MockState, request: Request): Promise<RouteResult> {
   const url = new URL(request.url);
   const { path, params } = resolveRoute(url.pathname, ROUTE_PATHS);
@@ -253,17 +220,15 @@ async function openapiOperation(
     return fail(call, 'InvalidParameter', 'schema', { field: problem.path || 'body', message: problem.message });
   const handler = statefulHandler(path);
   if (!handler && RULES[path]?.ndjson && answersLines(path, body)) return ndjson(call, linesFor(path, body));
-  if (!handler) return json(call, 200, { request_id: call.requestId, data: answerFor(path, body) });
-  const result = await handler(call.state, body, personId);
-  if ('data' in result) return json(call, 200, { request_id: call.requestId, data: result.data });
-  return fail(call, result.code, result.key, result.vars);
+  if (!handler) return success(call, answerFor(path, body));
+  return answerResult(call, await handler(call.state, body, personId));
 }
 
 function listHistory(call: Call, body: Record<string, unknown>): Response {
   const refusal = checkHistoryListRequest(body);
   if (refusal) return refuse(call, refusal);
   const data = queryHistory(body as unknown as ListWebhookHistoryRequest, call.state.sender.deliveries());
-  return json(call, 200, { request_id: call.requestId, data });
+  return success(call, data);
 }
 
 function getHistoryDetail(call: Call, body: Record<string, unknown>): Response {
@@ -273,7 +238,7 @@ function getHistoryDetail(call: Call, body: Record<string, unknown>): Response {
   const id = body.event_id as string;
   const data = historyDetail(integration, id, call.state.sender.deliveries(), call.state.world);
   if (!data) return fail(call, 'ResourceNotFound', 'deliveryMissing', { id, integration });
-  return json(call, 200, { request_id: call.requestId, data });
+  return success(call, data);
 }
 
 function listIncidents(call: Call, body: Record<string, unknown>, personId: number): Response {
@@ -285,7 +250,7 @@ function listIncidents(call: Call, body: Record<string, unknown>, personId: numb
     now: Math.floor(call.state.clock.now() / 1000),
   });
   if ('key' in result) return refuse(call, result);
-  return json(call, 200, { request_id: call.requestId, data: result });
+  return success(call, result);
 }
 
 /**
@@ -313,9 +278,7 @@ async function ownTokenOperation(
   const problem = schema ? checkSchema(fields, schema, SCHEMA_DEFS) : undefined;
   if (problem)
     return fail(call, 'InvalidParameter', 'schema', { field: problem.path || 'body', message: problem.message });
-  const result = call.state.automations.fire(String(params.trigger_id), bearerOf(request), fields);
-  if ('data' in result) return json(call, 200, { request_id: call.requestId, data: result.data });
-  return fail(call, result.code, result.key, result.vars);
+  return answerResult(call, call.state.automations.fire(String(params.trigger_id), bearerOf(request), fields));
 }
 
 /** The credential a call carries: its `app_key`, else the token of its `Authorization: Bearer`. */
@@ -364,7 +327,7 @@ function agentOrSkillOperation(
   });
   switch (outcome) {
     case 'OK':
-      return json(call, 200, { request_id: call.requestId, data: null });
+      return success(call, null);
     case 'missing':
       return fail(call, 'InvalidParameter', 'required', { field });
     case 'type':
@@ -376,56 +339,4 @@ function agentOrSkillOperation(
         id: id as string,
       });
   }
-}
-
-function refuse(call: Call, refusal: Refusal): Response {
-  return fail(call, 'InvalidParameter', refusal.key, refusal.vars);
-}
-
-function fail(
-  call: Call,
-  code: string,
-  key: MessageKey,
-  vars: Record<string, string | number> = {},
-  headers: Record<string, string> = {},
-): Response {
-  const body = { request_id: call.requestId, error: { code, message: message(key, call.locale, vars) } };
-  return json(call, STATUS_OF_CODE[code] ?? 400, body, headers);
-}
-
-function faultResponse(call: Call, fault: Fault): Response {
-  const status = fault.status ?? (fault.code ? STATUS_OF_CODE[fault.code] : undefined) ?? (fault.body ? 200 : 500);
-  if (fault.body !== undefined) {
-    return new Response(fault.body, {
-      status,
-      headers: { 'Content-Type': 'text/html; charset=utf-8', ...CORS, ...fault.headers },
-    });
-  }
-  const code = fault.code ?? CODE_OF_STATUS[status] ?? 'InternalError';
-  const text = fault.message ?? (code === 'InternalError' ? message('internal', call.locale) : code);
-  return json(call, status, { request_id: call.requestId, error: { code, message: text } }, fault.headers);
-}
-
-function json(call: Call, status: number, body: unknown, headers: Record<string, string> = {}): Response {
-  return new Response(JSON.stringify(body), {
-    status,
-    headers: {
-      'Content-Type': 'application/json; charset=utf-8',
-      'Service-Request-Id': call.requestId,
-      ...CORS,
-      ...headers,
-    },
-  });
-}
-
-function ndjson(call: Call, { text, cursor }: { text: string; cursor?: string }): Response {
-  return new Response(text, {
-    status: 200,
-    headers: {
-      'Content-Type': 'application/x-ndjson',
-      'Service-Request-Id': call.requestId,
-      ...(cursor !== undefined ? { 'X-Search-After-Ctx': cursor } : {}),
-      ...CORS,
-    },
-  });
 }

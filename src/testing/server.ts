@@ -2,7 +2,7 @@
 
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { DROP, type RouteResult, Truncated } from './router.js';
+import { DROP, type RouteResult, Truncated } from './replies.js';
 
 /** Where `listen()` serves the mock. */
 export interface ListenOptions {
