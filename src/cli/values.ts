@@ -6,6 +6,7 @@
 
 import { readFileSync } from 'node:fs';
 import { basename } from 'node:path';
+import { isHeaderName } from '../internal/http-header.js';
 import { UsageError } from './exit.js';
 
 /** `--data`: JSON text, `@file` or `-` (standard input), as an object or array. */
@@ -113,7 +114,7 @@ export function readHeaders(values: string[] | undefined, command: string): Reco
   for (const text of values ?? []) {
     const colon = text.indexOf(':');
     const name = colon > 0 ? text.slice(0, colon).trim() : '';
-    if (!/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(name))
+    if (!isHeaderName(name))
       throw new UsageError(`--header: expected 'Name: value', got ${JSON.stringify(text)}`, command);
     headers[name] = text.slice(colon + 1).trim();
   }

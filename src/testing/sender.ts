@@ -13,6 +13,7 @@
 // released newest first, or each sent several times with its one event_id (what the service's
 // retries and reordering look like to a receiver).
 
+import { isHeaderName } from '../internal/http-header.js';
 import { renderCustomBody, type ValueMapping } from '../webhooks/template.js';
 import type { MockClock } from './clock.js';
 import { type Attempt, type PostDelivery, postDelivery } from './delivery-post.js';
@@ -385,7 +386,7 @@ export class WebhookSender {
 /** Headers no HTTP request can carry (a name that is not a token, a line break or NUL in a value): refused at once. */
 function checkHeaders(headers: Record<string, string> | undefined): void {
   for (const [name, value] of Object.entries(headers ?? {})) {
-    if (!/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(name))
+    if (!isHeaderName(name))
       throw new TypeError(`webhooks.create: header name ${JSON.stringify(name)} is not an HTTP token`);
     if (typeof value !== 'string' || /[\r\n\0]/.test(value))
       throw new TypeError(`webhooks.create: header ${name} must be a string without line breaks or NUL`);
