@@ -1,8 +1,8 @@
-// The AI SRE side of the mock: A2A agents (disabled → enabled, once; enabled → disabled, which an
-// agent already disabled also answers with OK: the OpenAPI names no refusal for it) and skills
-// (deleted for good), with the account audit log that records every call, refused ones included.
-// Automations are in automations.ts; the other AI SRE operations are answered from the OpenAPI
-// (openapi-answers.ts).
+// The account's A2A agents and skills in the mock (AI SRE), with the audit log that records every
+// call to them, refused ones included. An agent goes disabled → enabled once; enabled → disabled,
+// which an agent already disabled also answers with OK (the OpenAPI names no refusal for it); a
+// skill is deleted for good. Automations are in automations.ts; the other AI SRE operations are
+// answered from the OpenAPI (openapi-answers.ts).
 
 /** An A2A agent of the mock at start. */
 export interface AgentSeed {
