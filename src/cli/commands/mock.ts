@@ -24,6 +24,12 @@ async function mock(context: Context): Promise<number> {
   if (port > 65_535) throw new UsageError(`--port: expected 0 to 65535, got ${port}`, context.name);
   const seed = readWhole(context.values.seed as string | undefined, '--seed', context.name, 0) ?? 1;
   const incidents = readWhole(context.values.incidents as string | undefined, '--incidents', context.name, 0) ?? 200;
+  // Listened for before anything is printed: a Ctrl-C sent as soon as the URL shows (a script's,
+  // a test's) would otherwise find no listener yet and kill the process with the signal's default.
+  const stopped = new Promise<void>((resolve) => {
+    process.once('SIGINT', resolve);
+    process.once('SIGTERM', resolve);
+  });
   const { createMockService } = await import('../../testing/index.js');
   const service = createMockService({ seed, incidents });
   const server = await service.listen({ port });
@@ -39,10 +45,7 @@ async function mock(context: Context): Promise<number> {
     );
     context.io.out('Ctrl-C to stop.\n');
   }
-  await new Promise<void>((resolve) => {
-    process.once('SIGINT', resolve);
-    process.once('SIGTERM', resolve);
-  });
+  await stopped;
   await server.close();
   return EXIT.ok;
 }
