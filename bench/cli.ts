@@ -2,7 +2,8 @@
 // starting to its first line on stdout, against `flashduty mock` on loopback, vs the same call
 // through a small Node script that imports the package and calls listIncidents (the other way a
 // user gets that line), in the same run, rounds interleaved. Then what the bin loaded for that call:
-// none of the mock, the webhook receiver or zod (each found by a name only its code has).
+// none of the mock, the webhook receiver or zod (each found by a definition only its code has: the
+// command table names createMockService where `flashduty mock` imports it on demand).
 
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
@@ -84,7 +85,11 @@ const loaded = [
   ),
 ];
 const text = loaded.map((url) => readFileSync(fileURLToPath(url), 'utf8')).join('\n');
-const markers = { 'the mock': 'createMockService', 'the webhook receiver': 'class WebhookReceiver', zod: 'ZodMini' };
+const markers = {
+  'the mock': 'function createMockService(',
+  'the webhook receiver': 'class WebhookReceiver',
+  zod: 'ZodMini',
+};
 for (const [what, marker] of Object.entries(markers)) {
   console.log(`loaded ${what}: ${text.includes(marker) ? 'YES' : 'no'} (${loaded.length} files loaded)`);
 }

@@ -1,9 +1,9 @@
-// What a command of the command line is (its words, flags, help and run), and what it is given to
-// run: its parsed flags, the output, and the client, made on first use from --app-key / --base-url
-// or the environment, as `new Flashduty()` reads it.
+// What a command of the command line is (its words, flags, help and run: one row of the table in
+// commands/index.ts), and what it is given to run: its parsed flags, the output, standard input,
+// and the client, made on first use from the flags or the environment as `new Flashduty()` reads them.
 
 import type { Flashduty } from '../client/client.js';
-import type { Flag, Parsed } from './args.js';
+import type { Flag, Parsed } from './flags.js';
 import type { Io } from './output.js';
 
 /** One command: `flashduty <words…> [args] [flags]`. */
@@ -18,6 +18,7 @@ export interface Command {
   example: string | (() => Promise<string>);
   /** More help, loaded only for `--help` (a generated command's body fields). */
   details?(): Promise<string>;
+  /** Runs the command; resolves with its exit code (a UsageError or an API error thrown is reported by main). */
   run(context: Context): Promise<number>;
 }
 
@@ -32,6 +33,3 @@ export interface Context extends Parsed {
   /** The client, made once. */
   client: () => Promise<Flashduty>;
 }
-
-/** Exit codes: stable, for scripts. */
-export const EXIT = { ok: 0, failed: 1, usage: 2 } as const;

@@ -72,12 +72,12 @@ export async function printItems(io: Io, items: AsyncIterable<unknown>, json: bo
     if (io.tty && count % 100 === 0) io.err(`\r${count} items…`);
   }
   if (io.tty && count >= 100) io.err('\r');
-  if (!json) io.out(table(rows));
+  if (!json) io.out(renderTable(rows));
   return count;
 }
 
 /** A plain-text table: of the given columns, or of the items' most telling scalar fields. */
-export function table(items: unknown[], only?: string[]): string {
+export function renderTable(items: unknown[], only?: string[]): string {
   if (items.length === 0) return '(none)\n';
   const records = items.map((item) =>
     typeof item === 'object' && item !== null ? (item as Record<string, unknown>) : { value: item },

@@ -6,40 +6,40 @@
 // is wrong. Only the mock answers it: a local test double, on loopback by default.
 
 import type { MockService } from './service.js';
-import { trigger } from './trigger.js';
+import { trigger } from './webhook-trigger.js';
 
 /** The control route's path. */
 export const TRIGGER_PATH = '/__mock/webhooks/trigger';
 
 /** Whether a request is for the control route. */
-export function isControl(request: Request): boolean {
+export function isControlRoute(request: Request): boolean {
   return new URL(request.url).pathname === TRIGGER_PATH;
 }
 
 /** Runs a trigger inside `service` and answers its records. */
-export async function control(service: MockService, request: Request): Promise<Response> {
-  if (request.method !== 'POST') return answer(405, { error: `${TRIGGER_PATH} takes POST` });
+export async function answerControlRoute(service: MockService, request: Request): Promise<Response> {
+  if (request.method !== 'POST') return jsonAnswer(405, { error: `${TRIGGER_PATH} takes POST` });
   let options: unknown;
   try {
     options = await request.json();
   } catch {
-    return answer(400, { error: 'the body is not JSON' });
+    return jsonAnswer(400, { error: 'the body is not JSON' });
   }
   if (
     typeof options !== 'object' ||
     options === null ||
     typeof (options as { endpoint?: unknown }).endpoint !== 'string'
   )
-    return answer(400, { error: 'expected the trigger options: { eventType, endpoint, … }' });
+    return jsonAnswer(400, { error: 'expected the trigger options: { eventType, endpoint, … }' });
   try {
     const { integration, records } = await trigger(service, options as Parameters<typeof trigger>[1]);
     service.webhooks.remove(integration, { keepHistory: true });
-    return answer(200, { integration_id: integration, records });
+    return jsonAnswer(200, { integration_id: integration, records });
   } catch (error) {
-    return answer(400, { error: (error as Error).message });
+    return jsonAnswer(400, { error: (error as Error).message });
   }
 }
 
-function answer(status: number, body: unknown): Response {
+function jsonAnswer(status: number, body: unknown): Response {
   return new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } });
 }

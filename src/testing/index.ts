@@ -3,15 +3,15 @@ export { createMockService } from './service.js';
 export type { MockService, MockServiceOptions } from './service.js';
 export type { Fault } from './faults.js';
 export type { ListenOptions, RunningServer } from './server.js';
-export type { AgentSeed, AuditEntry, SkillSeed } from './model/agents.js';
+export type { AgentSeed, AuditEntry, SkillSeed } from './model/agents-and-skills.js';
 export type { FiredRun, ReadyTrigger } from './model/automations.js';
 export type { Account, Channel, Member, Team, World } from './model/world.js';
 export type { RateLimits } from './rate-limit.js';
 export { MockClock } from './clock.js';
 export { buildDelivery, buildWebhookEvent } from './webhook-fixtures.js';
 export type { BuiltDelivery, DeliveryOptions, WebhookEventOverrides } from './webhook-fixtures.js';
-export type { CreateIncidentParams, IncidentActions, IncidentEvent, UpdatableField } from './model/actions.js';
-export { MockActionError } from './model/actions.js';
+export type { CreateIncidentParams, IncidentActions, IncidentEvent, UpdatableField } from './model/incident-actions.js';
+export { MockActionError } from './model/incident-actions.js';
 export type { AlertActions, AlertEvent, PushAlertParams } from './model/alert-actions.js';
 export type {
   HistoryFilter,
@@ -21,5 +21,5 @@ export type {
   WebhookKind,
 } from './sender.js';
 export type { CallRecord } from './state.js';
-export { TRIGGER_EVENT_TYPES, triggerDeliveries } from './trigger.js';
-export type { TriggerOptions } from './trigger.js';
+export { TRIGGER_EVENT_TYPES, triggerDeliveries } from './webhook-trigger.js';
+export type { TriggerOptions } from './webhook-trigger.js';

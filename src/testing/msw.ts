@@ -2,7 +2,8 @@
 
 import type { RequestHandler } from 'msw';
 import { loadMsw } from './msw-loader.js';
-import { DROP, ROUTE_PATHS, type RouteResult, Truncated } from './router.js';
+import { DROP, type RouteResult, Truncated } from './replies.js';
+import { ROUTE_PATHS } from './router.js';
 
 /** MSW's form of each route: any origin, a path parameter as `:name`. */
 const PATHS = ROUTE_PATHS.map((path) => `*${path.replace(/\{([^}]+)\}/g, ':$1')}`);

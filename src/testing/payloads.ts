@@ -2,11 +2,13 @@
 // actions (the vendor's example places `event_id` inside `incident` and adds `event_detail`) and
 // alert events (the alert webhook's Alert table, from the model's AlertInfo).
 
+import type { IncidentInfo } from '../schemas/incident.js';
 import type {
   AlertEventType,
   AlertWebhookEventOf,
   IncidentWebhookEventOf,
   KnownWebhookEventType,
+  Person,
   WebhookAlert,
   WebhookIncident,
 } from '../webhooks/types.js';
@@ -93,5 +95,57 @@ export function toWebhookAlert({ alert, progress, close_time }: AlertEvent): Web
     title: alert.title,
     title_rule: alert.title_rule,
     updated_at: alert.updated_at,
+  };
+}
+
+/** The incident as deliveries carry it: the spec's Incident table plus the IncidentInfo extras real deliveries have. */
+export function toWebhookIncident(info: IncidentInfo): WebhookIncident {
+  const person = (p: { person_id?: number; person_name?: string; email?: string } | undefined): Person | undefined =>
+    p?.person_id ? { person_id: p.person_id, person_name: p.person_name ?? '', email: p.email ?? '' } : undefined;
+  const creator = info.creator_id ? person(info.creator) : undefined;
+  const closer = info.closer_id ? person(info.closer) : undefined;
+  return {
+    incident_id: info.incident_id,
+    title: info.title,
+    description: info.description,
+    impact: info.impact,
+    root_cause: info.root_cause,
+    resolution: info.resolution,
+    incident_severity: info.incident_severity,
+    incident_status: info.incident_status,
+    progress: info.progress,
+    created_at: info.created_at,
+    updated_at: info.updated_at,
+    start_time: info.start_time,
+    last_time: info.last_time,
+    end_time: info.end_time,
+    ack_time: info.ack_time,
+    close_time: info.close_time,
+    snoozed_before: info.snoozed_before,
+    ...(creator ? {} : { labels: { ...info.labels } }),
+    fields: structuredClone(info.fields),
+    ...(creator ? { creator } : {}),
+    ...(closer ? { closer } : {}),
+    responders: info.responders.map((r) => ({
+      person_id: r.person_id,
+      person_name: r.person_name ?? '',
+      email: r.email ?? '',
+      assigned_at: r.assigned_at,
+      acknowledged_at: r.acknowledged_at,
+    })),
+    alert_cnt: info.alert_cnt,
+    channel_id: info.channel_id,
+    channel_name: info.channel_name,
+    detail_url: info.detail_url,
+    group_method: info.group_method,
+    account_id: info.account_id,
+    account_name: info.account_name,
+    assigned_to: structuredClone(info.assigned_to),
+    creator_id: info.creator_id,
+    data_source_id: info.integration_id,
+    dedup_key: info.dedup_key,
+    equals_md5: info.equals_md5,
+    num: info.num,
+    responder_ids: info.responders.map((r) => r.person_id),
   };
 }

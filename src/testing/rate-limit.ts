@@ -15,7 +15,7 @@ export class ArrivalCounter {
     this.#limits = limits;
   }
 
-  /** Counts an arrival; `false` when it goes over a limit (a refused call still counts, as it did arrive). */
+  /** Counts an arrival; `false` when it goes over a limit (a refused call is not counted: it takes no room). */
   admit(bucket: string, now: number): boolean {
     let times = this.#arrivals.get(bucket);
     if (!times) this.#arrivals.set(bucket, (times = []));

@@ -10,97 +10,71 @@
 
 import type { ListIncidentsRequest } from '../schemas/list.js';
 import type { ListWebhookHistoryRequest } from '../schemas/webhook-history.js';
-import type { Fault } from './faults.js';
-import { type Locale, localeOf, message, type MessageKey } from './messages.js';
-import type { AgentOutcome, AgentRegistry, AuditEntry } from './model/agents.js';
-import { checkListRequest, queryIncidents, type Refusal } from './model/incident-query.js';
+import { localeOf } from './messages.js';
+import type { AgentsAndSkills, AuditEntry, ResultCode } from './model/agents-and-skills.js';
+import { checkListRequest, queryIncidents } from './model/incident-query.js';
 import { REQUEST_SCHEMAS, SCHEMA_DEFS } from '../generated/request-schemas.js';
 import { checkSchema } from '../internal/schema.js';
 import { OPERATIONS } from '../generated/operations.js';
 import { RULES } from '../generated/operation-rules.js';
 import type { Schema } from '../internal/schema.js';
-import { answerFor, answersLines, linesFor, OPENAPI_PATHS } from './model/any-operation.js';
-import { MODELLED_PATHS, operationHandler } from './model/operations.js';
+import { answerFor, answersLines, linesFor, OPENAPI_PATHS } from './model/openapi-answers.js';
+import { STATEFUL_OPERATION_PATHS, statefulHandler } from './model/stateful-operations.js';
 import {
   checkHistoryDetailRequest,
   checkHistoryListRequest,
   historyDetail,
   queryHistory,
 } from './model/webhook-history.js';
-import { resolveRoute } from './routes.js';
+import {
+  answerResult,
+  CORS,
+  DROP,
+  fail,
+  faultResponse,
+  ndjson,
+  refuse,
+  type ReplyTo,
+  type RouteResult,
+  success,
+  Truncated,
+} from './replies.js';
+import { resolveRoute } from './resolve-route.js';
 import type { MockState } from './state.js';
 
-/** Returned instead of a Response when the connection must be dropped without an answer. */
-export const DROP = Symbol('drop connection');
-/** A response whose body must be cut off halfway (the connection then drops). */
-export class Truncated {
-  constructor(readonly response: Response) {}
-}
-export type RouteResult = Response | Truncated | typeof DROP;
-
-/** HTTP status of each error code, from the spec's error table. */
-export const STATUS_OF_CODE: Record<string, number> = {
-  InvalidParameter: 400,
-  BadRequest: 400,
-  InvalidContentType: 400,
-  ResourceNotFound: 400,
-  NoLicense: 400,
-  ReferenceExist: 400,
-  Unauthorized: 401,
-  BalanceNotEnough: 402,
-  AccessDenied: 403,
-  RouteNotFound: 404,
-  MethodNotAllowed: 405,
-  UndonedOrderExist: 409,
-  EntityTooLarge: 413,
-  RequestLocked: 423,
-  RequestVerifyRequired: 428,
-  DangerousOperation: 428,
-  RequestTooFrequently: 429,
-  InternalError: 500,
-  ServiceUnavailable: 503,
-};
-const CODE_OF_STATUS: Record<number, string> = Object.fromEntries(
-  Object.entries(STATUS_OF_CODE)
-    .reverse()
-    .map(([code, status]) => [status, code]),
-);
-
-type AgentOperation = 'enable' | 'disable' | 'delete';
-type Operation = 'list' | AgentOperation | 'historyList' | 'historyDetail' | 'modelled';
+/** The calls to the account's agents and skills, which the audit log records. */
+type AgentOrSkillOperation = 'enable' | 'disable' | 'delete';
+/**
+ * How the router answers a route: the incident list, the webhook history and the agents and skills
+ * by rules of their own; every other operation of the OpenAPI (`openapi`) by its request schema,
+ * then the model's stateful handler where it has one, else the OpenAPI's answer.
+ */
+type Operation = 'list' | AgentOrSkillOperation | 'historyList' | 'historyDetail' | 'openapi';
 const ROUTES: Record<string, Operation> = {
-  ...Object.fromEntries(OPENAPI_PATHS.map((path) => [path, 'modelled' as const])),
+  ...Object.fromEntries(OPENAPI_PATHS.map((path) => [path, 'openapi' as const])),
   '/incident/list': 'list',
   '/safari/a2a-agent/enable': 'enable',
   '/safari/a2a-agent/disable': 'disable',
   '/safari/skill/delete': 'delete',
   '/webhook/history/list': 'historyList',
   '/webhook/history/detail': 'historyDetail',
-  ...Object.fromEntries(MODELLED_PATHS.map((path) => [path, 'modelled' as const])),
+  ...Object.fromEntries(STATEFUL_OPERATION_PATHS.map((path) => [path, 'openapi' as const])),
 };
 /** Every path the mock answers (for MSW). */
 export const ROUTE_PATHS = Object.keys(ROUTES);
 /** The paths the mock answers from its state (its own rules judge their ids), not from the OpenAPI's examples. */
-export const STATEFUL_PATHS = ROUTE_PATHS.filter((path) => ROUTES[path] !== 'modelled' || operationHandler(path));
+export const STATEFUL_PATHS = ROUTE_PATHS.filter((path) => ROUTES[path] !== 'openapi' || statefulHandler(path));
 /** Operations of the on-call product: they need its permission and count against the account's limit. */
-const ON_CALL = new Set<Operation>(['list', 'historyList', 'historyDetail', 'modelled']);
+const ON_CALL = new Set<Operation>(['list', 'historyList', 'historyDetail', 'openapi']);
 
-const CORS = {
-  'Access-Control-Allow-Origin': '*',
-  'Access-Control-Allow-Methods': 'GET, POST, OPTIONS',
-  'Access-Control-Allow-Headers': 'Content-Type, Accept-Language, Authorization',
-  'Access-Control-Expose-Headers': 'Service-Request-Id, Retry-After, X-Search-After-Ctx',
-};
-
-/** What the handlers of one call share. */
-interface Call {
+/** What the handlers of one call share: the state, the instant it arrived, and whom its answer is for. */
+interface Call extends ReplyTo {
   state: MockState;
   /** performance.now() at arrival: the rate limiter and the call log use the same instant. */
   arrived: number;
-  requestId: string;
-  locale: Locale;
 }
 
+/** The mock's answer to one request: the service's, a fault's, or a dropped or cut-off connection. */
 export async function route(state: MockState, request: Request): Promise<RouteResult> {
   const url = new URL(request.url);
   const { path, params } = resolveRoute(url.pathname, ROUTE_PATHS);
@@ -110,7 +84,7 @@ export async function route(state: MockState, request: Request): Promise<RouteRe
     requestId: state.nextRequestId(),
     locale: localeOf(request.headers.get('accept-language')),
   };
-  const keyName = state.keys.get(credentialOf(request, url) ?? '')?.name;
+  const keyName = state.credentials.get(credentialOf(request, url) ?? '')?.name;
   const record = (status: number) =>
     state.recordCall({
       time: performance.timeOrigin + call.arrived,
@@ -129,7 +103,7 @@ export async function route(state: MockState, request: Request): Promise<RouteRe
   const response =
     fault && (fault.code !== undefined || fault.status !== undefined || fault.body !== undefined)
       ? faultResponse(call, fault)
-      : await answer(call, request, url, path, params);
+      : await answerCall(call, request, url, path, params);
   record(fault?.dropAfter ? 0 : response.status);
   // After the call took effect: the answer is lost on the way (dropAfter) or cut off (truncate).
   if (fault?.dropAfter) return DROP;
@@ -137,7 +111,8 @@ export async function route(state: MockState, request: Request): Promise<RouteRe
   return response;
 }
 
-async function answer(
+/** The answer to a call no fault took over: the route's checks (method, credential, limits, permission, body), then its operation. */
+async function answerCall(
   call: Call,
   request: Request,
   url: URL,
@@ -152,7 +127,7 @@ async function answer(
   if (request.method !== method) return fail(call, 'MethodNotAllowed', 'method', { method: request.method, path });
   if (RULES[path]?.token) return ownTokenOperation(call, request, path, params);
 
-  const key = state.keys.get(credentialOf(request, url) ?? '');
+  const key = state.credentials.get(credentialOf(request, url) ?? '');
   if (!key) return fail(call, 'Unauthorized', 'unauthorized');
   if (key.expired) return fail(call, 'Unauthorized', 'expiredKey');
 
@@ -165,7 +140,7 @@ async function answer(
     return fail(call, 'AccessDenied', 'accessDenied', { permission: 'on-call' });
   }
 
-  if (method === 'GET') return modelled(call, path, typedFields(url.searchParams, path), key.personId);
+  if (method === 'GET') return openapiOperation(call, path, typedFields(url.searchParams, path), key.personId);
   const contentType = request.headers.get('content-type') ?? '';
   const form = RULES[path]?.multipart === true;
   if (!(form ? /^multipart\/form-data\b/i : /^application\/json\b/i).test(contentType.trim()))
@@ -180,7 +155,7 @@ async function answer(
     } catch {
       return fail(call, 'BadRequest', 'badJson');
     }
-    return modelled(call, path, typedFields(fields, path), key.personId);
+    return openapiOperation(call, path, typedFields(fields, path), key.personId);
   }
   let body: unknown;
   try {
@@ -189,7 +164,7 @@ async function answer(
     return fail(call, 'BadRequest', 'badJson');
   }
   // A few operations of the OpenAPI take an array (imports); the rest take an object.
-  if (typeof body !== 'object' || body === null || (Array.isArray(body) && operation !== 'modelled'))
+  if (typeof body !== 'object' || body === null || (Array.isArray(body) && operation !== 'openapi'))
     return fail(call, 'BadRequest', 'badJson');
 
   const fields = body as Record<string, unknown>;
@@ -200,10 +175,10 @@ async function answer(
       return listHistory(call, fields);
     case 'historyDetail':
       return getHistoryDetail(call, fields);
-    case 'modelled':
-      return modelled(call, path, fields, key.personId);
+    case 'openapi':
+      return openapiOperation(call, path, fields, key.personId);
     default:
-      return agentOperation(call, operation, fields, key.name);
+      return agentOrSkillOperation(call, operation, fields, key.name);
   }
 }
 
@@ -233,24 +208,27 @@ function typedFields(fields: URLSearchParams | FormData, path: string): Record<s
 }
 
 /** Any other operation of the OpenAPI: the body checked against its request schema, then the model's answer or a schema-valid one. */
-async function modelled(call: Call, path: string, body: Record<string, unknown>, personId: number): Promise<Response> {
+async function openapiOperation(
+  call: Call,
+  path: string,
+  body: Record<string, unknown>,
+  personId: number,
+): Promise<Response> {
   const schema = REQUEST_SCHEMAS[path];
   const problem = schema ? checkSchema(body, schema, SCHEMA_DEFS) : undefined;
   if (problem)
     return fail(call, 'InvalidParameter', 'schema', { field: problem.path || 'body', message: problem.message });
-  const handler = operationHandler(path);
+  const handler = statefulHandler(path);
   if (!handler && RULES[path]?.ndjson && answersLines(path, body)) return ndjson(call, linesFor(path, body));
-  if (!handler) return json(call, 200, { request_id: call.requestId, data: answerFor(path, body) });
-  const result = await handler(call.state, body, personId);
-  if ('data' in result) return json(call, 200, { request_id: call.requestId, data: result.data });
-  return fail(call, result.code, result.key, result.vars);
+  if (!handler) return success(call, answerFor(path, body));
+  return answerResult(call, await handler(call.state, body, personId));
 }
 
 function listHistory(call: Call, body: Record<string, unknown>): Response {
   const refusal = checkHistoryListRequest(body);
   if (refusal) return refuse(call, refusal);
-  const data = queryHistory(body as unknown as ListWebhookHistoryRequest, call.state.sender.calls());
-  return json(call, 200, { request_id: call.requestId, data });
+  const data = queryHistory(body as unknown as ListWebhookHistoryRequest, call.state.sender.deliveries());
+  return success(call, data);
 }
 
 function getHistoryDetail(call: Call, body: Record<string, unknown>): Response {
@@ -258,9 +236,9 @@ function getHistoryDetail(call: Call, body: Record<string, unknown>): Response {
   if (refusal) return refuse(call, refusal);
   const integration = body.integration_id as number;
   const id = body.event_id as string;
-  const data = historyDetail(integration, id, call.state.sender.calls(), call.state.world);
+  const data = historyDetail(integration, id, call.state.sender.deliveries(), call.state.world);
   if (!data) return fail(call, 'ResourceNotFound', 'deliveryMissing', { id, integration });
-  return json(call, 200, { request_id: call.requestId, data });
+  return success(call, data);
 }
 
 function listIncidents(call: Call, body: Record<string, unknown>, personId: number): Response {
@@ -272,7 +250,7 @@ function listIncidents(call: Call, body: Record<string, unknown>, personId: numb
     now: Math.floor(call.state.clock.now() / 1000),
   });
   if ('key' in result) return refuse(call, result);
-  return json(call, 200, { request_id: call.requestId, data: result });
+  return success(call, result);
 }
 
 /**
@@ -300,9 +278,7 @@ async function ownTokenOperation(
   const problem = schema ? checkSchema(fields, schema, SCHEMA_DEFS) : undefined;
   if (problem)
     return fail(call, 'InvalidParameter', 'schema', { field: problem.path || 'body', message: problem.message });
-  const result = call.state.automations.fire(String(params.trigger_id), bearerOf(request), fields);
-  if ('data' in result) return json(call, 200, { request_id: call.requestId, data: result.data });
-  return fail(call, result.code, result.key, result.vars);
+  return answerResult(call, call.state.automations.fire(String(params.trigger_id), bearerOf(request), fields));
 }
 
 /** The credential a call carries: its `app_key`, else the token of its `Authorization: Bearer`. */
@@ -317,30 +293,30 @@ function bearerOf(request: Request): string | undefined {
   return /^Bearer\s+(\S+)\s*$/i.exec(request.headers.get('authorization') ?? '')?.[1];
 }
 
-/** Each agent operation: its id field, its audit log name, and what it does to the registry. */
-const AGENT_OPERATIONS: Record<
-  AgentOperation,
-  { field: string; audit: AuditEntry['operation']; run: (agents: AgentRegistry, id: string) => AgentOutcome }
+/** Each agent or skill operation: its id field, its audit log name, and what it does to the registry. */
+const AGENT_AND_SKILL_OPERATIONS: Record<
+  AgentOrSkillOperation,
+  { field: string; audit: AuditEntry['operation']; run: (registry: AgentsAndSkills, id: string) => ResultCode }
 > = {
-  enable: { field: 'agent_id', audit: 'a2a-agent.enable', run: (agents, id) => agents.enable(id) },
-  disable: { field: 'agent_id', audit: 'a2a-agent.disable', run: (agents, id) => agents.disable(id) },
-  delete: { field: 'skill_id', audit: 'skill.delete', run: (agents, id) => agents.deleteSkill(id) },
+  enable: { field: 'agent_id', audit: 'a2a-agent.enable', run: (registry, id) => registry.enable(id) },
+  disable: { field: 'agent_id', audit: 'a2a-agent.disable', run: (registry, id) => registry.disable(id) },
+  delete: { field: 'skill_id', audit: 'skill.delete', run: (registry, id) => registry.deleteSkill(id) },
 };
 
-function agentOperation(
+function agentOrSkillOperation(
   call: Call,
-  operation: AgentOperation,
+  operation: AgentOrSkillOperation,
   body: Record<string, unknown>,
   keyName: string,
 ): Response {
-  const { field, audit, run } = AGENT_OPERATIONS[operation];
+  const { field, audit, run } = AGENT_AND_SKILL_OPERATIONS[operation];
   const id = body[field];
-  const { agents } = call.state;
-  let outcome: AgentOutcome | 'missing' | 'type';
+  const registry = call.state.agentsAndSkills;
+  let outcome: ResultCode | 'missing' | 'type';
   if (id === undefined || id === null || id === '') outcome = 'missing';
   else if (typeof id !== 'string') outcome = 'type';
-  else outcome = run(agents, id);
-  agents.record({
+  else outcome = run(registry, id);
+  registry.record({
     request_id: call.requestId,
     time: call.state.clock.now(),
     operation: audit,
@@ -351,7 +327,7 @@ function agentOperation(
   });
   switch (outcome) {
     case 'OK':
-      return json(call, 200, { request_id: call.requestId, data: null });
+      return success(call, null);
     case 'missing':
       return fail(call, 'InvalidParameter', 'required', { field });
     case 'type':
@@ -363,56 +339,4 @@ function agentOperation(
         id: id as string,
       });
   }
-}
-
-function refuse(call: Call, refusal: Refusal): Response {
-  return fail(call, 'InvalidParameter', refusal.key, refusal.vars);
-}
-
-function fail(
-  call: Call,
-  code: string,
-  key: MessageKey,
-  vars: Record<string, string | number> = {},
-  headers: Record<string, string> = {},
-): Response {
-  const body = { request_id: call.requestId, error: { code, message: message(key, call.locale, vars) } };
-  return json(call, STATUS_OF_CODE[code] ?? 400, body, headers);
-}
-
-function faultResponse(call: Call, fault: Fault): Response {
-  const status = fault.status ?? (fault.code ? STATUS_OF_CODE[fault.code] : undefined) ?? (fault.body ? 200 : 500);
-  if (fault.body !== undefined) {
-    return new Response(fault.body, {
-      status,
-      headers: { 'Content-Type': 'text/html; charset=utf-8', ...CORS, ...fault.headers },
-    });
-  }
-  const code = fault.code ?? CODE_OF_STATUS[status] ?? 'InternalError';
-  const text = fault.message ?? (code === 'InternalError' ? message('internal', call.locale) : code);
-  return json(call, status, { request_id: call.requestId, error: { code, message: text } }, fault.headers);
-}
-
-function json(call: Call, status: number, body: unknown, headers: Record<string, string> = {}): Response {
-  return new Response(JSON.stringify(body), {
-    status,
-    headers: {
-      'Content-Type': 'application/json; charset=utf-8',
-      'Service-Request-Id': call.requestId,
-      ...CORS,
-      ...headers,
-    },
-  });
-}
-
-function ndjson(call: Call, { text, cursor }: { text: string; cursor?: string }): Response {
-  return new Response(text, {
-    status: 200,
-    headers: {
-      'Content-Type': 'application/x-ndjson',
-      'Service-Request-Id': call.requestId,
-      ...(cursor !== undefined ? { 'X-Search-After-Ctx': cursor } : {}),
-      ...CORS,
-    },
-  });
 }

@@ -2,25 +2,25 @@
 // custom actions), deliveries by the spec's delivery rules, and the call history. Bodies are
 // rendered with the same renderCustomBody the receiver package exports.
 //
-// Delivery rules: POST JSON with the custom headers; success only on HTTP 200; a 2-second
-// deadline (1 s for custom actions); at most one retry, and only for deadline exceeded (not while
-// awaiting headers), i/o timeout and EOF; a fresh event_id per callback, kept by its retry; the
-// latest incident (or alert) in each. A custom action goes only to the integration triggered, and
-// a channel has at most 5 custom actions. Custom header values go out as their UTF-8 bytes, as the
-// service's Go sender writes them; a header no request can carry is refused when the integration
-// is made, never dropped at delivery.
+// Delivery rules: POST JSON with the custom headers (delivery-post.ts makes one POST and judges it);
+// success only on HTTP 200; a 2-second deadline (1 s for custom actions); at most one retry, and
+// only for what the retry rule retries; a fresh event_id per callback, kept by its retry; the
+// latest incident (or alert) in each; the deliveries of one integration one after another. A custom
+// action goes only to the integration triggered, and a channel has at most 5 custom actions. A
+// header no request can carry is refused when the integration is made, never dropped at delivery.
+// The call history keeps 7 days, newest first, with its filters.
 // For trying a receiver's dedup and staleness, deliveries to an integration can be held and then
 // released newest first, or each sent several times with its one event_id (what the service's
 // retries and reordering look like to a receiver).
 
-import type { IncidentInfo } from '../schemas/incident.js';
+import { isHeaderName } from '../internal/http-header.js';
 import { renderCustomBody, type ValueMapping } from '../webhooks/template.js';
-import type { Person, WebhookIncident } from '../webhooks/types.js';
 import type { MockClock } from './clock.js';
-import { type IncidentEvent, MockActionError } from './model/actions.js';
+import { type Attempt, type PostDelivery, postDelivery } from './delivery-post.js';
+import { type IncidentEvent, MockActionError } from './model/incident-actions.js';
 import type { AlertEvent } from './model/alert-actions.js';
 import { Random } from './model/random.js';
-import { alertPayload, customActionPayload, incidentPayload } from './payloads.js';
+import { alertPayload, customActionPayload, incidentPayload, toWebhookIncident } from './payloads.js';
 
 /** What an integration sends: incident events, alert events, or one custom action (`i_custom`). */
 export type WebhookKind = 'incident' | 'alert' | 'custom_action';
@@ -96,7 +96,7 @@ export interface HistoryFilter {
 }
 
 /** One callback as the sender keeps it: the public record and what `/webhook/history/*` also shows. */
-export interface StoredCall {
+export interface StoredDelivery {
   record: HistoryRecord;
   /** Order of recording, to break ties of `trigger_time`. */
   seq: number;
@@ -114,8 +114,7 @@ const CUSTOM_ACTION_DEADLINE_MS = 1_000;
 const CUSTOM_ACTIONS_PER_CHANNEL = 5;
 const KINDS: readonly WebhookKind[] = ['incident', 'alert', 'custom_action'];
 /** How far back the call history reaches. */
-export const HISTORY_DAYS_MS = 7 * 86_400_000;
-const MAX_RECORDED_BODY = 64 * 1024;
+const HISTORY_MS = 7 * 86_400_000;
 
 /** What a delivery is about, for its history record. */
 interface About {
@@ -125,19 +124,11 @@ interface About {
   channelId: number;
 }
 
-interface Attempt {
-  status: number;
-  headers: Record<string, string>;
-  body: string;
-  error?: string;
-  retryable: boolean;
-}
-
 export class WebhookSender {
   readonly #clock: MockClock;
   readonly #random: Random;
   readonly #integrations = new Map<number, WebhookIntegration>();
-  readonly #history = new Map<number, StoredCall[]>();
+  readonly #history = new Map<number, StoredDelivery[]>();
   /** Per integration, the tail of its delivery queue: events of one integration go out in order. */
   readonly #queues = new Map<number, Promise<void>>();
   /** Ids are 13-digit numbers like the service's, seeded so that a seed gives the same ids. */
@@ -147,10 +138,13 @@ export class WebhookSender {
   #inFlight = 0;
   #idleWaiters: Array<() => void> = [];
   #sequence = 0;
-  #calls = 0;
+  #recorded = 0;
+  readonly #post: PostDelivery;
 
-  constructor(clock: MockClock, seed: number) {
+  /** `post` makes one POST of a delivery (over node:http by default; unit tests pass their own). */
+  constructor(clock: MockClock, seed: number, post: PostDelivery = postDelivery) {
     this.#clock = clock;
+    this.#post = post;
     this.#random = new Random(seed * 13 + 5);
     const ids = new Random(seed * 101 + 3);
     this.#idBase = ids.int(1, 8) * 1e12 + ids.int(0, 999_999) * 1e6;
@@ -228,7 +222,7 @@ export class WebhookSender {
   history(id: number, filter: HistoryFilter = {}): HistoryRecord[] {
     const calls = this.#history.get(id);
     if (!calls) throw new TypeError(`webhooks.history: no integration ${String(id)}`);
-    const oldest = Math.max(this.#clock.now() - HISTORY_DAYS_MS, filter.since ?? -Infinity);
+    const oldest = Math.max(this.#clock.now() - HISTORY_MS, filter.since ?? -Infinity);
     return calls
       .map((call) => call.record)
       .filter(
@@ -245,11 +239,11 @@ export class WebhookSender {
   }
 
   /** Every callback of every integration still within the last 7 days, oldest recorded first (live, not copies). */
-  calls(): StoredCall[] {
-    const oldest = this.#clock.now() - HISTORY_DAYS_MS;
-    const out: StoredCall[] = [];
-    for (const calls of this.#history.values())
-      for (const call of calls) if (call.record.trigger_time >= oldest) out.push(call);
+  deliveries(): StoredDelivery[] {
+    const oldest = this.#clock.now() - HISTORY_MS;
+    const out: StoredDelivery[] = [];
+    for (const stored of this.#history.values())
+      for (const delivery of stored) if (delivery.record.trigger_time >= oldest) out.push(delivery);
     return out;
   }
 
@@ -346,10 +340,17 @@ export class WebhookSender {
     const headers = { ...integration.headers, 'Content-Type': 'application/json' };
     const started = Date.now();
     const deadline = integration.kind === 'custom_action' ? CUSTOM_ACTION_DEADLINE_MS : DEADLINE_MS;
-    let attempt = await post(integration, headers, text, deadline);
+    const request = {
+      endpoint: integration.endpoint,
+      headers,
+      body: text,
+      deadlineMs: deadline,
+      tlsVerify: integration.tlsVerify,
+    };
+    let attempt: Attempt = await this.#post(request);
     let count = 1;
     if (attempt.retryable) {
-      attempt = await post(integration, headers, text, deadline);
+      attempt = await this.#post(request);
       count = 2;
     }
     const ok = attempt.status === 200 && attempt.error === undefined;
@@ -371,168 +372,23 @@ export class WebhookSender {
             ...(attempt.status ? { response: { headers: attempt.headers, body: attempt.body } } : {}),
           }),
     };
-    const call = {
+    this.#history.get(integration.id)?.push({
       record,
-      seq: ++this.#calls,
+      seq: ++this.#recorded,
       integrationId: integration.id,
       channelId: about.channelId,
       webhookType: integration.kind === 'alert' ? 'alert' : 'incident',
       body: text,
-    };
-    this.#history.get(integration.id)?.push(call);
-  }
-}
-
-/** The incident as deliveries carry it: the spec's Incident table plus the IncidentInfo extras real deliveries have. */
-export function toWebhookIncident(info: IncidentInfo): WebhookIncident {
-  const person = (p: { person_id?: number; person_name?: string; email?: string } | undefined): Person | undefined =>
-    p?.person_id ? { person_id: p.person_id, person_name: p.person_name ?? '', email: p.email ?? '' } : undefined;
-  const creator = info.creator_id ? person(info.creator) : undefined;
-  const closer = info.closer_id ? person(info.closer) : undefined;
-  return {
-    incident_id: info.incident_id,
-    title: info.title,
-    description: info.description,
-    impact: info.impact,
-    root_cause: info.root_cause,
-    resolution: info.resolution,
-    incident_severity: info.incident_severity,
-    incident_status: info.incident_status,
-    progress: info.progress,
-    created_at: info.created_at,
-    updated_at: info.updated_at,
-    start_time: info.start_time,
-    last_time: info.last_time,
-    end_time: info.end_time,
-    ack_time: info.ack_time,
-    close_time: info.close_time,
-    snoozed_before: info.snoozed_before,
-    ...(creator ? {} : { labels: { ...info.labels } }),
-    fields: structuredClone(info.fields),
-    ...(creator ? { creator } : {}),
-    ...(closer ? { closer } : {}),
-    responders: info.responders.map((r) => ({
-      person_id: r.person_id,
-      person_name: r.person_name ?? '',
-      email: r.email ?? '',
-      assigned_at: r.assigned_at,
-      acknowledged_at: r.acknowledged_at,
-    })),
-    alert_cnt: info.alert_cnt,
-    channel_id: info.channel_id,
-    channel_name: info.channel_name,
-    detail_url: info.detail_url,
-    group_method: info.group_method,
-    account_id: info.account_id,
-    account_name: info.account_name,
-    assigned_to: structuredClone(info.assigned_to),
-    creator_id: info.creator_id,
-    data_source_id: info.integration_id,
-    dedup_key: info.dedup_key,
-    equals_md5: info.equals_md5,
-    num: info.num,
-    responder_ids: info.responders.map((r) => r.person_id),
-  };
-}
-
-/** One POST with the deadline, classified by the retry rule. */
-async function post(
-  integration: WebhookIntegration,
-  headers: Record<string, string>,
-  body: string,
-  deadline: number,
-): Promise<Attempt> {
-  const url = new URL(integration.endpoint);
-  const http = url.protocol === 'https:' ? await import('node:https') : await import('node:http');
-  return new Promise<Attempt>((resolve) => {
-    let gotHeaders = false;
-    let finished = false;
-    const done = (attempt: Attempt) => {
-      if (finished) return;
-      finished = true;
-      clearTimeout(timer);
-      resolve(attempt);
-    };
-    const req = http.request(
-      url,
-      {
-        method: 'POST',
-        headers: { ...wireHeaders(headers), 'Content-Length': String(Buffer.byteLength(body)) },
-        ...(url.protocol === 'https:' ? { rejectUnauthorized: integration.tlsVerify } : {}),
-        agent: false,
-      },
-      (res) => {
-        gotHeaders = true;
-        const chunks: Buffer[] = [];
-        let size = 0;
-        res.on('data', (chunk: Buffer) => {
-          size += chunk.length;
-          if (size <= MAX_RECORDED_BODY) chunks.push(chunk);
-        });
-        res.on('end', () =>
-          done({
-            status: res.statusCode ?? 0,
-            headers: flatten(res.headers),
-            body: Buffer.concat(chunks).toString('utf8'),
-            retryable: false,
-          }),
-        );
-        res.on('error', () =>
-          done({ status: 0, headers: {}, body: '', error: 'EOF: the connection closed mid-response', retryable: true }),
-        );
-        res.on('aborted', () =>
-          done({ status: 0, headers: {}, body: '', error: 'EOF: the connection closed mid-response', retryable: true }),
-        );
-      },
-    );
-    const timer = setTimeout(() => {
-      // Go's client says "deadline exceeded (Client.Timeout exceeded while awaiting headers)" before
-      // the headers, which is not retried; once they came, a deadline is retried.
-      done(
-        gotHeaders
-          ? { status: 0, headers: {}, body: '', error: 'deadline exceeded while reading the body', retryable: true }
-          : {
-              status: 0,
-              headers: {},
-              body: '',
-              error: 'deadline exceeded (timeout exceeded while awaiting headers)',
-              retryable: false,
-            },
-      );
-      req.destroy();
-    }, deadline);
-    req.on('error', (error: NodeJS.ErrnoException) => {
-      const eof = error.code === 'ECONNRESET' || error.message === 'socket hang up';
-      done({ status: 0, headers: {}, body: '', error: eof ? `EOF: ${error.message}` : error.message, retryable: eof });
     });
-    req.end(Buffer.from(body, 'utf8')); // a Buffer: the headers go out as Latin-1 (see wireHeaders)
-  });
-}
-
-/**
- * Custom headers as the service sends them: each value's UTF-8 bytes on the wire, as Go writes a
- * string. node:http writes a header's text as Latin-1 (one byte per character) when the body is a
- * Buffer, and refuses any character past U+00FF: the text given is the Latin-1 reading of the bytes.
- */
-function wireHeaders(headers: Record<string, string>): Record<string, string> {
-  const wire: Record<string, string> = {};
-  for (const [name, value] of Object.entries(headers)) wire[name] = Buffer.from(value, 'utf8').toString('latin1');
-  return wire;
+  }
 }
 
 /** Headers no HTTP request can carry (a name that is not a token, a line break or NUL in a value): refused at once. */
 function checkHeaders(headers: Record<string, string> | undefined): void {
   for (const [name, value] of Object.entries(headers ?? {})) {
-    if (!/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(name))
+    if (!isHeaderName(name))
       throw new TypeError(`webhooks.create: header name ${JSON.stringify(name)} is not an HTTP token`);
     if (typeof value !== 'string' || /[\r\n\0]/.test(value))
       throw new TypeError(`webhooks.create: header ${name} must be a string without line breaks or NUL`);
   }
-}
-
-function flatten(headers: Record<string, string | string[] | undefined>): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const [name, value] of Object.entries(headers))
-    if (value !== undefined) out[name] = Array.isArray(value) ? value.join(', ') : value;
-  return out;
 }

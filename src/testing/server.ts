@@ -2,7 +2,7 @@
 
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { DROP, type RouteResult, Truncated } from './router.js';
+import { DROP, type RouteResult, Truncated } from './replies.js';
 
 /** Where `listen()` serves the mock. */
 export interface ListenOptions {
@@ -28,7 +28,7 @@ export async function serve(
   const { createServer } = await import('node:http');
   const host = options.host ?? '127.0.0.1';
   const server = createServer((req, res) => {
-    void answer(handle, host, req, res);
+    void respond(handle, host, req, res);
   });
   server.keepAliveTimeout = 5_000;
   await new Promise<void>((resolve, reject) => {
@@ -47,7 +47,8 @@ export async function serve(
   };
 }
 
-async function answer(
+/** One request of node:http through the router, its result written back (dropped or cut off where the router says). */
+async function respond(
   handle: (request: Request) => Promise<RouteResult>,
   host: string,
   req: IncomingMessage,

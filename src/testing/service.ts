@@ -3,17 +3,19 @@
 
 import type { RequestHandler } from 'msw';
 import type { MockClock } from './clock.js';
+import type { PostDelivery } from './delivery-post.js';
 import type { Fault } from './faults.js';
-import type { IncidentActions } from './model/actions.js';
+import type { IncidentActions } from './model/incident-actions.js';
 import type { AlertActions } from './model/alert-actions.js';
-import type { AgentSeed, AuditEntry, SkillSeed } from './model/agents.js';
+import type { AgentSeed, AuditEntry, SkillSeed } from './model/agents-and-skills.js';
 import type { FiredRun, ReadyTrigger } from './model/automations.js';
 import { Random } from './model/random.js';
 import type { World } from './model/world.js';
 import type { RateLimits } from './rate-limit.js';
 import { createHandlers } from './msw.js';
-import { control, isControl } from './control.js';
-import { DROP, route, Truncated } from './router.js';
+import { answerControlRoute, isControlRoute } from './control.js';
+import { DROP, Truncated } from './replies.js';
+import { route } from './router.js';
 import type { HistoryFilter, HistoryRecord, WebhookIntegration, WebhookIntegrationConfig } from './sender.js';
 import { type ListenOptions, type RunningServer, serve } from './server.js';
 import { type CallRecord, MockState } from './state.js';
@@ -113,6 +115,14 @@ export interface MockService {
 
 /** Creates a seeded, stateful model of the service, to serve with MSW (`handlers`) or over HTTP (`listen()`). */
 export function createMockService(options: MockServiceOptions = {}): MockService {
+  return createMockServiceWith(options, {});
+}
+
+/**
+ * @internal {@link createMockService} with its sender's way to post a delivery replaced: how unit
+ * tests try deliveries (the trigger, the call history) without sockets.
+ */
+export function createMockServiceWith(options: MockServiceOptions, { post }: { post?: PostDelivery }): MockService {
   const seed = options.seed ?? 1;
   const state = new MockState({
     seed,
@@ -122,6 +132,7 @@ export function createMockService(options: MockServiceOptions = {}): MockService
     skills: options.skills ?? [{ skill_id: 'skill_demo' }],
     rateLimits: options.rateLimits === false ? false : { perSecond: 50, perMinute: 1000, ...options.rateLimits },
     maxBodyBytes: options.maxBodyBytes ?? 1024 * 1024,
+    ...(post ? { post } : {}),
   });
   const keyRandom = new Random(seed * 31 + 7);
   const owner = state.world.members[0];
@@ -132,25 +143,25 @@ export function createMockService(options: MockServiceOptions = {}): MockService
     expired: `fdk_${keyRandom.hex(32)}`,
   };
   const accessToken = `fdt_${keyRandom.hex(40)}`;
-  state.keys.set(accessToken, {
+  state.credentials.set(accessToken, {
     name: 'access-token',
     personId: owner.person_id,
     permissions: ['on-call', 'ai-sre'],
     expired: false,
   });
-  state.keys.set(keys.full, {
+  state.credentials.set(keys.full, {
     name: 'full',
     personId: owner.person_id,
     permissions: ['on-call', 'ai-sre'],
     expired: false,
   });
-  state.keys.set(keys.noPermission, {
+  state.credentials.set(keys.noPermission, {
     name: 'no-permission',
     personId: owner.person_id,
     permissions: ['ai-sre'],
     expired: false,
   });
-  state.keys.set(keys.expired, {
+  state.credentials.set(keys.expired, {
     name: 'expired',
     personId: owner.person_id,
     permissions: ['on-call', 'ai-sre'],
@@ -159,7 +170,8 @@ export function createMockService(options: MockServiceOptions = {}): MockService
 
   // The service's routes, and over HTTP the mock's own control route (control.ts) beside them.
   const handle = (request: Request) => route(state, request);
-  const handleHttp = (request: Request) => (isControl(request) ? control(service, request) : handle(request));
+  const handleHttp = (request: Request) =>
+    isControlRoute(request) ? answerControlRoute(service, request) : handle(request);
   let handlers: RequestHandler[] | undefined;
 
   const service: MockService = {
@@ -173,10 +185,10 @@ export function createMockService(options: MockServiceOptions = {}): MockService
     },
     world: state.world,
     clock: state.clock,
-    auditLog: state.agents.auditLog,
+    auditLog: state.agentsAndSkills.auditLog,
     callLog: state.callLog,
-    agentEnabled: (agentId) => state.agents.agents.get(agentId)?.enabled,
-    hasSkill: (skillId) => state.agents.skills.has(skillId),
+    agentEnabled: (agentId) => state.agentsAndSkills.agents.get(agentId)?.enabled,
+    hasSkill: (skillId) => state.agentsAndSkills.skills.has(skillId),
     automations: {
       createTrigger: () => state.automations.createTrigger(),
       fired: state.automations.fired,

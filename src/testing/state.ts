@@ -2,17 +2,18 @@
 
 import { MockClock } from './clock.js';
 import { FaultQueue } from './faults.js';
-import { IncidentActions } from './model/actions.js';
+import { IncidentActions } from './model/incident-actions.js';
 import { AlertActions } from './model/alert-actions.js';
-import { AgentRegistry, type AgentSeed, type SkillSeed } from './model/agents.js';
+import { type AgentSeed, AgentsAndSkills, type SkillSeed } from './model/agents-and-skills.js';
 import { AutomationRegistry } from './model/automations.js';
 import { Random } from './model/random.js';
 import { createWorld, type World } from './model/world.js';
 import { ArrivalCounter, type RateLimits } from './rate-limit.js';
+import type { PostDelivery } from './delivery-post.js';
 import { WebhookSender } from './sender.js';
 
 /** A credential of the mock: an app key (`app_key=`) or an access token (`Authorization: Bearer`). */
-export interface AppKeyInfo {
+export interface Credential {
   /** A label for logs and the audit log; never the key. */
   name: string;
   /** The member the key belongs to. */
@@ -43,15 +44,18 @@ export interface MockStateOptions {
   skills: SkillSeed[];
   rateLimits: RateLimits | false;
   maxBodyBytes: number;
+  /** How the sender posts a delivery; default over node:http (unit tests pass their own). */
+  post?: PostDelivery;
 }
 
 export class MockState {
   readonly clock: MockClock;
   readonly world: World;
-  readonly agents: AgentRegistry;
+  readonly agentsAndSkills: AgentsAndSkills;
   readonly automations: AutomationRegistry;
   readonly faults = new FaultQueue();
-  readonly keys = new Map<string, AppKeyInfo>();
+  /** The credentials the mock takes, by their secret (an app key or an access token). */
+  readonly credentials = new Map<string, Credential>();
   readonly limiter: ArrivalCounter | undefined;
   readonly maxBodyBytes: number;
   readonly sender: WebhookSender;
@@ -69,12 +73,12 @@ export class MockState {
       incidents: options.incidents,
       now: Math.floor(this.clock.now() / 1000),
     });
-    this.agents = new AgentRegistry(options.agents, options.skills);
+    this.agentsAndSkills = new AgentsAndSkills(options.agents, options.skills);
     this.automations = new AutomationRegistry(options.seed, () => this.clock.now());
     this.limiter = options.rateLimits ? new ArrivalCounter(options.rateLimits) : undefined;
     this.maxBodyBytes = options.maxBodyBytes;
     this.#ids = new Random(options.seed * 7919 + 17);
-    this.sender = new WebhookSender(this.clock, options.seed);
+    this.sender = new WebhookSender(this.clock, options.seed, options.post);
     this.actions = new IncidentActions(this.world, this.clock, (event) => this.sender.dispatch(event), options.seed);
     this.alertActions = new AlertActions(
       this.world,

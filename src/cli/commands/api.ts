@@ -2,12 +2,26 @@
 // --data, the response's `data` printed as JSON; `--paginate` walks a list operation's pages and
 // prints every item, one JSON object per line.
 
-import { readData, UsageError } from '../args.js';
-import { type Context, EXIT } from '../command.js';
+import type { Command, Context } from '../command.js';
+import { EXIT, UsageError } from '../exit.js';
+import { DATA_FLAG } from '../flags.js';
 import { printData, printItems } from '../output.js';
-import { methodOf } from './method.js';
+import { readData } from '../values.js';
+import { methodOf } from './methods.js';
 
-export async function api(context: Context): Promise<number> {
+export const API_COMMAND: Command = {
+  words: ['api'],
+  summary: 'call any operation by its path (as `gh api`); prints the response data as JSON',
+  args: '<path>',
+  flags: {
+    data: DATA_FLAG,
+    paginate: { type: 'boolean', description: 'every item of a list operation, one JSON object per line' },
+  },
+  example: `flashduty api /incident/ack --data '{"incident_ids":["69da451ef77b1b51f40e83ee"]}'`,
+  run: api,
+};
+
+async function api(context: Context): Promise<number> {
   const [path, extra] = context.positionals;
   if (path === undefined) throw new UsageError('the operation path is required, e.g. /incident/list', context.name);
   if (extra !== undefined) throw new UsageError(`unexpected argument ${JSON.stringify(extra)}`, context.name);

@@ -1,30 +1,61 @@
 // The everyday incident commands: `incidents list` with the conveniences of listIncidents as flags
 // (a window as durations or dates, comma lists), and the lifecycle with ids as arguments
 // (`incidents ack <id…>`, `resolve`, `reopen`, `comment <id> --text …`). Each also takes the
-// request body as --data, as the generated commands do.
+// request body as --data, as the generated commands do (and wins over the generated command of its words).
 
-import { readData, readTime, UsageError } from '../args.js';
-import { type Context, EXIT } from '../command.js';
+import type { Command, Context } from '../command.js';
+import { EXIT, UsageError } from '../exit.js';
+import { DATA_FLAG, SINCE_FLAG, UNTIL_FLAG } from '../flags.js';
 import { printData, printItems } from '../output.js';
+import { readData, readWindow } from '../values.js';
 import type { ProgressFilter, SeverityFilter } from '../../schemas/list.js';
 
-const DAY_MS = 86_400_000;
+type Lifecycle = 'ack' | 'resolve' | 'reopen';
 
-export async function list(context: Context): Promise<number> {
+export const INCIDENT_COMMANDS: Command[] = [
+  {
+    words: ['incidents', 'list'],
+    summary: 'list incidents of a time window (every page)',
+    flags: {
+      since: SINCE_FLAG,
+      until: UNTIL_FLAG,
+      progress: { type: 'string', value: '<list>', description: 'Triggered,Processing,Closed' },
+      severity: { type: 'string', value: '<list>', description: 'Critical,Warning,Info' },
+      data: { ...DATA_FLAG, description: 'more filters as the request body (JSON, @file or -)' },
+    },
+    example: 'flashduty incidents list --since 24h --progress Triggered,Processing --json',
+    run: list,
+  },
+  ...(['ack', 'resolve', 'reopen'] as const).map((verb): Command => ({
+    words: ['incidents', verb],
+    summary: `${verb === 'ack' ? 'acknowledge' : verb} incidents by id`,
+    args: '<incident_id…>',
+    flags: { data: { ...DATA_FLAG, description: 'the request body instead of ids (JSON, @file or -)' } },
+    example: `flashduty incidents ${verb} 69da451ef77b1b51f40e83ee`,
+    run: (context) => lifecycle(context, verb),
+  })),
+  {
+    words: ['incidents', 'comment'],
+    summary: 'add a comment to an incident',
+    args: '<incident_id>',
+    flags: { text: { type: 'string', value: '<text>', description: 'the comment' }, data: DATA_FLAG },
+    example: `flashduty incidents comment 69da451ef77b1b51f40e83ee --text 'rolling back'`,
+    run: comment,
+  },
+];
+
+async function list(context: Context): Promise<number> {
   const { values, name } = context;
   if (context.positionals.length > 0)
     throw new UsageError(`unexpected argument ${JSON.stringify(context.positionals[0])}`, name);
   const extra = readData(values.data as string | undefined, name, context.stdin) ?? {};
   if (typeof extra !== 'object' || extra === null || Array.isArray(extra))
     throw new UsageError('--data: expected a JSON object', name);
-  const now = Date.now();
-  const end = values.until === undefined ? now : readTime(values.until as string, '--until', name, now);
-  const start = values.since === undefined ? end - DAY_MS : readTime(values.since as string, '--since', name, now);
-  if (end <= start) throw new UsageError('--since must be before --until', name);
+  const { since, until } = readWindow(values, name);
   const params = {
     ...extra,
-    start_time: new Date(start),
-    end_time: new Date(end),
+    start_time: new Date(since),
+    end_time: new Date(until),
     // Checked by listIncidents against the values the contract lists: another is a usage error (exit 2).
     ...(values.progress !== undefined ? { progress: (values.progress as string).split(',') as ProgressFilter[] } : {}),
     ...(values.severity !== undefined
@@ -37,15 +68,15 @@ export async function list(context: Context): Promise<number> {
 }
 
 /** `incidents ack|resolve|reopen <id…>`, or the body as --data. */
-export async function lifecycle(context: Context, verb: 'ack' | 'resolve' | 'reopen'): Promise<number> {
+async function lifecycle(context: Context, verb: Lifecycle): Promise<number> {
   const body = bodyOf(context, (ids) => ({ incident_ids: ids }));
   const client = await context.client();
-  report(context, await client.incidents[verb](body as never), `${verb}: ${describeIds(body)}`);
+  printDone(context, await client.incidents[verb](body as never), `${verb}: ${describeIds(body)}`);
   return EXIT.ok;
 }
 
 /** `incidents comment <id> --text …`, or the body as --data. */
-export async function comment(context: Context): Promise<number> {
+async function comment(context: Context): Promise<number> {
   const text = context.values.text as string | undefined;
   const body = bodyOf(context, (ids) => {
     if (ids.length !== 1) throw new UsageError('expected one incident id', context.name);
@@ -53,7 +84,7 @@ export async function comment(context: Context): Promise<number> {
     return { incident_ids: ids, comment: text };
   });
   const client = await context.client();
-  report(context, await client.incidents.comment(body as never), `comment: ${describeIds(body)}`);
+  printDone(context, await client.incidents.comment(body as never), `comment: ${describeIds(body)}`);
   return EXIT.ok;
 }
 
@@ -71,7 +102,8 @@ function describeIds(body: unknown): string {
   return Array.isArray(ids) ? ids.join(', ') : 'done';
 }
 
-function report(context: Context, data: unknown, line: string): void {
+/** What a lifecycle command did: one line for people, the answer's data with --json. */
+function printDone(context: Context, data: unknown, line: string): void {
   if (context.json) printData(context.io, data, true);
   else context.io.out(`${line}\n`);
 }

@@ -1,22 +1,81 @@
-// The webhook tools for developing a receiver. `trigger`: deliveries of event types (or `all`) made and sent
-// by the mock service's own actions and sender (its payloads, custom body and value mapping, 2 s
-// deadline and retry rule), each reported as the service's delivery history records it; each sent
-// several times with one event_id (`--duplicate`), or one incident's events newest first
-// (`--reorder`), to try dedup and staleness; by a mock of its own, or `--via` a running
+// The webhook tools for developing a receiver. `trigger`: deliveries of event types (or `all`) made
+// and sent by the mock service's own actions and sender (its payloads, custom body and value
+// mapping, 2 s deadline and retry rule), each reported as the service's delivery history records
+// it; each sent several times with one event_id (`--duplicate`), or one incident's events newest
+// first (`--reorder`), to try dedup and staleness; by a mock of its own, or `--via` a running
 // `flashduty mock`, whose history then holds them for `replay`. A receiver that answers 401 or 403
-// gets a hint about its secret header (`--header`). `replay`:
-// an integration's recorded deliveries, from the service the base URL names (or `flashduty mock`),
-// posted with their recorded headers to a URL. `lint`: lintCustomBody on a template file.
-// Any delivery that failed makes the exit code 1.
+// gets a hint about its secret header (`--header`). `replay`: an integration's recorded deliveries,
+// from the service the base URL names (or `flashduty mock`), posted with their recorded headers to
+// a URL. `lint`: lintCustomBody on a template file. Any delivery that failed makes the exit code 1.
 
 import { closest } from '../../internal/closest.js';
-import { readHeaders, readJsonFile, readText, readTime, readUrl, readWhole, UsageError } from '../args.js';
-import { type Context, EXIT } from '../command.js';
-import { table } from '../output.js';
+import type { Command, Context } from '../command.js';
+import { EXIT, UsageError } from '../exit.js';
+import { SINCE_FLAG, UNTIL_FLAG } from '../flags.js';
+import { renderTable } from '../output.js';
+import { readHeaders, readJsonFile, readText, readUrl, readWhole, readWindow } from '../values.js';
 
-export async function trigger(context: Context): Promise<number> {
+export const WEBHOOK_COMMANDS: Command[] = [
+  {
+    words: ['webhooks', 'trigger'],
+    summary: 'send realistic deliveries of event types (or all) to a URL, as the service sends them',
+    args: '<event_type…|all>',
+    flags: {
+      to: { type: 'string', value: '<url>', description: 'the receiver' },
+      header: {
+        type: 'string',
+        multiple: true,
+        value: "'Name: value'",
+        description: 'a header of every delivery (repeatable)',
+      },
+      'custom-body': { type: 'string', value: '<file>', description: 'a custom body template (JSON)' },
+      'value-mapping': { type: 'string', value: '<file>', description: 'value mapping for the template (JSON)' },
+      count: { type: 'string', value: '<n>', description: 'how many deliveries of each event type (default 1)' },
+      duplicate: {
+        type: 'string',
+        value: '<n>',
+        description: 'send each delivery n times with one event_id (try dedup; default 1)',
+      },
+      reorder: {
+        type: 'boolean',
+        description: "make the event types one incident's events, then deliver them newest first (try staleness)",
+      },
+      via: {
+        type: 'string',
+        value: '<mock url>',
+        description: 'send through a running flashduty mock: the deliveries land in its history, for replay',
+      },
+    },
+    example: 'flashduty webhooks trigger i_new --to http://localhost:3000/hooks/flashduty',
+    run: trigger,
+  },
+  {
+    words: ['webhooks', 'replay'],
+    summary: "post an integration's recorded deliveries (bodies and headers) to a URL",
+    flags: {
+      integration: { type: 'string', value: '<id>', description: 'the webhook integration' },
+      since: { ...SINCE_FLAG, description: 'from: 30m, 24h, 7d or an ISO date (default 24h)' },
+      until: UNTIL_FLAG,
+      status: { type: 'string', value: 'failed|all', description: 'which deliveries (default failed)' },
+      to: { type: 'string', value: '<url>', description: 'the receiver' },
+    },
+    example:
+      'flashduty webhooks replay --integration 2490562293131 --since 24h --to http://localhost:3000/hooks/flashduty',
+    run: replay,
+  },
+  {
+    words: ['webhooks', 'lint'],
+    summary: 'check a custom-body template; prints each problem as path: message',
+    args: '<template-file>',
+    flags: {},
+    example: 'flashduty webhooks lint template.json',
+    run: lint,
+  },
+];
+
+async function trigger(context: Context): Promise<number> {
   const { values, name } = context;
-  const { TRIGGER_EVENT_TYPES } = await import('../../testing/trigger.js');
+  const { TRIGGER_EVENT_TYPES } = await import('../../testing/webhook-trigger.js');
   const eventTypes = readEventTypes(context, TRIGGER_EVENT_TYPES);
   const customBody =
     values['custom-body'] === undefined ? undefined : readText(values['custom-body'] as string, '--custom-body', name);
@@ -75,7 +134,7 @@ export async function trigger(context: Context): Promise<number> {
 }
 
 /** One run of the trigger: its options, as the testing entry's trigger takes them. */
-type TriggerRun = import('../../testing/trigger.js').TriggerOptions;
+type TriggerRun = import('../../testing/webhook-trigger.js').TriggerOptions;
 /** What a run gave: the integration it made (for `webhooks replay`), and its deliveries. */
 type TriggerResult = { integration: number; records: Array<import('../../testing/sender.js').HistoryRecord> };
 
@@ -101,7 +160,7 @@ function readEventTypes(context: Context, known: readonly string[]): string[] {
 /** A throwaway mock of this process: a fresh seed each run, so event ids differ from the last run's. */
 async function locally(): Promise<(options: TriggerRun) => Promise<TriggerResult>> {
   const { createMockService } = await import('../../testing/index.js');
-  const { trigger } = await import('../../testing/trigger.js');
+  const { trigger } = await import('../../testing/webhook-trigger.js');
   // A fresh seed: a receiver with a lasting store (Redis) takes the events as new, not duplicates.
   const service = createMockService({ incidents: 5, seed: Math.floor(Math.random() * 2 ** 31) });
   return async (options) => {
@@ -162,7 +221,7 @@ function hints(
   }
 }
 
-export async function replay(context: Context): Promise<number> {
+async function replay(context: Context): Promise<number> {
   const { values, name } = context;
   if (context.positionals.length > 0)
     throw new UsageError(`unexpected argument ${JSON.stringify(context.positionals[0])}`, name);
@@ -172,11 +231,7 @@ export async function replay(context: Context): Promise<number> {
   const status = (values.status as string | undefined) ?? 'failed';
   if (status !== 'failed' && status !== 'all')
     throw new UsageError(`--status: expected failed or all, got ${JSON.stringify(status)}`, name);
-  const now = Date.now();
-  const until = values.until === undefined ? now : readTime(values.until as string, '--until', name, now);
-  const since =
-    values.since === undefined ? until - 86_400_000 : readTime(values.since as string, '--since', name, now);
-  if (until <= since) throw new UsageError('--since must be before --until', name);
+  const { since, until } = readWindow(values, name);
   const client = await context.client();
   const rows: Array<Record<string, unknown>> = [];
   const history = client.webhookHistory.list({
@@ -190,13 +245,13 @@ export async function replay(context: Context): Promise<number> {
       record.request_body === undefined
         ? await client.webhookHistory.detail({ integration_id: integration, event_id: record.event_id })
         : record;
-    const row = await post(to, detail.request_body ?? '', detail.request_headers);
+    const row = await postRecorded(to, detail.request_body ?? '', detail.request_headers);
     rows.push({ event_type: record.event_type, event_id: record.event_id, ...row });
     if (context.json) context.io.out(`${JSON.stringify(rows[rows.length - 1])}\n`);
     else if (context.io.tty) context.io.err(`\r${rows.length} replayed…`);
   }
   if (context.io.tty && !context.json) context.io.err('\r');
-  if (!context.json) context.io.out(table(rows, DELIVERY_COLUMNS));
+  if (!context.json) context.io.out(renderTable(rows, DELIVERY_COLUMNS));
   return rows.every((row) => row.ok === true) ? EXIT.ok : EXIT.failed;
 }
 
@@ -204,7 +259,7 @@ export async function replay(context: Context): Promise<number> {
 const HOP_HEADERS = new Set(['host', 'content-length', 'connection', 'transfer-encoding']);
 
 /** One recorded body and its recorded headers (a JSON text), posted to `to`; what became of it. */
-async function post(to: string, body: string, recorded: string | undefined): Promise<Record<string, unknown>> {
+async function postRecorded(to: string, body: string, recorded: string | undefined): Promise<Record<string, unknown>> {
   let headers: Record<string, string> = {};
   try {
     const parsed = recorded ? (JSON.parse(recorded) as Record<string, unknown>) : {};
@@ -228,7 +283,7 @@ async function post(to: string, body: string, recorded: string | undefined): Pro
   }
 }
 
-export async function lint(context: Context): Promise<number> {
+async function lint(context: Context): Promise<number> {
   const [file, extra] = context.positionals;
   if (file === undefined) throw new UsageError('the template file is required', context.name);
   if (extra !== undefined) throw new UsageError(`unexpected argument ${JSON.stringify(extra)}`, context.name);
@@ -261,5 +316,5 @@ const DELIVERY_COLUMNS = [
 
 function print(context: Context, rows: Array<Record<string, unknown>>): void {
   if (context.json) for (const row of rows) context.io.out(`${JSON.stringify(row)}\n`);
-  else context.io.out(table(rows, DELIVERY_COLUMNS));
+  else context.io.out(renderTable(rows, DELIVERY_COLUMNS));
 }

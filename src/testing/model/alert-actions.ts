@@ -7,7 +7,7 @@
 import type { AlertInfo } from '../../schemas/alert.js';
 import type { AlertEventType } from '../../webhooks/types.js';
 import type { MockClock } from '../clock.js';
-import { incidentOf, memberOf, MockActionError } from './actions.js';
+import { incidentOf, memberOf, MockActionError } from './incident-actions.js';
 import { Random } from './random.js';
 import { type Member, objectId, type World } from './world.js';
 

@@ -4,9 +4,10 @@
 // the app key, and starts a run (an AI SRE session). A missing or wrong token is Unauthorized; an
 // unknown trigger ResourceNotFound; a disabled one InvalidParameter. Deleting the rule ends its
 // trigger. The rest of a rule's fields, and the other automation operations, are answered from the
-// OpenAPI (any-operation.ts).
+// OpenAPI (openapi-answers.ts).
 
-import { answerFor } from './any-operation.js';
+import { answerFor } from './openapi-answers.js';
+import type { OperationResult } from './operation-result.js';
 import { Random } from './random.js';
 
 /** A rule's HTTP POST trigger as the mock keeps it. */
@@ -40,15 +41,6 @@ export interface ReadyTrigger {
   token: string;
 }
 
-/** The outcome of an automation operation: data, or a refusal's code and message key. */
-export type AutomationResult =
-  | { data: unknown }
-  | {
-      code: 'Unauthorized' | 'ResourceNotFound' | 'InvalidParameter';
-      key: 'unauthorized' | 'notFound' | 'action';
-      vars?: Record<string, string>;
-    };
-
 const RULE_FIELDS = [
   'name',
   'team_id',
@@ -73,7 +65,7 @@ export class AutomationRegistry {
   }
 
   /** `/safari/automation/rule/create`: a rule, with its trigger (and its token, this once) where asked. */
-  create(body: Record<string, unknown>): AutomationResult {
+  create(body: Record<string, unknown>): OperationResult {
     const rule_id = `arule_${this.#random.hex(22)}`;
     // The OpenAPI's example rule, without its example trigger: this rule has its own, or none.
     const example = answerFor('/safari/automation/rule/create', body) as Record<string, unknown>;
@@ -86,13 +78,13 @@ export class AutomationRegistry {
   }
 
   /** `/safari/automation/rule/get`. */
-  get(body: Record<string, unknown>): AutomationResult {
+  get(body: Record<string, unknown>): OperationResult {
     const rule = this.#rules.get(String(body.rule_id));
     return rule ? { data: this.#view(rule) } : notFound(String(body.rule_id));
   }
 
   /** `/safari/automation/rule/update`: fields, the trigger turned on or off, its token rotated where asked. */
-  update(body: Record<string, unknown>): AutomationResult {
+  update(body: Record<string, unknown>): OperationResult {
     const rule = this.#rules.get(String(body.rule_id));
     if (!rule) return notFound(String(body.rule_id));
     Object.assign(rule.item, pick(body), { updated_at: this.#now() });
@@ -107,7 +99,7 @@ export class AutomationRegistry {
   }
 
   /** `/safari/automation/rule/delete`: the rule and its trigger, whose token stops working at once. */
-  delete(body: Record<string, unknown>): AutomationResult {
+  delete(body: Record<string, unknown>): OperationResult {
     return this.#rules.delete(String(body.rule_id)) ? { data: null } : notFound(String(body.rule_id));
   }
 
@@ -129,7 +121,7 @@ export class AutomationRegistry {
   }
 
   /** `POST /safari/automation/triggers/{trigger_id}/fire` with `bearer`, the token the request carried. */
-  fire(triggerId: string, bearer: string | undefined, body: Record<string, unknown>): AutomationResult {
+  fire(triggerId: string, bearer: string | undefined, body: Record<string, unknown>): OperationResult {
     const rule = [...this.#rules.values()].find((candidate) => candidate.trigger?.trigger_id === triggerId);
     if (!rule?.trigger) return notFound(triggerId);
     if (bearer === undefined || bearer !== rule.trigger.token) return { code: 'Unauthorized', key: 'unauthorized' };
@@ -181,6 +173,6 @@ function pick(body: Record<string, unknown>): Record<string, unknown> {
   );
 }
 
-function notFound(id: string): AutomationResult {
+function notFound(id: string): OperationResult {
   return { code: 'ResourceNotFound', key: 'notFound', vars: { id } };
 }

@@ -5,13 +5,8 @@
 import { MAX_PAGE_DEPTH, MAX_WINDOW_SECONDS } from '../../client/pagination/limits.js';
 import type { IncidentInfo } from '../../schemas/incident.js';
 import type { IncidentListResponse, ListIncidentsRequest } from '../../schemas/list.js';
-import type { MessageKey } from '../messages.js';
+import type { Refusal } from './operation-result.js';
 import type { World } from './world.js';
-
-export interface Refusal {
-  key: MessageKey;
-  vars?: Record<string, string | number>;
-}
 
 const TOTAL_CAP = 1000;
 const BOOLEANS = ['asc', 'is_snoozed', 'is_my_team', 'is_my_channel', 'ever_muted', 'is_rare'];

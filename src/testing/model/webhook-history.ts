@@ -9,8 +9,8 @@ import type {
   WebhookHistoryDetail,
   WebhookHistoryItem,
 } from '../../schemas/webhook-history.js';
-import type { StoredCall } from '../sender.js';
-import type { Refusal } from './incident-query.js';
+import type { StoredDelivery } from '../sender.js';
+import type { Refusal } from './operation-result.js';
 import type { World } from './world.js';
 
 const MIN_MS = 1_000_000_000_000;
@@ -79,33 +79,36 @@ export function checkHistoryDetailRequest(body: Record<string, unknown>): Refusa
   return undefined;
 }
 
-/** One page of the history; `calls` are the sender's calls within the horizon. */
-export function queryHistory(request: ListWebhookHistoryRequest, calls: StoredCall[]): ListWebhookHistoryResponse {
+/** One page of the history; `deliveries` are the sender's deliveries within the horizon. */
+export function queryHistory(
+  request: ListWebhookHistoryRequest,
+  deliveries: StoredDelivery[],
+): ListWebhookHistoryResponse {
   const types = request.event_types?.length ? new Set(request.event_types) : undefined;
-  const matches = calls.filter(
-    (call) =>
-      call.record.trigger_time >= request.start_time &&
-      call.record.trigger_time <= request.end_time &&
-      (request.integration_id === undefined || call.integrationId === request.integration_id) &&
-      (types === undefined || types.has(call.record.event_type)) &&
-      (request.status === undefined || statusOf(call) === request.status) &&
+  const matches = deliveries.filter(
+    (delivery) =>
+      delivery.record.trigger_time >= request.start_time &&
+      delivery.record.trigger_time <= request.end_time &&
+      (request.integration_id === undefined || delivery.integrationId === request.integration_id) &&
+      (types === undefined || types.has(delivery.record.event_type)) &&
+      (request.status === undefined || statusOf(delivery) === request.status) &&
       (request.ref_id === undefined ||
         request.ref_id === '' ||
-        (call.record.alert_id ?? call.record.incident_id) === request.ref_id),
+        (delivery.record.alert_id ?? delivery.record.incident_id) === request.ref_id),
   );
   const direction = request.asc === true ? 1 : -1;
   matches.sort((a, b) => compareKeys(keyOf(a), keyOf(b)) * direction);
   let from = 0;
   const after = request.search_after_ctx ? decodeCursor(request.search_after_ctx) : undefined;
   if (after) {
-    from = matches.findIndex((call) => compareKeys(keyOf(call), after) * direction > 0);
+    from = matches.findIndex((delivery) => compareKeys(keyOf(delivery), after) * direction > 0);
     if (from < 0) from = matches.length;
   }
   const page = matches.slice(from, from + request.limit);
   const last = page[page.length - 1];
   const more = from + request.limit < matches.length;
   return {
-    items: page.map((call) => toItem(call, false)),
+    items: page.map((delivery) => toItem(delivery, false)),
     total: matches.length,
     search_after_ctx: more && last ? encodeCursor(keyOf(last)) : '',
   };
@@ -115,40 +118,40 @@ export function queryHistory(request: ListWebhookHistoryRequest, calls: StoredCa
 export function historyDetail(
   integrationId: number,
   eventId: string,
-  calls: StoredCall[],
+  deliveries: StoredDelivery[],
   world: World,
 ): WebhookHistoryDetail | undefined {
-  const call = calls.find((c) => c.integrationId === integrationId && c.record.event_id === eventId);
-  if (!call) return undefined;
-  const title = world.incidents.find((i) => i.incident_id === call.record.incident_id)?.title;
-  const channel = world.channels.find((c) => c.channel_id === call.channelId)?.channel_name;
+  const delivery = deliveries.find((c) => c.integrationId === integrationId && c.record.event_id === eventId);
+  if (!delivery) return undefined;
+  const title = world.incidents.find((i) => i.incident_id === delivery.record.incident_id)?.title;
+  const channel = world.channels.find((c) => c.channel_id === delivery.channelId)?.channel_name;
   return {
-    ...toItem(call, true),
+    ...toItem(delivery, true),
     ...(title !== undefined ? { ref_title: title } : {}),
     ...(channel !== undefined ? { channel_name: channel } : {}),
   };
 }
 
-function statusOf(call: StoredCall): 'success' | 'failed' {
-  return call.record.status === 'success' ? 'success' : 'failed';
+function statusOf(delivery: StoredDelivery): 'success' | 'failed' {
+  return delivery.record.status === 'success' ? 'success' : 'failed';
 }
 
 /** Like the vendor's list, items leave out the bodies and headers; the detail has them. */
-function toItem(call: StoredCall, full: boolean): WebhookHistoryItem {
-  const { record } = call;
+function toItem(delivery: StoredDelivery, full: boolean): WebhookHistoryItem {
+  const { record } = delivery;
   const { response } = record;
   return {
-    integration_id: call.integrationId,
+    integration_id: delivery.integrationId,
     event_id: record.event_id,
-    webhook_type: call.webhookType,
+    webhook_type: delivery.webhookType,
     event_type: record.event_type,
-    ...(call.channelId ? { channel_id: call.channelId } : {}),
+    ...(delivery.channelId ? { channel_id: delivery.channelId } : {}),
     ref_id: record.alert_id ?? record.incident_id, // what the delivery is about: the alert of an alert webhook
-    ...(full ? { request_headers: JSON.stringify(record.request.headers), request_body: call.body } : {}),
+    ...(full ? { request_headers: JSON.stringify(record.request.headers), request_body: delivery.body } : {}),
     endpoint: record.request.endpoint,
     attempt: record.request_count,
     duration: record.duration_ms,
-    status: statusOf(call),
+    status: statusOf(delivery),
     status_code: record.http_status,
     ...(record.error !== undefined ? { error_message: record.error } : {}),
     ...(full && response ? { response_headers: JSON.stringify(response.headers), response_body: response.body } : {}),
@@ -158,7 +161,7 @@ function toItem(call: StoredCall, full: boolean): WebhookHistoryItem {
 
 type SortKey = [number, number];
 
-const keyOf = (call: StoredCall): SortKey => [call.record.trigger_time, call.seq];
+const keyOf = (delivery: StoredDelivery): SortKey => [delivery.record.trigger_time, delivery.seq];
 
 function compareKeys(a: SortKey, b: SortKey): number {
   return a[0] - b[0] || a[1] - b[1];

@@ -9,7 +9,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { COMMANDS, methodCommands } from '../../../src/cli/commands.js';
+import { COMMANDS, methodCommands } from '../../../src/cli/commands/index.js';
 import { main } from '../../../src/cli/main.js';
 import { spawnTied } from '../support/lifetime.js';
 import { BIN, serve, startMockProcess } from './support.js';

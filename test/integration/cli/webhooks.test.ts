@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createMockService } from '../../../src/testing/index.js';
-import { TRIGGER_EVENT_TYPES } from '../../../src/testing/trigger.js';
+import { TRIGGER_EVENT_TYPES } from '../../../src/testing/webhook-trigger.js';
 import { type WebhookEvent, WebhookReceiver } from '../../../src/webhooks/index.js';
 import { flashduty, lines, serve } from './support.js';
 

@@ -81,7 +81,7 @@ export async function trigger(
     if (options.reorder) await sequence(service, types, channel, hook.id, i);
     else
       await (kind === 'alert'
-        ? alertEvent(service, first, channel, i)
+        ? alertEvent(service, first, channel, hook.id, i)
         : incidentEvent(service, first, channel, hook.id, i));
   }
   await service.webhooks.release(hook.id, { newestFirst: options.reorder === true, times: options.duplicate ?? 1 });
@@ -187,10 +187,19 @@ const UPDATED: Record<string, Parameters<MockService['actions']['update']>[1]> =
   i_r_severity: 'incident_severity',
 };
 
-/** One alert event of `eventType`, on a fresh alert of `channel`. */
-async function alertEvent(service: MockService, eventType: string, channel: number, n: number): Promise<void> {
+/**
+ * One alert event of `eventType`, on a fresh alert of `channel`: its key is the run's (the
+ * integration made for it) and the event's number, so that no alert of another run is taken for it.
+ */
+async function alertEvent(
+  service: MockService,
+  eventType: string,
+  channel: number,
+  hookId: number,
+  n: number,
+): Promise<void> {
   const { alertActions, personId } = service;
-  const key = `cli-trigger-${Date.now()}-${n}`;
+  const key = `trigger-${hookId}-${n}`;
   const push = (event_status: 'Critical' | 'Ok') =>
     alertActions.push({ title: `CPU above 90% on web-${n + 1}`, event_status, alert_key: key, channel_id: channel });
   const alert = await push('Critical');

@@ -29,7 +29,7 @@ export function answerFor(path: string, body: Record<string, unknown> = {}): unk
       ? structuredClone(response.example)
       : sample(response.schema, DEFS);
   const paging = RULES[path]?.paging;
-  return paging && (paging.cursor || paging.number) ? pageOf(path, data, body) : data;
+  return paging && (paging.cursor || paging.number) ? collectionPage(path, data, body) : data;
 }
 
 /**
@@ -86,7 +86,7 @@ function collectionSize(path: string): number {
  * One page of the path's collection, by cursor (an item's position; `search_after_ctx`, or the
  * fields the rules name), by `p` and `limit`, or by `offset` and `limit`.
  */
-function pageOf(path: string, example: unknown, body: Record<string, unknown>): unknown {
+function collectionPage(path: string, example: unknown, body: Record<string, unknown>): unknown {
   const paging = RULES[path]?.paging;
   if (!paging || typeof example !== 'object' || example === null) return example;
   const data = example as Record<string, unknown>;

@@ -1,90 +1,13 @@
-// What the command line takes from its words, checked before anything is sent: flags by node:util's
-// parseArgs (strict: an unknown flag is refused, with the closest known one suggested), durations
-// (`30m`, `24h`, `7d`, `now`, or an ISO date), URLs, `--data` as JSON text, `@file` or `-` (stdin),
-// and files. Every refusal is a UsageError: one line on stderr and exit 2, nothing sent.
-//
-// node:util parseArgs, not commander or cac: the package's runtime dependencies are ky and zod
-// only, parseArgs ships with Node ≥ 18.3 (nothing to install, nothing to load), and the one thing it
-// lacks, "did you mean", is a dozen lines here.
+// What a flag's value (or an argument) means, read before anything is sent: `--data` as JSON text,
+// `@file` or `-` (stdin); files of text, JSON or to upload; points in time (`now`, a duration ago
+// such as `30m`, `24h`, `7d`, or an ISO date) and windows of them; http(s) URLs; whole numbers;
+// `Name: value` headers.
+// Every refusal is a UsageError naming the flag: one line on stderr and exit 2, nothing sent.
 
 import { readFileSync } from 'node:fs';
 import { basename } from 'node:path';
-import { parseArgs } from 'node:util';
-import { closest } from '../internal/closest.js';
-
-/** A mistake in the command line: exit 2, nothing sent. */
-export class UsageError extends Error {
-  /** The command whose `--help` explains the fix, if one was recognised. */
-  readonly command: string | undefined;
-
-  constructor(message: string, command?: string) {
-    super(message);
-    this.name = 'UsageError';
-    this.command = command;
-  }
-}
-
-/** A flag of a command. */
-export interface Flag {
-  type: 'string' | 'boolean';
-  /** The flag may be given several times (`--header a --header b`). */
-  multiple?: boolean;
-  /** What to put after the flag in help (`<url>`, `<duration>`). */
-  value?: string;
-  description: string;
-}
-
-/** Flags every command takes. */
-export const GLOBAL_FLAGS: Record<string, Flag> = {
-  'app-key': {
-    type: 'string',
-    value: '<key>',
-    description: 'the app key (default: $FLASHDUTY_APP_KEY); never printed',
-  },
-  'access-token': {
-    type: 'string',
-    value: '<token>',
-    description: 'an access token instead of the app key (default: $FLASHDUTY_ACCESS_TOKEN); never printed',
-  },
-  'base-url': {
-    type: 'string',
-    value: '<url>',
-    description: 'the service (default: $FLASHDUTY_BASE_URL or https://api.flashcat.cloud)',
-  },
-  json: { type: 'boolean', description: 'machine-readable output: one JSON object per line' },
-  help: { type: 'boolean', description: 'show this help' },
-};
-
-/** The parsed flags and positionals of one command. */
-export interface Parsed {
-  values: Record<string, string | boolean | string[] | undefined>;
-  positionals: string[];
-}
-
-/** Parses `args` by `flags` (and the global ones); a UsageError naming the closest flag for an unknown one. */
-export function parseFlags(args: string[], flags: Record<string, Flag>, command: string): Parsed {
-  const all = { ...flags, ...GLOBAL_FLAGS };
-  try {
-    const { values, positionals } = parseArgs({
-      args,
-      options: Object.fromEntries(
-        Object.entries(all).map(([name, flag]) => [name, { type: flag.type, multiple: flag.multiple ?? false }]),
-      ),
-      allowPositionals: true,
-      strict: true,
-    });
-    return { values: values as Parsed['values'], positionals };
-  } catch (error) {
-    const message = (error as Error).message;
-    const unknown = /Unknown option '(-{1,2}[^']+)'/.exec(message)?.[1];
-    if (unknown) {
-      const name = unknown.replace(/^-+/, '');
-      const near = closest(name, Object.keys(all));
-      throw new UsageError(`unknown flag ${unknown}${near ? ` (did you mean --${near}?)` : ''}`, command);
-    }
-    throw new UsageError(message.replace(/\. To specify .*$/, ''), command);
-  }
-}
+import { isHeaderName } from '../internal/http-header.js';
+import { UsageError } from './exit.js';
 
 /** `--data`: JSON text, `@file` or `-` (standard input), as an object or array. */
 export function readData(text: string | undefined, command: string, stdin: () => string): unknown {
@@ -145,6 +68,23 @@ export function readTime(text: string, flag: string, command: string, now = Date
   );
 }
 
+const DAY_MS = 86_400_000;
+
+/**
+ * `--since` and `--until`, as Unix ms: until defaults to now, since to a day before until; since
+ * must come first.
+ */
+export function readWindow(
+  values: { since?: unknown; until?: unknown },
+  command: string,
+  now = Date.now(),
+): { since: number; until: number } {
+  const until = values.until === undefined ? now : readTime(values.until as string, '--until', command, now);
+  const since = values.since === undefined ? until - DAY_MS : readTime(values.since as string, '--since', command, now);
+  if (until <= since) throw new UsageError('--since must be before --until', command);
+  return { since, until };
+}
+
 /** An http:// or https:// URL. */
 export function readUrl(text: string | undefined, flag: string, command: string): string {
   if (text === undefined) throw new UsageError(`${flag} is required`, command);
@@ -174,7 +114,7 @@ export function readHeaders(values: string[] | undefined, command: string): Reco
   for (const text of values ?? []) {
     const colon = text.indexOf(':');
     const name = colon > 0 ? text.slice(0, colon).trim() : '';
-    if (!/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(name))
+    if (!isHeaderName(name))
       throw new UsageError(`--header: expected 'Name: value', got ${JSON.stringify(text)}`, command);
     headers[name] = text.slice(colon + 1).trim();
   }

@@ -5,19 +5,10 @@
 
 import type { AlertInfo } from '../../schemas/alert.js';
 import type { IncidentInfo } from '../../schemas/incident.js';
-import type { MessageKey } from '../messages.js';
 import type { MockState } from '../state.js';
 import { MAX_WINDOW_SECONDS } from '../../client/pagination/limits.js';
-import { MockActionError, type UpdatableField } from './actions.js';
-
-/** The `data` of a success, or the code and message of a refusal. */
-export type OperationResult =
-  | { data: unknown }
-  | {
-      code: 'InvalidParameter' | 'ResourceNotFound' | 'Unauthorized';
-      key: MessageKey;
-      vars?: Record<string, string | number>;
-    };
+import { MockActionError, type UpdatableField } from './incident-actions.js';
+import type { OperationResult } from './operation-result.js';
 
 type Body = Record<string, unknown>;
 type Handler = (state: MockState, body: Body, personId: number) => Promise<OperationResult>;
@@ -33,7 +24,8 @@ const UPDATABLE: UpdatableField[] = ['title', 'description', 'impact', 'root_cau
 const ok = (data: unknown): OperationResult => ({ data });
 const missing = (id: string | number): OperationResult => ({ code: 'ResourceNotFound', key: 'notFound', vars: { id } });
 
-function incidentOf(state: MockState, id: unknown): IncidentInfo | undefined {
+/** The live incident of an id as sent (any case), if there is one. */
+function findIncident(state: MockState, id: unknown): IncidentInfo | undefined {
   return state.world.incidents.find((i) => i.incident_id === String(id).toLowerCase() && !i.deleted_at);
 }
 
@@ -44,7 +36,7 @@ async function eachIncident(
   act: (id: string) => Promise<unknown>,
 ): Promise<OperationResult> {
   const list = (ids as string[]).map((id) => id.toLowerCase());
-  const unknown = list.find((id) => !incidentOf(state, id));
+  const unknown = list.find((id) => !findIncident(state, id));
   if (unknown) return missing(unknown);
   try {
     for (const id of list) await act(id);
@@ -67,7 +59,7 @@ const HANDLERS: Record<string, Handler> = {
       return { code: 'InvalidParameter', key: 'required', vars: { field: 'incident_id' } };
     const incident =
       body.incident_id !== undefined
-        ? incidentOf(state, body.incident_id)
+        ? findIncident(state, body.incident_id)
         : state.world.incidents
             .filter((i) => i.num === String(body.num).toUpperCase() && !i.deleted_at)
             .reduce<IncidentInfo | undefined>(
@@ -78,7 +70,7 @@ const HANDLERS: Record<string, Handler> = {
   },
   '/incident/list-by-ids': async (state, body) => {
     const items = (body.incident_ids as string[])
-      .map((id) => incidentOf(state, id))
+      .map((id) => findIncident(state, id))
       .filter((i): i is IncidentInfo => i !== undefined);
     return ok({ items: structuredClone(items), total: items.length, has_next_page: false });
   },
@@ -120,7 +112,7 @@ const HANDLERS: Record<string, Handler> = {
     }),
   '/incident/remove': (state, body) =>
     eachIncident(state, body.incident_ids, async (id) => {
-      const incident = incidentOf(state, id) as IncidentInfo;
+      const incident = findIncident(state, id) as IncidentInfo;
       incident.deleted_at = Math.floor(state.clock.now() / 1000);
     }),
   '/incident/assign': (state, body, personId) => {
@@ -145,7 +137,7 @@ const HANDLERS: Record<string, Handler> = {
   '/incident/merge': async (state, body, personId) => {
     const target = String(body.target_incident_id);
     const sources = body.source_incident_ids as string[];
-    const unknown = [target, ...sources].find((id) => !incidentOf(state, id));
+    const unknown = [target, ...sources].find((id) => !findIncident(state, id));
     if (unknown) return missing(unknown);
     try {
       await state.actions.merge(target, sources, personId);
@@ -249,10 +241,10 @@ function channelItem(state: MockState, channel: MockState['world']['channels'][n
   };
 }
 
-/** The handler of a path, if the mock models it. */
-export function operationHandler(path: string): Handler | undefined {
+/** The handler of a path, if the mock answers it from its state. */
+export function statefulHandler(path: string): Handler | undefined {
   return HANDLERS[path];
 }
 
-/** Paths the mock models statefully beside /incident/list, the webhook history and the agents. */
-export const MODELLED_PATHS = Object.keys(HANDLERS);
+/** Paths the mock answers from its state here (beside /incident/list, the webhook history, the agents and skills). */
+export const STATEFUL_OPERATION_PATHS = Object.keys(HANDLERS);

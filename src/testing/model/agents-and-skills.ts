@@ -1,7 +1,8 @@
-// The AI SRE side of the mock: A2A agents (disabled → enabled, once; enabled → disabled, which an
-// agent already disabled also answers with OK: the OpenAPI names no refusal for it) and skills
-// (deleted for good), with the account audit log that records every call, refused ones included.
-// The other AI SRE operations are answered from the OpenAPI (any-operation.ts).
+// The account's A2A agents and skills in the mock (AI SRE), with the audit log that records every
+// call to them, refused ones included. An agent goes disabled → enabled once; enabled → disabled,
+// which an agent already disabled also answers with OK (the OpenAPI names no refusal for it); a
+// skill is deleted for good. Automations are in automations.ts; the other AI SRE operations are
+// answered from the OpenAPI (openapi-answers.ts).
 
 /** An A2A agent of the mock at start. */
 export interface AgentSeed {
@@ -30,9 +31,11 @@ export interface AuditEntry {
   result: string;
 }
 
-export type AgentOutcome = 'OK' | 'InvalidParameter' | 'ResourceNotFound';
+/** What a call to an agent or a skill gets: `OK`, or the error code of its refusal. */
+export type ResultCode = 'OK' | 'InvalidParameter' | 'ResourceNotFound';
 
-export class AgentRegistry {
+/** The account's A2A agents and skills, and the audit log of the calls made to them. */
+export class AgentsAndSkills {
   readonly agents = new Map<string, { enabled: boolean }>();
   readonly skills = new Set<string>();
   readonly auditLog: AuditEntry[] = [];
@@ -42,7 +45,7 @@ export class AgentRegistry {
     for (const skill of skills) this.skills.add(skill.skill_id);
   }
 
-  enable(agentId: string): AgentOutcome {
+  enable(agentId: string): ResultCode {
     const agent = this.agents.get(agentId);
     if (!agent) return 'ResourceNotFound';
     if (agent.enabled) return 'InvalidParameter';
@@ -50,14 +53,14 @@ export class AgentRegistry {
     return 'OK';
   }
 
-  disable(agentId: string): AgentOutcome {
+  disable(agentId: string): ResultCode {
     const agent = this.agents.get(agentId);
     if (!agent) return 'ResourceNotFound';
     agent.enabled = false;
     return 'OK';
   }
 
-  deleteSkill(skillId: string): AgentOutcome {
+  deleteSkill(skillId: string): ResultCode {
     return this.skills.delete(skillId) ? 'OK' : 'ResourceNotFound';
   }
 

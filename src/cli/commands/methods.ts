@@ -1,13 +1,69 @@
-// One command per named method (made from OPERATIONS in commands.ts): the body from --data (an
-// upload's file from --file, path parameters from the arguments), the method called by its dotted
-// name (with --token where the operation takes a token of its own), a list walked to its end and an
-// answer of NDJSON lines printed line by line. `--help` lists the body's fields from the OpenAPI's
-// request schema, and an example made from the OpenAPI's (scripts/generate/examples.ts).
+// One command per named method of the manifest (OPERATIONS), so that no command is written by hand
+// that the manifest can give: its words are the method's (`channels.escalateRules.list` is
+// `channels escalate-rules list`), its body comes from --data (an upload's file from --file, path
+// parameters from the arguments: `automations triggers fire <trigger_id>`), the method is called by
+// its dotted name (with --token where the operation takes a token of its own), a list is walked to
+// its end and an answer of NDJSON lines printed line by line. `--help` lists the body's fields from
+// the OpenAPI's request schema, and an example made from the OpenAPI's (src/generated/examples.ts).
 
 import type { Flashduty } from '../../client/client.js';
-import { readData, readFile, UsageError } from '../args.js';
-import { type Context, EXIT } from '../command.js';
+import type { OperationInfo } from '../../operations.js';
+import type { Command, Context } from '../command.js';
+import { EXIT, UsageError } from '../exit.js';
+import { DATA_FLAG, type Flag } from '../flags.js';
 import { printData, printItems } from '../output.js';
+import { readData, readFile } from '../values.js';
+
+/** `escalateRules` → `escalate-rules`: a method's words as the command line writes them. */
+export const kebab = (word: string): string => word.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
+
+const FILE: Flag = {
+  type: 'string',
+  value: '<path>',
+  description: 'the file to upload (sent as the form’s file, under its name on disk)',
+};
+
+const TOKEN: Flag = {
+  type: 'string',
+  value: '<token>',
+  description: 'the operation’s own token (an automation trigger’s), sent instead of the app key; never printed',
+};
+
+/** What the generated rules say of an operation that shapes its command (src/generated/operation-rules.ts). */
+export interface MethodRule {
+  pathParams?: readonly string[];
+  multipart?: boolean;
+  token?: boolean;
+  ndjson?: boolean;
+}
+
+/** How a generated command prints: every item of a list, each line of an NDJSON answer, or the data. */
+type Output = 'items' | 'lines' | 'data';
+
+/**
+ * The command of the method at `path`. An upload (a form, as the generated rules say) also takes
+ * --file; an operation with path parameters takes them as arguments, one with a token of its own
+ * takes --token; a list, and an answer of NDJSON lines, print one item (line) after another.
+ */
+export function methodCommand(path: string, info: OperationInfo, rule: MethodRule | undefined): Command {
+  const words = info.method.split('.').map(kebab);
+  const output: Output = info.paging ? 'items' : rule?.ndjson ? 'lines' : 'data';
+  const shape: CommandShape = {
+    path,
+    pathParams: [...(rule?.pathParams ?? [])],
+    upload: rule?.multipart === true,
+    token: rule?.token === true,
+  };
+  return {
+    words,
+    summary: `${info.summary} (${info.http} ${path})${info.paging ? '; walks every page' : ''}`,
+    ...(shape.pathParams.length > 0 ? { args: shape.pathParams.map((name) => `<${name}>`).join(' ') } : {}),
+    flags: { data: DATA_FLAG, ...(shape.upload ? { file: FILE } : {}), ...(shape.token ? { token: TOKEN } : {}) },
+    example: () => example(words, shape, output),
+    details: () => bodyHelp(path),
+    run: (context) => callMethod(context, info.method, output, shape),
+  };
+}
 
 /** The client's method of a dotted name (`'channels.escalateRules.list'`). */
 export function methodOf(client: Flashduty, name: string): (body: unknown, options?: { token?: string }) => unknown {
@@ -18,7 +74,7 @@ export function methodOf(client: Flashduty, name: string): (body: unknown, optio
 }
 
 /** What a generated command knows of its operation beyond its method: how its call is made. */
-export interface CommandShape {
+interface CommandShape {
   path: string;
   /** Path parameters, given as the command's arguments in this order. */
   pathParams: string[];
@@ -32,12 +88,7 @@ export interface CommandShape {
  * Calls the method `name` and prints what it gives: every item of a list (`items`), the lines of an
  * NDJSON answer one by one (`lines`), or the data.
  */
-export async function method(
-  context: Context,
-  name: string,
-  output: 'items' | 'lines' | 'data',
-  shape: CommandShape,
-): Promise<number> {
+async function callMethod(context: Context, name: string, output: Output, shape: CommandShape): Promise<number> {
   const { positionals } = context;
   if (positionals.length !== shape.pathParams.length) {
     const extra = positionals[shape.pathParams.length];
@@ -69,11 +120,7 @@ export async function method(
  * The command's example line: its arguments, --token, the example body's other fields as --data
  * (quoted for a POSIX shell), --file for an upload, --json for a list.
  */
-export async function example(
-  words: string[],
-  shape: CommandShape,
-  output: 'items' | 'lines' | 'data',
-): Promise<string> {
+async function example(words: string[], shape: CommandShape, output: Output): Promise<string> {
   const { EXAMPLES } = await import('../../generated/examples.js');
   const { [shape.path]: given = {} } = EXAMPLES;
   const fields = Array.isArray(given) ? {} : given;
@@ -103,7 +150,7 @@ async function* each<T>(items: T[]): AsyncIterable<T> {
 }
 
 /** The request body's fields, for `--help`: name, type, and whether it is required. */
-export async function bodyHelp(path: string): Promise<string> {
+async function bodyHelp(path: string): Promise<string> {
   const { REQUEST_SCHEMAS, SCHEMA_DEFS } = await import('../../generated/request-schemas.js');
   let schema = REQUEST_SCHEMAS[path];
   for (let hops = 0; schema?.$ref !== undefined && hops < 8; hops++) schema = SCHEMA_DEFS[schema.$ref];
