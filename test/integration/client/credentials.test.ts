@@ -145,9 +145,13 @@ describe('an operation’s own token: the automation trigger', () => {
   it('the same through client.request, by the path as the OpenAPI writes it', async () => {
     const trigger = h.service.automations.createTrigger();
     await expect(
-      h.client().request('/safari/automation/triggers/{trigger_id}/fire', { trigger_id: trigger.trigger_id }, {
-        token: trigger.token,
-      } as never),
+      h.client().request(
+        '/safari/automation/triggers/{trigger_id}/fire',
+        { trigger_id: trigger.trigger_id },
+        {
+          token: trigger.token,
+        },
+      ),
     ).resolves.toMatchObject({ type: 'routine_fire' });
   });
 
