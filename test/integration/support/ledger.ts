@@ -51,7 +51,11 @@ export const ledgerConnectionName = (pid: number): string => `ledger-${pid}`;
  * lists it (CLIENT LIST), everything the process sent has been applied (Cluster.ledgerDropped).
  */
 export function connectLedger(port: number): Redis {
-  return new Redis(port, '127.0.0.1', { connectionName: ledgerConnectionName(process.pid) });
+  const ledger = new Redis(port, '127.0.0.1', { connectionName: ledgerConnectionName(process.pid) });
+  // A scenario that restarts Redis drops this connection too: ioredis reconnects and sends what it
+  // queued meanwhile, so nothing is lost; without a listener it only printed each failed connect.
+  ledger.on('error', () => {});
+  return ledger;
 }
 
 /** Registers the recording handlers on a receiver (in whatever process runs them). */
