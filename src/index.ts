@@ -80,8 +80,8 @@ export {
   ServiceUnavailableError,
   UnauthorizedError,
   UndonedOrderExistError,
-} from './core/errors.js';
-export type { APIErrorOptions, ErrorCode, FlashdutyErrorOptions, ResponseErrorOptions } from './core/errors.js';
+} from './core/api-errors.js';
+export type { APIErrorOptions, ErrorCode, FlashdutyErrorOptions, ResponseErrorOptions } from './core/api-errors.js';
 export { VERSION } from './version.js';
 export type { Progress, Severity } from './schemas/common.js';
 export * from './schemas/incident.js';

@@ -2,7 +2,7 @@
 // (see retry.ts): enabling twice would answer InvalidParameter, deleting twice ResourceNotFound.
 
 import type { APIPromise } from '../core/api-promise.js';
-import { RequestValidationError } from '../core/errors.js';
+import { RequestValidationError } from '../core/api-errors.js';
 import type { Flashduty, RequestOptions } from './client.js';
 
 /** What a mutation returns: the server's request id, to quote when reporting a problem. */

@@ -5,7 +5,7 @@
 // name one (the environment is then not read for it), else from the environment. Both options, or
 // both variables, or neither, or an empty one is refused, naming the options, never the values.
 
-import { ConfigError } from '../core/errors.js';
+import { ConfigError } from '../core/api-errors.js';
 import type { ValidateMode } from '../core/envelope.js';
 import { readEnv } from '../internal/env.js';
 import type { Logger, LogLevel } from '../internal/logger.js';

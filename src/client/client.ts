@@ -6,7 +6,7 @@
 // per account), and has a limiter of its own otherwise.
 
 import { type APIPromise, apiPromise, describe, type ResponseInfo } from '../core/api-promise.js';
-import { ConfigError } from '../core/errors.js';
+import { ConfigError } from '../core/api-errors.js';
 import type { ValidateMode } from '../core/envelope.js';
 import { isBrowser, readEnv } from '../internal/env.js';
 import { lazy } from '../internal/lazy.js';

@@ -20,7 +20,7 @@ import {
   APIUserAbortError,
   FlashdutyError,
   ResponseValidationError,
-} from '../core/errors.js';
+} from '../core/api-errors.js';
 import { interpret, interpretLines, type ValidateMode } from '../core/envelope.js';
 import { sleep, startAttempt } from '../internal/abort.js';
 import type { LogFn } from '../internal/logger.js';

@@ -1,7 +1,7 @@
 // Which failures are retried, and how long to wait. Reads retry whatever a retry cannot make worse;
 // mutations retry only where the first attempt provably had no effect.
 
-import { APIConnectionError, APIConnectionTimeoutError, APIError, FlashdutyError } from '../core/errors.js';
+import { APIConnectionError, APIConnectionTimeoutError, APIError, FlashdutyError } from '../core/api-errors.js';
 
 /** `read`: retried on network errors, timeouts, 429, 500, 502, 503, 504. `mutation`: on 429 and unsent requests only. */
 export type RetryKind = 'read' | 'mutation';

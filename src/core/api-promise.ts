@@ -5,7 +5,7 @@
 // RESPONSE method, which its class has on its prototype: nothing per page beyond the field.
 
 import { type Redactor, scrubHeaders } from '../internal/redact.js';
-import { FlashdutyError } from './errors.js';
+import { FlashdutyError } from './api-errors.js';
 
 /** The HTTP answer a result came from. */
 export interface ResponseInfo {

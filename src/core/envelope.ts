@@ -10,7 +10,7 @@ import {
   errorFromCode,
   type FlashdutyError,
   ResponseValidationError,
-} from './errors.js';
+} from './api-errors.js';
 import { parseRetryAfter } from '../internal/retry-after.js';
 import { type Redactor, scrubDeep, scrubHeaders } from '../internal/redact.js';
 

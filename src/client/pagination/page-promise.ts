@@ -5,7 +5,7 @@
 // Awaiting and then iterating one promise fetches its first page once.
 
 import { responseOf, type WithResponse } from '../../core/api-promise.js';
-import { RequestValidationError } from '../../core/errors.js';
+import { RequestValidationError } from '../../core/api-errors.js';
 import type { Flashduty, RequestOptions } from '../client.js';
 import type { ListOperation, PagedRequest } from './operation.js';
 import { ListPage, loadWalk, type PageFactory } from './page.js';

@@ -3,7 +3,7 @@
 // cursor or page number in it), as base64 of JSON. `resumeFrom` accepts only a token of the same
 // operation and params, so a walk never resumes into another list's position.
 
-import { RequestValidationError } from '../../core/errors.js';
+import { RequestValidationError } from '../../core/api-errors.js';
 import type { ListOperation, PageContext, PagedRequest } from './operation.js';
 
 /** What a resume token holds. @internal */

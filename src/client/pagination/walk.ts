@@ -10,7 +10,7 @@
 // - `resumeFrom` continues right after the page whose token it is (resume-token.ts), and refuses a
 //   token of other params or another list.
 
-import { FlashdutyError, RequestValidationError, ResponseValidationError } from '../../core/errors.js';
+import { FlashdutyError, RequestValidationError, ResponseValidationError } from '../../core/api-errors.js';
 import { lazy } from '../../internal/lazy.js';
 import type { Problem } from '../../core/problem.js';
 import type { Flashduty, RequestOptions } from '../client.js';

@@ -8,7 +8,7 @@
 // goes to the paging engine with the page shape its rules promise.
 
 import type { APIPromise } from '../../core/api-promise.js';
-import { RequestValidationError } from '../../core/errors.js';
+import { RequestValidationError } from '../../core/api-errors.js';
 import { lazy } from '../../internal/lazy.js';
 import type { ApiResponse, Flashduty, RequestOptions } from '../client.js';
 import { isHeaderSafe } from '../client-options.js';

@@ -7,7 +7,7 @@
 // own schema is checked after this (request.ts); an upload's checked body then becomes its form
 // (toForm). Loaded with a client's first method call.
 
-import { RequestValidationError } from '../../core/errors.js';
+import { RequestValidationError } from '../../core/api-errors.js';
 import { oneOf } from '../../internal/closest.js';
 import { definedFields, describe } from './values.js';
 import type { OperationRule } from './rules.js';

@@ -1,9 +1,15 @@
-// Everything the SDK throws is a FlashdutyError (internal/errors.ts, re-exported here). Server
-// answers map to one class per error code of the spec, chosen by the envelope's `code` (a 400 can be
+// The errors of calls to the API, all FlashdutyErrors (internal/flashduty-error.ts, re-exported
+// here): refused params, invalid answers, connection failures, and the server's answers, which map
+// to one class per error code of the spec, chosen by the envelope's `code` (a 400 can be
 // ResourceNotFound, a 200 can carry an error). Messages and URLs reaching these constructors are
 // already scrubbed of the app_key by the client.
 
-import { ConfigError, FlashdutyError, type FlashdutyErrorOptions, isFlashdutyError } from '../internal/errors.js';
+import {
+  ConfigError,
+  FlashdutyError,
+  type FlashdutyErrorOptions,
+  isFlashdutyError,
+} from '../internal/flashduty-error.js';
 
 export { ConfigError, FlashdutyError, isFlashdutyError };
 export type { FlashdutyErrorOptions };

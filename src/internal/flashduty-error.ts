@@ -1,6 +1,6 @@
 // The root of everything the SDK throws (FlashdutyError, told apart across copies of the SDK by a
 // brand) and the error of a refused option (ConfigError). They sit below every other layer, so that
-// internal/ and webhooks/ throw them without loading the API's errors; core/errors.ts re-exports
+// internal/ and webhooks/ throw them without loading the API's errors; core/api-errors.ts re-exports
 // them with those.
 
 /** Options shared by the SDK's errors. */
