@@ -47,7 +47,7 @@ export type {
 export type { components, operations, paths, WithRequired } from './generated/openapi.js';
 export type { ShapeProblem } from './schemas/shape.js';
 export type { Problem } from './core/problem.js';
-export type { ValidateMode } from './core/envelope.js';
+export type { ValidateMode } from './core/envelope-reader.js';
 export type { Logger, LogLevel } from './internal/logger.js';
 export {
   AccessDeniedError,

@@ -6,7 +6,7 @@
 // both variables, or neither, or an empty one is refused, naming the options, never the values.
 
 import { ConfigError } from '../core/api-errors.js';
-import type { ValidateMode } from '../core/envelope.js';
+import type { ValidateMode } from '../core/envelope-reader.js';
 import { readEnv } from '../internal/env.js';
 import type { Logger, LogLevel } from '../internal/logger.js';
 import type { RateLimitOptions } from './rate-limiter.js';

@@ -7,7 +7,7 @@
 
 import { type APIPromise, apiPromise, describe, type ResponseInfo } from '../core/api-promise.js';
 import { ConfigError } from '../core/api-errors.js';
-import type { ValidateMode } from '../core/envelope.js';
+import type { ValidateMode } from '../core/envelope-reader.js';
 import { isBrowser, readEnv } from '../internal/env.js';
 import { lazy } from '../internal/lazy.js';
 import { createLog, isLogLevel } from '../internal/logger.js';

@@ -21,7 +21,7 @@ import {
   FlashdutyError,
   ResponseValidationError,
 } from '../core/api-errors.js';
-import { interpret, interpretLines, type ValidateMode } from '../core/envelope.js';
+import { interpret, interpretLines, type ValidateMode } from '../core/envelope-reader.js';
 import { sleep, startAttempt } from '../internal/abort.js';
 import type { LogFn } from '../internal/logger.js';
 import { loader } from '../internal/lazy.js';

@@ -1,5 +1,5 @@
-// The checks of `validate: 'envelope'`, written by hand: they run on every response, and zod in
-// this path would cost more bytes (about 7 kB min+gzip) and time than the checks themselves.
+// The incident page's check of `validate: 'envelope'`, written by hand: it runs on every page, and
+// zod in this path would cost more bytes (about 7 kB min+gzip) and time than the check itself.
 // `validate: 'deep'` runs the zod schemas on top (see deep.ts).
 import type { Problem } from '../core/problem.js';
 import { isObject } from '../internal/guards.js';
@@ -20,18 +20,6 @@ function typeOf(value: unknown): string {
 
 function expect(path: string, expected: string, value: unknown): Problem {
   return { path, message: `expected ${expected}, got ${typeOf(value)}` };
-}
-
-/** `request_id` a string when present, `error` an object with a string `code`. `data` is the operation's. */
-export function checkEnvelope(body: object): Problem | undefined {
-  const { request_id, error } = body as Record<string, unknown>;
-  if (request_id !== undefined && typeof request_id !== 'string') return expect('request_id', 'string', request_id);
-  if (error === undefined || error === null) return undefined;
-  if (!isObject(error)) return expect('error', 'object', error);
-  if (typeof error.code !== 'string') return expect('error.code', 'string', error.code);
-  if (error.message !== undefined && typeof error.message !== 'string')
-    return expect('error.message', 'string', error.message);
-  return undefined;
 }
 
 /** The page without looking inside its items: an array of objects, `total` and `has_next_page`. */

@@ -2,8 +2,11 @@
 // error class follows `error.code` whatever the status, `code: "OK"` beside data is a success, and
 // a body that is not an envelope is an APIError (non-2xx) or a ResponseValidationError (2xx). An
 // operation that answers NDJSON (interpretLines) succeeds with its lines and fails as every other.
+// The envelope's shape is checked by hand (checkEnvelope): it runs on every answer, and zod in this
+// path would cost more bytes (about 7 kB min+gzip) and time than the check itself; `validate:
+// 'deep'` runs the zod schema on top (schemas/deep.ts).
 
-import { checkEnvelope } from '../schemas/shape.js';
+import { isObject } from '../internal/guards.js';
 import {
   APIError,
   type APIErrorOptions,
@@ -13,6 +16,7 @@ import {
 } from './api-errors.js';
 import { parseRetryAfter } from '../internal/retry-after.js';
 import { type Redactor, scrubDeep, scrubHeaders } from '../internal/redact.js';
+import type { Problem } from './problem.js';
 
 /** How much of a response is checked: see `ClientOptions.validate`. */
 export type ValidateMode = 'envelope' | 'deep' | false;
@@ -45,6 +49,23 @@ export function requestIdOf(headers: Headers, body?: unknown): string | undefine
 export function excerpt(text: string): string {
   const flat = text.replace(/\s+/g, ' ').trim();
   return flat.length > EXCERPT_CHARS ? `${flat.slice(0, EXCERPT_CHARS)}…` : flat;
+}
+
+/** `request_id` a string when present, `error` an object with a string `code`. `data` is the operation's. */
+export function checkEnvelope(body: object): Problem | undefined {
+  const { request_id, error } = body as Record<string, unknown>;
+  if (request_id !== undefined && typeof request_id !== 'string') return expected('request_id', 'string', request_id);
+  if (error === undefined || error === null) return undefined;
+  if (!isObject(error)) return expected('error', 'object', error);
+  if (typeof error.code !== 'string') return expected('error.code', 'string', error.code);
+  if (error.message !== undefined && typeof error.message !== 'string')
+    return expected('error.message', 'string', error.message);
+  return undefined;
+}
+
+function expected(path: string, type: string, value: unknown): Problem {
+  const got = value === null ? 'null' : Array.isArray(value) ? 'array' : typeof value;
+  return { path, message: `expected ${type}, got ${got}` };
 }
 
 function parseOr(text: string, fallback: unknown): unknown {
