@@ -5,7 +5,7 @@
 // rate limiter when it calls the same service with the same credential (the service counts calls
 // per account), and has a limiter of its own otherwise.
 
-import { type APIPromise, apiPromise, describe, type ResponseInfo } from '../core/api-promise.js';
+import { type APIPromise, apiPromise, responseInfo, type ResponseInfo } from '../core/api-promise.js';
 import { ConfigError } from '../core/api-errors.js';
 import type { ValidateMode } from '../core/envelope-reader.js';
 import { isBrowser, readEnv } from '../internal/env.js';
@@ -220,8 +220,8 @@ export class Flashduty {
   }
 
   /** @internal What `withResponse()` shows of an answer (a page's): its headers scrubbed of the key. */
-  _describe(answer: ApiResponse): ResponseInfo {
-    return describe(answer, this.#settings.scrub);
+  _responseInfo(answer: ApiResponse): ResponseInfo {
+    return responseInfo(answer, this.#settings.scrub);
   }
 
   /** @internal The request loop for POST operations. */

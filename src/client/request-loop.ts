@@ -146,7 +146,7 @@ export class RequestLoop {
         if (wait === undefined) throw failed(span, failure, retry);
         this.#settings.log(
           'warn',
-          `${path}: ${failure.name} (${describe(failure)}); retry ${retry + 1}/${maxRetries} in ${wait} ms`,
+          `${path}: ${failure.name} (${failureSummary(failure)}); retry ${retry + 1}/${maxRetries} in ${wait} ms`,
         );
         span?.retry(failure, retry);
         await sleep(wait, options.signal, () => failed(span, new APIUserAbortError({ url }), retry));
@@ -373,6 +373,7 @@ function isNdjson(headers: Headers): boolean {
   return /^application\/(x-)?ndjson\b/i.test(headers.get('content-type') ?? '');
 }
 
-function describe(error: FlashdutyError): string {
+/** A failure as the retry log line names it: `HTTP 503 ServiceUnavailable`, or the error's message. */
+function failureSummary(error: FlashdutyError): string {
   return error instanceof APIError ? `HTTP ${error.status}${error.code ? ` ${error.code}` : ''}` : error.message;
 }

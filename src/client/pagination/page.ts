@@ -66,7 +66,7 @@ export class ListPage<Item, Request extends PagedRequest = PagedRequest> {
 
   /** @internal The HTTP answer the page came from, for `withResponse()`. */
   [RESPONSE](): ResponseInfo {
-    return this.#client._describe(this.#answer);
+    return this.#client._responseInfo(this.#answer);
   }
 
   /** The page as JSON: its fields, the resume token included. */

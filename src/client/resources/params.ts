@@ -4,12 +4,11 @@
 // for a comma-separated one, whose values must be among those the contract lists; a number that is
 // plausibly in the other unit is refused rather than sent. Then the checks that need more than one field: a time
 // window ends after it starts, and page-number paging stays within the service's depth. The body's
-// own schema is checked after this (request.ts); an upload's checked body then becomes its form
+// own schema is checked after this (call.ts); an upload's checked body then becomes its form
 // (toForm). Loaded with a client's first method call.
 
 import { RequestValidationError } from '../../core/api-errors.js';
 import { oneOf } from '../../internal/closest.js';
-import { definedFields, describe } from './values.js';
 import type { OperationRule } from './rules.js';
 
 /** Seconds beyond this are surely milliseconds (the year 5138); milliseconds below 1e12 are surely seconds. */
@@ -22,7 +21,7 @@ export function toWire(params: unknown, rule: OperationRule | undefined): Record
   if (typeof params !== 'object' || params === null || Array.isArray(params)) {
     throw new RequestValidationError(
       'params',
-      `expected an object (the operation’s request body), got ${describe(params)}`,
+      `expected an object (the operation’s request body), got ${quoted(params)}`,
     );
   }
   let wire = definedFields(params);
@@ -94,7 +93,7 @@ function toTime(value: unknown, field: string, unit: 's' | 'ms'): unknown {
   }
   if (typeof value !== 'number' || !Number.isInteger(value)) {
     const expected = unit === 'ms' ? 'whole Unix milliseconds' : 'whole Unix seconds';
-    throw new RequestValidationError(field, `expected a Date or ${expected}, got ${describe(value)}`);
+    throw new RequestValidationError(field, `expected a Date or ${expected}, got ${quoted(value)}`);
   }
   if (unit === 's' && value > MAX_PLAUSIBLE_SECONDS) {
     throw new RequestValidationError(field, `${value} looks like milliseconds; pass Unix seconds or a Date`);
@@ -113,12 +112,12 @@ function toCommaList(value: unknown, field: string, allowed: readonly string[]):
   if (value === undefined) return undefined;
   const parts = typeof value === 'string' ? value.split(',') : value;
   if (!Array.isArray(parts)) {
-    throw new RequestValidationError(field, `expected a string or an array of strings, got ${describe(value)}`);
+    throw new RequestValidationError(field, `expected a string or an array of strings, got ${quoted(value)}`);
   }
   const clean: string[] = [];
   for (const [i, part] of parts.entries()) {
     if (typeof part !== 'string')
-      throw new RequestValidationError(`${field}[${i}]`, `expected a string, got ${describe(part)}`);
+      throw new RequestValidationError(`${field}[${i}]`, `expected a string, got ${quoted(part)}`);
     const trimmed = part.trim();
     if (trimmed === '' || trimmed.includes(',')) {
       throw new RequestValidationError(
@@ -210,4 +209,21 @@ export function toForm(body: Record<string, unknown>): FormData {
 export function withIdempotencyKey<B extends object>(body: B, defined: boolean): B {
   if (!defined || (body as { idempotency_key?: unknown }).idempotency_key !== undefined) return body;
   return { ...body, idempotency_key: globalThis.crypto.randomUUID() };
+}
+
+/** The params' defined keys, as a fresh wire body: unknown keys go through for fields this SDK does not know yet. */
+function definedFields(params: object): Record<string, unknown> {
+  const wire: Record<string, unknown> = {};
+  for (const key in params) {
+    const value = (params as Record<string, unknown>)[key];
+    if (Object.hasOwn(params, key) && value !== undefined) wire[key] = value;
+  }
+  return wire;
+}
+
+/** A value as a message quotes it: strings cut at 40 characters, objects and arrays by their kind. */
+function quoted(value: unknown): string {
+  if (typeof value === 'string') return JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}…` : value);
+  if (value === null || typeof value !== 'object') return String(value);
+  return Array.isArray(value) ? 'an array' : 'an object';
 }
