@@ -35,7 +35,7 @@ export type {
 export type * from './schemas/webhook-history.js';
 export type { RateLimitOptions } from './client/rate-limiter.js';
 export type { IORedisLike, NodeRedisClusterLike, NodeRedisLike, RedisClientLike } from './internal/redis.js';
-export type { RetryKind } from './client/retry.js';
+export type { RetryKind, RetryPolicy } from './client/retry.js';
 export type {
   NdjsonLines,
   OperationBody,

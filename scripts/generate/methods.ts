@@ -1,7 +1,7 @@
 // The generated method layer: for every operation of the OpenAPI, its entry in OPERATIONS (the
 // public manifest) and its runtime rules (paging, the conveniences its fields get); its typed,
 // documented method is written by resources.ts from what is decided here, once, for every operation:
-// - kind: a read (retried as reads) when it is a GET or its summary starts with List, Get, Batch
+// - retry policy (the manifest's `kind`): a read (retried as reads) when it is a GET or its summary starts with List, Get, Batch
 //   get, Search, Query, Preview, Export or Download; every other operation is a mutation;
 // - paging: a list operation has a cursor (`search_after_ctx`, or `cursor` answered by `next_cursor`)
 //   or a page number (`p`, or `offset` with `limit`: the page's first row) in its body; its items are
@@ -72,7 +72,8 @@ export interface Described {
   path: string;
   method: string;
   http: 'GET' | 'POST';
-  kind: 'read' | 'mutation';
+  /** The retry policy, `kind` in the manifest. */
+  retry: 'read' | 'mutation';
   summary: string;
   description: string;
   /** The body (or query) has required fields. */
@@ -175,7 +176,7 @@ export function describeOperations(
       path,
       method: names.get(path) as string,
       http,
-      kind: http === 'GET' || READ_SUMMARY.test(summary) ? 'read' : 'mutation',
+      retry: http === 'GET' || READ_SUMMARY.test(summary) ? 'read' : 'mutation',
       summary,
       description: operation.description ?? '',
       required,
@@ -277,11 +278,11 @@ function pagingModes(mode: string): { cursor?: true; number?: true } {
 
 /** `src/generated/operations.ts`: the public manifest. */
 export function manifestFile(operations: Described[], header: string): string {
-  const entries = operations.map(({ path, method, http, kind, summary, paging }) => {
+  const entries = operations.map(({ path, method, http, retry, summary, paging }) => {
     const info = {
       method,
       http,
-      kind,
+      kind: retry,
       summary,
       ...(paging && paging.mode !== 'single' ? { paging: paging.mode } : {}),
     };
@@ -289,13 +290,13 @@ export function manifestFile(operations: Described[], header: string): string {
   });
   return `${header}
 // Every operation: its method's name (the naming rule, scripts/generate/naming.ts), its HTTP method,
-// its retry kind (a read when a GET or its summary starts with List, Get, Batch get, Search, Query,
+// its retry policy as \`kind\` (a read when a GET or its summary starts with List, Get, Batch get, Search, Query,
 // Preview, Export or Download; else a mutation), the OpenAPI's summary, and how a list operation pages. The
 // entry \`flashduty-sdk/operations\` exports it; the client loads it with its first call.
 
 import type { OperationInfo } from '../operations.js';
 
-/** Every operation of the Flashduty Open API by path: its method, HTTP method, retry kind, summary and paging. */
+/** Every operation of the Flashduty Open API by path: its method, HTTP method, retry policy, summary and paging. */
 export const OPERATIONS = {
 ${entries.join('\n')}
 } as const satisfies Record<string, OperationInfo>;

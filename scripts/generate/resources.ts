@@ -78,7 +78,7 @@ export function resourcesFile(operations: Described[], header: string): string {
 // Every operation as a method \`client.<resource>[.<sub>].<verb>\`: the namespaces' types with the
 // OpenAPI's summary and description, and the table the client builds them from at construction
 // (src/client/resources/build.ts). The table holds only names, so the methods cost the up-front bundle
-// almost nothing; their paths, retry kinds and paging load with the first call.
+// almost nothing; their paths, retry policies and paging load with the first call.
 
 import type { APIPromise } from '../core/api-promise.js';
 import type { RequestOptions, TokenRequestOptions } from '../client/client-options.js';

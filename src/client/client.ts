@@ -34,7 +34,7 @@ import {
   encodeKey,
   type RequestOptions,
 } from './client-options.js';
-import type { RetryKind } from './retry.js';
+import type { RetryPolicy } from './retry.js';
 import type { OperationBody, OperationData, OperationPath } from './request.js';
 import { buildResources } from './resources/build.js';
 import { callPath } from './resources/call.js';
@@ -225,13 +225,13 @@ export class Flashduty {
   }
 
   /** @internal The request loop for POST operations. */
-  _post(path: string, body: unknown, kind: RetryKind, options: RequestOptions = {}): Promise<ApiResponse> {
-    return this._request('POST', path, body, kind, options);
+  _post(path: string, body: unknown, retry: RetryPolicy, options: RequestOptions = {}): Promise<ApiResponse> {
+    return this._request('POST', path, body, retry, options);
   }
 
   /**
    * @internal The request loop. Operations call this with their wire body (for GET, the query
-   * parameters) and retry kind. The loop (ky and the wire rules) loads with the first call.
+   * parameters) and retry policy. The loop (ky and the wire rules) loads with the first call.
    */
   _request(...call: Parameters<RequestLoop['send']>): Promise<ApiResponse> {
     const loop = this.#loop; // not awaited once loaded: a call pays no extra turn for the lazy load

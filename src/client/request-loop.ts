@@ -2,7 +2,7 @@
 // envelope → retry policy. It is loaded with a client's first call (see `Flashduty._request`), so
 // that `import { Flashduty }` does not carry ky and the wire rules up front; nothing else in the SDK
 // touches the network. Rules owned here: an attempt holds its limiter slot until the server has
-// answered; retries follow retry.ts per kind of operation (reads, mutations); foreign errors are
+// answered; retries follow the operation's retry policy (retry.ts: reads, mutations); foreign errors are
 // kept only as causes scrubbed of the credentials. A call carries one credential: the client's app
 // key (`app_key` in the query) or access token (`Authorization: Bearer`), or for an operation that
 // takes a token of its own, that token alone (`Authorization: Bearer`, no app key).
@@ -40,7 +40,7 @@ import {
   isRetryable,
   isUnsentFailure,
   MAX_RETRY_AFTER_MS,
-  type RetryKind,
+  type RetryPolicy,
   UnsentRequestError,
 } from './retry.js';
 import type * as Transport from './transport.js';
@@ -106,7 +106,7 @@ export class RequestLoop {
     method: 'GET' | 'POST',
     path: string,
     body: unknown,
-    kind: RetryKind,
+    policy: RetryPolicy,
     options: RequestOptions = {},
     answer: Answer = 'envelope',
     token?: string,
@@ -136,13 +136,14 @@ export class RequestLoop {
     for (let retry = 0; ; retry++) {
       try {
         const response = await (span
-          ? span.run(() => this.#attempt(call, timeout, kind, options))
-          : this.#attempt(call, timeout, kind, options));
+          ? span.run(() => this.#attempt(call, timeout, policy, options))
+          : this.#attempt(call, timeout, policy, options));
         span?.end(response, retry);
         return response;
       } catch (error) {
         const failure = error instanceof FlashdutyError ? error : new APIConnectionError(undefined, { url });
-        const wait = retry >= maxRetries || !isRetryable(failure, kind) ? undefined : this.#retryDelay(failure, retry);
+        const wait =
+          retry >= maxRetries || !isRetryable(failure, policy) ? undefined : this.#retryDelay(failure, retry);
         if (wait === undefined) throw failed(span, failure, retry);
         this.#settings.log(
           'warn',
@@ -165,7 +166,7 @@ export class RequestLoop {
   async #attempt(
     { method, operation, target, body, url, trace, answer, scrub, headers: own, appKeyParam }: Call,
     timeout: number,
-    kind: RetryKind,
+    policy: RetryPolicy,
     options: RequestOptions,
   ): Promise<ApiResponse> {
     // A free slot is taken at once: waiting on a promise only when there is none costs a call a turn less.
@@ -200,7 +201,7 @@ export class RequestLoop {
           at: target,
           base: this.#settings.baseUrl,
           method,
-          mutation: kind === 'mutation',
+          mutation: policy === 'mutation',
           appKeyParam,
           url,
           show: (headers) => scrubHeaders(headers, scrub),

@@ -1,5 +1,5 @@
 // The one way a method is called. Every generated method (client.<resource>[.<sub>].<verb>),
-// client.request and listIncidents come here: the operation's path, HTTP method, retry kind and
+// client.request and listIncidents come here: the operation's path, HTTP method, retry policy and
 // rules are looked up in the generated tables, which load with the first call together with the
 // params' conversion and the schema checker, so a client that is only constructed carries none of
 // them. Then: params → wire body (params.ts) → the OpenAPI's request schema → path parameters out of
@@ -16,6 +16,7 @@ import { checkIncidentPage } from '../pagination/incident-page.js';
 import type { ListOperation, PagedRequest } from '../pagination/operation.js';
 import { ListPage } from '../pagination/page.js';
 import { ListPagePromise, snapshot } from '../pagination/page-promise.js';
+import type { RetryPolicy } from '../retry.js';
 import type { OperationRule } from './rules.js';
 
 /** What the client knows of an operation once the tables loaded. */
@@ -24,7 +25,7 @@ export interface ResolvedOperation {
   name: string;
   path: string;
   http: 'GET' | 'POST';
-  kind: 'read' | 'mutation';
+  retry: RetryPolicy;
   rule: OperationRule | undefined;
 }
 
@@ -40,7 +41,7 @@ const loadTables = lazy(async () => {
   const byPath = new Map<string, ResolvedOperation>();
   const byMethod = new Map<string, ResolvedOperation>();
   for (const [path, info] of Object.entries(OPERATIONS)) {
-    const resolved = { name: info.method, path, http: info.http, kind: info.kind, rule: RULES[path] };
+    const resolved = { name: info.method, path, http: info.http, retry: info.kind, rule: RULES[path] };
     byPath.set(path, resolved);
     byMethod.set(info.method, resolved);
   }
@@ -132,7 +133,7 @@ export function callPath(
       const token = checkToken(known, options);
       return send(client, known, prepare(tables, known, body, REQUEST), options, token);
     }
-    const unknown: ResolvedOperation = { name: path, path, http: 'POST', kind: 'mutation', rule: undefined };
+    const unknown: ResolvedOperation = { name: path, path, http: 'POST', retry: 'mutation', rule: undefined };
     return send(client, unknown, { path: path.slice(1), body }, options, checkToken(unknown, options));
   }, dataOf);
 }
@@ -146,7 +147,7 @@ function send(
   token: string | undefined,
 ): Promise<ApiResponse> {
   const answer = operation.rule?.orEnvelope ? 'either' : operation.rule?.ndjson ? 'ndjson' : 'envelope';
-  return client._request(operation.http, path, body, operation.kind, options, answer, token);
+  return client._request(operation.http, path, body, operation.retry, options, answer, token);
 }
 
 /**

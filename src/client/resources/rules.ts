@@ -1,7 +1,7 @@
 // The shape of an operation's runtime rules, as `npm run generate` writes them for every operation
 // (src/generated/operation-rules.ts; how each is read from the OpenAPI: scripts/generate/methods.ts).
 
-/** What the client needs to know of an operation beyond its path, HTTP method and retry kind. */
+/** What the client needs to know of an operation beyond its path, HTTP method and retry policy. */
 export interface OperationRule {
   /** How a list operation pages. */
   paging?: {
