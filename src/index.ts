@@ -43,7 +43,7 @@ export type {
   OperationOf,
   OperationPath,
   PathParamsOf,
-} from './client/request.js';
+} from './client/operation-types.js';
 export type { components, operations, paths, WithRequired } from './generated/openapi.js';
 export type { ShapeProblem } from './schemas/shape.js';
 export type { Problem } from './core/problem.js';

@@ -17,7 +17,7 @@ export interface OperationInfo {
 }
 
 import { OPERATIONS as GENERATED } from './generated/operations.js';
-import type { OperationPath } from './client/request.js';
+import type { OperationPath } from './client/operation-types.js';
 import type { RetryPolicy } from './client/retry.js';
 
 /** Every operation of the Flashduty Open API by path: its method, HTTP method, retry policy, summary and paging. */

@@ -11,12 +11,12 @@ import type { ValidateMode } from '../core/envelope-reader.js';
 import { isBrowser, readEnv } from '../internal/env.js';
 import { lazy } from '../internal/lazy.js';
 import { createLog, isLogLevel } from '../internal/logger.js';
-import { createRedactor, type Redactor } from '../internal/redact.js';
+import { createRedactor } from '../internal/redact.js';
 import { VERSION } from '../version.js';
 import type { Resources } from '../generated/resources.js';
 import { deleteSkill, enableA2AAgent, type MutationResult } from './agents.js';
 import type { IncidentPagePromise } from './pagination/incident-page.js';
-import type { LoopSettings, RequestLoop } from './request-loop.js';
+import type { ApiResponse, LoopSettings, RequestLoop } from './request-loop.js';
 import {
   checkBaseUrl,
   checkCredential,
@@ -35,7 +35,7 @@ import {
   type RequestOptions,
 } from './client-options.js';
 import type { RetryPolicy } from './retry.js';
-import type { OperationBody, OperationData, OperationPath } from './request.js';
+import type { OperationBody, OperationData, OperationPath } from './operation-types.js';
 import { buildResources } from './resources/build.js';
 import { callPath } from './resources/call.js';
 import type { ListIncidentsParams } from '../schemas/list.js';
@@ -49,19 +49,6 @@ export type {
   RequestOptions,
   TokenRequestOptions,
 } from './client-options.js';
-
-/** @internal What the request loop hands back to an operation. */
-export interface ApiResponse {
-  data: unknown;
-  requestId: string;
-  status: number;
-  /** The request URL, with the app_key redacted. */
-  url: string;
-  /** The answer's headers as received (scrubbed only when shown through `withResponse()`). */
-  headers: Headers;
-  /** The call's own scrub, where it carried a token of its own: `withResponse()` scrubs with it. */
-  scrub?: Redactor;
-}
 
 // The namespaces (client.incidents, client.members, …) are built at construction from the generated
 // table (resources/build.ts); merging the generated interface gives the class their types, with no

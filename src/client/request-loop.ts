@@ -21,6 +21,7 @@ import {
   FlashdutyError,
   ResponseValidationError,
 } from '../core/api-errors.js';
+import type { Answer } from '../core/api-promise.js';
 import { interpret, interpretLines, type ValidateMode } from '../core/envelope-reader.js';
 import { sleep, startAttempt } from '../internal/abort.js';
 import type { LogFn } from '../internal/logger.js';
@@ -30,7 +31,6 @@ import type { ClientSpan } from '../internal/otel-spans.js';
 import { createRedactor, type Redactor, scrubHeaders } from '../internal/redact.js';
 import { parseRetryAfter } from '../internal/retry-after.js';
 import { loadDeep } from '../schemas/load-deep.js';
-import type { ApiResponse } from './client.js';
 import { checkTimeout, checkWhole, type Hooks, type RequestOptions } from './client-options.js';
 import { createLimiter } from './limiters.js';
 import { attemptTimer } from './metrics.js';
@@ -67,6 +67,16 @@ export interface LoopSettings {
   rateLimit: RateLimitOptions | false;
   /** Where the limiter is kept: clients made by `withOptions()` with the same base URL and credential share one. */
   limiter: { current?: Limiter | undefined; made?: true };
+}
+
+/**
+ * @internal What the request loop hands back to an operation: the answer's `data` (or NDJSON lines)
+ * and the answer itself (its status, request id, URL with the app_key redacted, headers as received
+ * and, where the call carried a token of its own, the scrub that knows it), which `withResponse()`
+ * shows.
+ */
+export interface ApiResponse extends Answer {
+  data: unknown;
 }
 
 /** @internal The request loop of one client. */
@@ -108,7 +118,7 @@ export class RequestLoop {
     body: unknown,
     policy: RetryPolicy,
     options: RequestOptions = {},
-    answer: Answer = 'envelope',
+    answer: AnswerFormat = 'envelope',
     token?: string,
   ): Promise<ApiResponse> {
     const maxRetries =
@@ -288,7 +298,7 @@ export class RequestLoop {
 const loadTransport = loader(() => import('./transport.js'));
 
 /** What a success is: an envelope, NDJSON lines, or whichever the answer's Content-Type says. */
-type Answer = 'envelope' | 'ndjson' | 'either';
+type AnswerFormat = 'envelope' | 'ndjson' | 'either';
 
 /** One call as every attempt sends it. */
 interface Call {
@@ -299,7 +309,7 @@ interface Call {
   target: string;
   /** The JSON text of the body, or the form of an upload (POST only). */
   body: string | FormData | undefined;
-  answer: Answer;
+  answer: AnswerFormat;
   /** Scrubs the call's credentials from what it shows: the client's, and the call's own token. */
   scrub: Redactor;
   /** The call's own headers (its token's `Authorization`), where it does not send the client's. */

@@ -4,7 +4,8 @@
 
 import { RESPONSE, type ResponseInfo } from '../../core/api-promise.js';
 import { lazy } from '../../internal/lazy.js';
-import type { ApiResponse, Flashduty, RequestOptions } from '../client.js';
+import type { Flashduty, RequestOptions } from '../client.js';
+import type { ApiResponse } from '../request-loop.js';
 import type { ListOperation, PageContext, PageData, PagedRequest } from './operation.js';
 import { encodeToken, type Next } from './resume-token.js';
 

@@ -10,7 +10,8 @@
 import type { APIPromise } from '../../core/api-promise.js';
 import { RequestValidationError } from '../../core/api-errors.js';
 import { lazy } from '../../internal/lazy.js';
-import type { ApiResponse, Flashduty, RequestOptions } from '../client.js';
+import type { Flashduty, RequestOptions } from '../client.js';
+import type { ApiResponse } from '../request-loop.js';
 import { isHeaderSafe } from '../client-options.js';
 import { checkIncidentPage } from '../pagination/incident-page.js';
 import type { ListOperation, PagedRequest } from '../pagination/operation.js';

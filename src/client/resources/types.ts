@@ -5,7 +5,7 @@
 import type { PagedRequest } from '../pagination/operation.js';
 import type { ListPage } from '../pagination/page.js';
 import type { ListPagePromise } from '../pagination/page-promise.js';
-import type { OperationBody, OperationData, OperationPath } from '../request.js';
+import type { OperationBody, OperationData, OperationPath } from '../operation-types.js';
 import type { ListWebhookHistoryRequest, WebhookHistoryItem } from '../../schemas/webhook-history.js';
 
 /**
