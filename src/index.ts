@@ -14,9 +14,10 @@ export { IncidentPage, IncidentPagePromise } from './client/pagination/incident-
 export { ListPage } from './client/pagination/page.js';
 export type { PageFactory } from './client/pagination/page.js';
 export { ListPagePromise, PagePromise } from './client/pagination/page-promise.js';
-export type { ItemsOptions, PagesOptions, PageSource, PagingMode } from './client/pagination/page-promise.js';
+export type { ItemsOptions, PagesOptions, PageSource, WalkOptions } from './client/pagination/page-promise.js';
+export type { PagingMode } from './client/pagination/scheme.js';
 export type { ListOperation, PagedRequest } from './client/pagination/operation.js';
-export type { ListShape } from './client/pagination/shape.js';
+export type { ListShape } from './client/pagination/page-shape.js';
 export type * from './generated/resources.js';
 export type {
   AlertEventListItem,
@@ -45,8 +46,7 @@ export type {
   PathParamsOf,
 } from './client/operation-types.js';
 export type { components, operations, paths, WithRequired } from './generated/openapi.js';
-export type { ShapeProblem } from './schemas/shape.js';
-export type { Problem } from './core/problem.js';
+export type { Problem, ShapeProblem } from './core/problem.js';
 export type { ValidateMode } from './core/envelope-reader.js';
 export type { Logger, LogLevel } from './internal/logger.js';
 export {

@@ -3,10 +3,11 @@
 // documented method is written by resources.ts from what is decided here, once, for every operation:
 // - retry policy (the manifest's `kind`): a read (retried as reads) when it is a GET or its summary starts with List, Get, Batch
 //   get, Search, Query, Preview, Export or Download; every other operation is a mutation;
-// - paging: a list operation has a cursor (`search_after_ctx`, or `cursor` answered by `next_cursor`)
-//   or a page number (`p`, or `offset` with `limit`: the page's first row) in its body; its items are
-//   the response's `items` (or `docs`, `list`, else its one array), its page size the default of
-//   `limit`; scripts/generate/paging.ts adds what the OpenAPI does not say;
+// - paging: a list operation pages by one of the client's paging schemes (src/client/pagination/
+//   schemes/, which say which request and answer fields each takes: a cursor, a page number, an
+//   offset), at most one by cursor and one by number; its items are the response's `items` (or `docs`,
+//   `list`, else its one array), its page size the default of `limit`; scripts/generate/paging.ts
+//   adds what the OpenAPI does not say, named.ts the name a list's walks carry where not its method's;
 // - fields: which take a `Date` (Unix times, at any depth) or an array (comma-separated, with their
 //   allowed values), by the rules of scripts/generate/fields.ts; path parameters are fields of the
 //   params, put into the path; an operation whose security is a bearer token of its own (not the app
@@ -15,7 +16,11 @@
 //   Blob or File); an answer described as `application/x-ndjson` resolves to its lines, each parsed (one
 //   also described as JSON, to its lines or its envelope's data, by the answer's Content-Type).
 
+import type { PagingMode, SchemeFacts } from '../../src/client/pagination/scheme.js';
+import { SCHEMES } from '../../src/client/pagination/schemes/index.js';
+import type { PagingRule } from '../../src/client/resources/rules.js';
 import { listFields, propertiesOf as fieldsOf, timeFields } from './fields.js';
+import { NAMED } from './named.js';
 import { methodNames } from './naming.js';
 import { PAGING_OVERRIDES } from './paging.js';
 
@@ -78,16 +83,8 @@ export interface Described {
   description: string;
   /** The body (or query) has required fields. */
   required: boolean;
-  /** How a list operation pages (`single`: a list answered in one page, returned as a PagePromise all the same). */
-  paging?: {
-    mode: 'cursor' | 'number' | 'both' | 'single';
-    items: string;
-    limit: number;
-    total?: true;
-    hasNext?: true;
-    /** The OpenAPI requires `limit`: the method sends the default when the params give none. */
-    limitRequired?: true;
-  } & (typeof PAGING_OVERRIDES)[string];
+  /** How a list operation pages: by cursor, by number or both (the manifest's `paging`), and its rule. */
+  paging?: PagingRule & { mode: 'cursor' | 'number' | 'both' };
   /** Unix-time fields by their place (`start_time`, `time_filter.start_time`, `layers[].start`) and unit. */
   times: Record<string, 's' | 'ms'>;
   /** Comma-separated fields, each with its allowed values (empty: any). */
@@ -221,23 +218,22 @@ function pagingOf(
   fields: Record<string, Property>,
 ): Pick<Described, 'paging'> {
   const data = propertiesOf(document, dataSchema(operation));
-  // The usual fields, else another name for each: a cursor sent as `cursor` and answered as
-  // `next_cursor` (/monit/targets), a page's first row as `offset` (/safari/a2a-agent/list).
-  const cursorFields =
-    !('search_after_ctx' in fields) && 'cursor' in fields && 'next_cursor' in data
-      ? { request: 'cursor', response: 'next_cursor' }
-      : undefined;
-  const offset = !('p' in fields) && 'offset' in fields && 'limit' in fields;
-  const cursor = 'search_after_ctx' in fields || cursorFields !== undefined;
-  const number = 'p' in fields || offset;
+  // The first scheme of each mode that recognises the request's and the answer's fields.
+  const [request, answer] = [new Set(Object.keys(fields)), new Set(Object.keys(data))];
+  const modes: PagingMode[] = [];
+  const facts: SchemeFacts = {};
+  for (const scheme of SCHEMES) {
+    const found = modes.includes(scheme.by) ? undefined : scheme.recognise(request, answer);
+    if (!found) continue;
+    modes.push(scheme.by);
+    Object.assign(facts, found);
+  }
   const { detail, ...override } = PAGING_OVERRIDES[path] ?? {};
   if (detail) {
-    if (!cursor && !number) throw new Error(`generate: paging.ts calls ${path} a detail, but it does not page`);
+    if (modes.length === 0) throw new Error(`generate: paging.ts calls ${path} a detail, but it does not page`);
     return {};
   }
-  if ((cursor || number) && override.single)
-    throw new Error(`generate: paging.ts calls ${path} a single page, but it pages`);
-  if (!cursor && !number && !override.single) {
+  if (modes.length === 0) {
     if (PAGING_OVERRIDES[path]) throw new Error(`generate: paging.ts names ${path}, which does not page`);
     return {};
   }
@@ -256,14 +252,15 @@ function pagingOf(
   return {
     paging: {
       ...(limitRequired ? { limitRequired: true as const } : {}),
-      mode: cursor && number ? 'both' : cursor ? 'cursor' : number ? 'number' : 'single',
+      mode: modes.length === 2 ? 'both' : (modes[0] as PagingMode),
       items,
       limit,
       ...(promised.includes('total') ? { total: true as const } : {}),
       ...(promised.includes('has_next_page') ? { hasNext: true as const } : {}),
-      ...(cursorFields ? { cursorFields } : {}),
-      ...(offset ? { offset: true as const } : {}),
+      ...(facts.cursorFields ? { cursorFields: facts.cursorFields } : {}),
+      ...(facts.offset ? { offset: true as const } : {}),
       ...override,
+      ...(NAMED[path]?.name ? { name: NAMED[path].name } : {}),
     },
   };
 }
@@ -284,7 +281,7 @@ export function manifestFile(operations: Described[], header: string): string {
       http,
       kind: retry,
       summary,
-      ...(paging && paging.mode !== 'single' ? { paging: paging.mode } : {}),
+      ...(paging ? { paging: paging.mode } : {}),
     };
     return `  ${JSON.stringify(path)}: ${JSON.stringify(info)},`;
   });
@@ -308,7 +305,7 @@ export function rulesFile(operations: Described[], header: string): string {
   const entries = operations.flatMap((operation) => {
     const { path, paging, times, lists, pathParams, token, idempotency, multipart, ndjson, orEnvelope } = operation;
     const rule = {
-      ...(paging ? { paging: { ...paging, single: undefined, mode: undefined, ...pagingModes(paging.mode) } } : {}),
+      ...(paging ? { paging: { ...paging, mode: undefined, ...pagingModes(paging.mode) } } : {}),
       ...(Object.keys(times).length > 0 ? { times } : {}),
       ...(Object.keys(lists).length > 0 ? { lists } : {}),
       ...(pathParams.length > 0 ? { pathParams } : {}),

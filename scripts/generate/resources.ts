@@ -7,16 +7,7 @@
 
 import { SOURCES } from './merge.js';
 import type { Described } from './methods.js';
-
-/**
- * Methods whose params and result have names of their own in the SDK's types (kept so that code
- * written against them still compiles); every other method's types are the rule's.
- */
-const NAMED_TYPES: Record<string, { params: string; result: string }> = {
-  '/incident/list': { params: 'ListIncidentsParams', result: 'IncidentPagePromise' },
-  '/webhook/history/list': { params: 'ListWebhookHistoryParams', result: 'WebhookHistoryPagePromise' },
-  '/webhook/history/detail': { params: 'GetWebhookHistoryDetailRequest', result: 'APIPromise<WebhookHistoryDetail>' },
-};
+import { NAMED } from './named.js';
 
 /** `Members`, `ChannelsEscalateRules`: a namespace's interface name. */
 function typeName(namespace: string): string {
@@ -184,7 +175,7 @@ function methodSignature(operation: Described): string {
     ? `ListPagePromiseOf<${JSON.stringify(path)}, ${JSON.stringify(paging?.items ?? 'items')}>`
     : `APIPromise<Data<${JSON.stringify(path)}>>`;
   const verb = method.split('.').pop() as string;
-  const named = NAMED_TYPES[path];
+  const named = NAMED[path];
   const options = token ? 'options: TokenRequestOptions' : 'options?: RequestOptions';
   return `${doc(lines, '  ')}\n  ${verb}(params${required ? '' : '?'}: ${named?.params ?? paramsType(operation)}, ${options}): ${named?.result ?? result};`;
 }

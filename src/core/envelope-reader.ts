@@ -16,7 +16,7 @@ import {
 } from './api-errors.js';
 import { parseRetryAfter } from '../internal/retry-after.js';
 import { type Redactor, scrubDeep, scrubHeaders } from '../internal/redact.js';
-import type { Problem } from './problem.js';
+import { expected, type Problem } from './problem.js';
 
 /** How much of a response is checked: see `ClientOptions.validate`. */
 export type ValidateMode = 'envelope' | 'deep' | false;
@@ -54,18 +54,13 @@ export function excerpt(text: string): string {
 /** `request_id` a string when present, `error` an object with a string `code`. `data` is the operation's. */
 export function checkEnvelope(body: object): Problem | undefined {
   const { request_id, error } = body as Record<string, unknown>;
-  if (request_id !== undefined && typeof request_id !== 'string') return expected('request_id', 'string', request_id);
+  if (request_id !== undefined && typeof request_id !== 'string') return expected('request_id', 'a string', request_id);
   if (error === undefined || error === null) return undefined;
-  if (!isObject(error)) return expected('error', 'object', error);
-  if (typeof error.code !== 'string') return expected('error.code', 'string', error.code);
+  if (!isObject(error)) return expected('error', 'an object', error);
+  if (typeof error.code !== 'string') return expected('error.code', 'a string', error.code);
   if (error.message !== undefined && typeof error.message !== 'string')
-    return expected('error.message', 'string', error.message);
+    return expected('error.message', 'a string', error.message);
   return undefined;
-}
-
-function expected(path: string, type: string, value: unknown): Problem {
-  const got = value === null ? 'null' : Array.isArray(value) ? 'array' : typeof value;
-  return { path, message: `expected ${type}, got ${got}` };
 }
 
 function parseOr(text: string, fallback: unknown): unknown {

@@ -5,14 +5,12 @@
 
 import { RESOURCE_METHODS } from '../../generated/resources.js';
 import type { Flashduty, RequestOptions } from '../client.js';
-import { IncidentPage, IncidentPagePromise } from '../pagination/incident-page.js';
-import type { ListPage } from '../pagination/page.js';
-import type { ListPagePromise } from '../pagination/page-promise.js';
-import { callMethod, listMethod } from './call.js';
+import { IncidentPagePromise } from '../pagination/incident-page.js';
+import { callMethod, listMethod, type PagePromiseClass } from './call.js';
 
 /** List methods whose pages the API names with a class of their own. */
-const PAGE_CLASSES: Record<string, [typeof ListPagePromise, typeof ListPage]> = {
-  'incidents.list': [IncidentPagePromise as typeof ListPagePromise, IncidentPage as typeof ListPage],
+const PAGE_CLASSES: Record<string, PagePromiseClass> = {
+  'incidents.list': IncidentPagePromise as unknown as PagePromiseClass,
 };
 
 /** Defines every namespace of the generated table on `client`, each method bound to it. */
@@ -29,9 +27,9 @@ export function buildResources(client: Flashduty): void {
       const list = word.startsWith('*');
       const verb = list ? word.slice(1) : word;
       const method = `${namespace}.${verb}`;
-      const [Promise_, Page] = PAGE_CLASSES[method] ?? [];
       target[verb] = list
-        ? (params?: unknown, options?: RequestOptions) => listMethod(client, method, params, options, Promise_, Page)
+        ? (params?: unknown, options?: RequestOptions) =>
+            listMethod(client, method, params, options, PAGE_CLASSES[method])
         : (params?: unknown, options?: RequestOptions) => callMethod(client, method, params, options);
     }
   }

@@ -5,7 +5,7 @@
 // them. Then: params → wire body (params.ts) → the OpenAPI's request schema → path parameters out of
 // the body into the path (encoded) → the request loop (a form for an upload, the answer's lines for
 // an NDJSON answer, the operation's own token where it takes one, as the rules say); a list operation
-// goes to the paging engine with the page shape its rules promise.
+// opens a list call (pagination/list-call.ts) with its paging rule.
 
 import type { APIPromise } from '../../core/api-promise.js';
 import { RequestValidationError } from '../../core/api-errors.js';
@@ -13,10 +13,10 @@ import { lazy } from '../../internal/lazy.js';
 import type { Flashduty, RequestOptions } from '../client.js';
 import type { ApiResponse } from '../request-loop.js';
 import { isHeaderSafe } from '../client-options.js';
-import { checkIncidentPage } from '../pagination/incident-page.js';
-import type { ListOperation, PagedRequest } from '../pagination/operation.js';
-import { ListPage } from '../pagination/page.js';
-import { ListPagePromise, snapshot } from '../pagination/page-promise.js';
+import type { ListCall } from '../pagination/list-call.js';
+import type { PagedRequest } from '../pagination/operation.js';
+import type { ListPage, PageFactory } from '../pagination/page.js';
+import { type ListOpener, ListPagePromise } from '../pagination/page-promise.js';
 import type { RetryPolicy } from '../retry.js';
 import type { OperationRule } from './rules.js';
 
@@ -32,12 +32,13 @@ export interface ResolvedOperation {
 
 /** The tables, by method and by path, with the conversion and the checker: all loaded on the first call. */
 const loadTables = lazy(async () => {
-  const [{ OPERATIONS }, { RULES }, params, schemas, checker] = await Promise.all([
+  const [{ OPERATIONS }, { RULES }, params, schemas, checker, paging] = await Promise.all([
     import('../../generated/operations.js'),
     import('../../generated/operation-rules.js'),
     import('./params.js'),
     import('../../generated/request-schemas.js'),
     import('../../internal/schema.js'),
+    import('../pagination/list-call.js'),
   ]);
   const byPath = new Map<string, ResolvedOperation>();
   const byMethod = new Map<string, ResolvedOperation>();
@@ -46,7 +47,7 @@ const loadTables = lazy(async () => {
     byPath.set(path, resolved);
     byMethod.set(info.method, resolved);
   }
-  return { byPath, byMethod, params, schemas, checker };
+  return { byPath, byMethod, params, schemas, checker, paging };
 });
 
 type Tables = Awaited<ReturnType<typeof loadTables>>;
@@ -183,64 +184,41 @@ function checkToken(
 
 const dataOf = (response: ApiResponse): unknown => response.data;
 
+/** A page promise's class: ListPagePromise, or one the API names for an operation (IncidentPagePromise). */
+export type PagePromiseClass = new <Item, Request extends PagedRequest>(
+  open: ListOpener<Item, Request, ListPage<Item, Request>>,
+) => ListPagePromise<Item, Request>;
+
 /** A list method: a PagePromise at once; the params are converted and checked before the first request. */
 export function listMethod<Item, Request extends PagedRequest>(
   client: Flashduty,
   method: string,
   params: unknown,
   options: RequestOptions = {},
-  Promise_: typeof ListPagePromise = ListPagePromise,
-  Page: typeof ListPage = ListPage,
+  Promise_: PagePromiseClass = ListPagePromise,
 ): ListPagePromise<Item, Request> {
   const copy = snapshot(params);
-  const source = async () => {
-    const [tables, operation] = await byMethod(method);
-    checkToken(operation, options);
-    const wire = prepare(tables, operation, copy, METHOD).body as Record<string, unknown>;
-    return {
-      operation: listOperation<Item>(operation),
-      request: tables.params.toPaged(wire, operation.rule) as Request,
-    };
-  };
-  return new Promise_<Item, Request>(client, source, options, Page);
+  return new Promise_<Item, Request>((Page) => openList(client, method, copy, options, Page));
 }
 
-const LIST_OPERATIONS = new Map<string, ListOperation<never>>();
+/** A list call once its tables loaded: its operation from the rules, its params converted and checked. */
+async function openList<Item, Request extends PagedRequest, Page extends ListPage<Item, Request>>(
+  client: Flashduty,
+  method: string,
+  params: unknown,
+  options: RequestOptions,
+  Page: PageFactory<Item, Request, Page>,
+): Promise<ListCall<Item, Request, Page>> {
+  const [tables, operation] = await byMethod(method);
+  checkToken(operation, options);
+  const paging = operation.rule?.paging;
+  if (!paging) throw new RequestValidationError('method', `${method} is not a list operation`);
+  const wire = prepare(tables, operation, params, METHOD).body as Request;
+  const list = { name: paging.name ?? operation.name, path: operation.path.slice(1), http: operation.http, paging };
+  return new tables.paging.ListCall(client, list, wire, options, Page);
+}
 
-/**
- * What some lists have beyond their rules: the incident list keeps the name its resume tokens and
- * messages carried before every operation was a method, and a page check of its own.
- */
-const LIST_EXTRAS: Record<string, Partial<ListOperation<never>>> = {
-  '/incident/list': { name: 'listIncidents', check: checkIncidentPage },
-};
-
-/** The paging engine's view of a list operation, made once per operation from its rules. */
-function listOperation<Item>(operation: ResolvedOperation): ListOperation<Item> {
-  let made = LIST_OPERATIONS.get(operation.name) as ListOperation<Item> | undefined;
-  if (made) return made;
-  const paging = operation.rule?.paging ?? { items: 'items', limit: 20 };
-  const field = (item: Item, name: string): unknown => (item as Record<string, unknown>)[name];
-  const { window, windowField = 'start_time', id, cursorFields, offset } = paging;
-  made = {
-    name: operation.name,
-    path: operation.path.slice(1),
-    http: operation.http,
-    cursor: paging.cursor === true,
-    number: paging.number === true,
-    defaultLimit: paging.limit,
-    items: paging.items,
-    ...(paging.depth !== undefined ? { maxDepth: paging.depth } : {}),
-    ...(window !== undefined
-      ? { window: { max: window, timeOf: (item: Item) => Number(field(item, windowField) ?? 0) } }
-      : {}),
-    ...(id !== undefined ? { idOf: (item: Item) => JSON.stringify(field(item, id) ?? null) } : {}),
-    shape: { total: paging.total === true, hasNextPage: paging.hasNext === true },
-    ...(cursorFields || offset
-      ? { wire: { ...(cursorFields ? { cursor: cursorFields } : {}), ...(offset ? { offset } : {}) } }
-      : {}),
-    ...(LIST_EXTRAS[operation.path] as Partial<ListOperation<Item>> | undefined),
-  };
-  LIST_OPERATIONS.set(operation.name, made);
-  return made;
+/** A shallow copy of an object's params: what the caller changes after a list call does not change its requests. */
+function snapshot<T>(params: T): T {
+  return typeof params === 'object' && params !== null && !Array.isArray(params) ? { ...params } : params;
 }

@@ -2,10 +2,11 @@
 // that has such a field (the generated RULES say which): a `Date` for a Unix-time field (seconds or
 // milliseconds, as the field is; at any depth: `time_filter.start_time`, `layers[].start`), an array
 // for a comma-separated one, whose values must be among those the contract lists; a number that is
-// plausibly in the other unit is refused rather than sent. Then the checks that need more than one field: a time
-// window ends after it starts, and page-number paging stays within the service's depth. The body's
-// own schema is checked after this (call.ts); an upload's checked body then becomes its form
-// (toForm). Loaded with a client's first method call.
+// plausibly in the other unit is refused rather than sent. Then the check that needs more than one
+// field: a time window ends after it starts; and a list whose OpenAPI requires `limit` gets its
+// default. The body's own schema is checked after this (call.ts); an upload's checked body then
+// becomes its form (toForm). Where a list's params start its walk, its paging schemes read
+// (pagination/schemes/). Loaded with a client's first method call.
 
 import { RequestValidationError } from '../../core/api-errors.js';
 import { oneOf } from '../../internal/closest.js';
@@ -47,16 +48,6 @@ export function toWire(params: unknown, rule: OperationRule | undefined): Record
     throw new RequestValidationError('end_time', 'must be greater than start_time');
   }
   if (rule.paging?.limitRequired && wire.limit === undefined) wire.limit = rule.paging.limit;
-  const depth = rule.paging?.depth;
-  if (depth !== undefined && typeof wire.p === 'number') {
-    const limit = typeof wire.limit === 'number' && wire.limit > 0 ? wire.limit : (rule.paging?.limit ?? 20);
-    if (wire.p * limit > depth) {
-      throw new RequestValidationError(
-        'p',
-        `p × limit must not exceed ${depth} (got ${wire.p} × ${limit}); page by cursor to go further`,
-      );
-    }
-  }
   return wire;
 }
 
@@ -154,36 +145,6 @@ export function toPath(
     delete rest[name];
   }
   return { path: path.slice(1), body: rest };
-}
-
-/**
- * A list's checked body in the paging engine's terms, where the wire names paging otherwise: a cursor
- * given under its wire name (`cursor`) as `search_after_ctx`, an `offset` as the page number `p` it
- * starts (the engine sends them back under the wire's names). An offset that starts no page (not a
- * multiple of the page size) cannot be walked page by page: refused.
- */
-export function toPaged(wire: Record<string, unknown>, rule: OperationRule | undefined): Record<string, unknown> {
-  const paging = rule?.paging;
-  if (!paging?.cursorFields && !paging?.offset) return wire;
-  const paged = { ...wire };
-  const field = paging.cursorFields?.request;
-  if (field !== undefined) {
-    const cursor = paged[field];
-    delete paged[field];
-    if (cursor !== undefined && cursor !== '') paged.search_after_ctx = cursor; // '' asks for the first page
-  }
-  if (paging.offset && paged.offset !== undefined) {
-    const limit = typeof paged.limit === 'number' && paged.limit > 0 ? paged.limit : paging.limit;
-    const offset = paged.offset as number;
-    if (offset % limit !== 0)
-      throw new RequestValidationError(
-        'offset',
-        `must be a multiple of limit (${limit}) to page from it, got ${offset}`,
-      );
-    delete paged.offset;
-    if (offset > 0) paged.p = offset / limit + 1;
-  }
-  return paged;
 }
 
 /**
