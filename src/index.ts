@@ -9,7 +9,7 @@ export type {
   TokenRequestOptions,
 } from './client/client.js';
 export type { APIPromise, ResponseInfo, WithResponse } from './core/api-promise.js';
-export type { MutationResult } from './client/agents.js';
+export type { MutationResult } from './client/ai-sre-mutations.js';
 export { IncidentPage, IncidentPagePromise } from './client/pagination/incident-page.js';
 export { ListPage } from './client/pagination/page.js';
 export type { PageFactory } from './client/pagination/page.js';
@@ -17,8 +17,9 @@ export { ListPagePromise, PagePromise } from './client/pagination/page-promise.j
 export type { ItemsOptions, PagesOptions, PageSource, WalkOptions } from './client/pagination/page-promise.js';
 export type { PagingMode } from './client/pagination/scheme.js';
 export type { ListOperation, PagedRequest } from './client/pagination/operation.js';
+export type { PagingRule } from './client/resources/rules.js';
 export type { ListShape } from './client/pagination/page-shape.js';
-export type * from './generated/resources.js';
+export type * from './generated/resources/index.js';
 export type {
   AlertEventListItem,
   AlertListItem,

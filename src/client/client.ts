@@ -13,8 +13,8 @@ import { lazy } from '../internal/lazy.js';
 import { createLog, isLogLevel } from '../internal/logger.js';
 import { createRedactor } from '../internal/redact.js';
 import { VERSION } from '../version.js';
-import type { Resources } from '../generated/resources.js';
-import { deleteSkill, enableA2AAgent, type MutationResult } from './agents.js';
+import { Resources } from '../generated/resources/index.js';
+import { deleteSkill, enableA2AAgent, type MutationResult } from './ai-sre-mutations.js';
 import type { IncidentPagePromise } from './pagination/incident-page.js';
 import type { ApiResponse, LoopSettings, RequestLoop } from './request-loop.js';
 import {
@@ -34,10 +34,8 @@ import {
   encodeKey,
   type RequestOptions,
 } from './client-options.js';
-import type { RetryPolicy } from './retry.js';
 import type { OperationBody, OperationData, OperationPath } from './operation-types.js';
-import { buildResources } from './resources/build.js';
-import { callPath } from './resources/call.js';
+import { loadCall } from './resources/resource.js';
 import type { ListIncidentsParams } from '../schemas/list.js';
 
 export { DEFAULT_BASE_URL } from './client-options.js';
@@ -49,12 +47,6 @@ export type {
   RequestOptions,
   TokenRequestOptions,
 } from './client-options.js';
-
-// The namespaces (client.incidents, client.members, …) are built at construction from the generated
-// table (resources/build.ts); merging the generated interface gives the class their types, with no
-// hand-written list to keep in step with the OpenAPI.
-// eslint-disable-next-line @typescript-eslint/no-unsafe-declaration-merging, @typescript-eslint/no-empty-object-type
-export interface Flashduty extends Resources {}
 
 /**
  * The client of the Flashduty Open API: every operation is a method
@@ -68,8 +60,7 @@ export interface Flashduty extends Resources {}
  * }
  * ```
  */
-// eslint-disable-next-line @typescript-eslint/no-unsafe-declaration-merging
-export class Flashduty {
+export class Flashduty extends Resources {
   readonly baseUrl: string;
   readonly timeout: number;
   readonly maxRetries: number;
@@ -84,6 +75,9 @@ export class Flashduty {
   #loopPromise: Promise<RequestLoop> | undefined;
 
   constructor(options: ClientOptions = {}) {
+    // The namespaces (client.incidents, client.members, …) are the generated base class's: made
+    // first, they only keep the client, which every call goes through once it is made.
+    super();
     const parent = DERIVED.get(options);
     const credential = checkCredential(options, parent === undefined);
     if (isBrowser() && !options.dangerouslyAllowBrowser) {
@@ -128,7 +122,6 @@ export class Flashduty {
     };
     const { appKey: _appKey, accessToken: _accessToken, ...rest } = options;
     this.#options = { ...rest, baseUrl: this.baseUrl, logLevel: level, [credential.kind]: key };
-    buildResources(this);
   }
 
   /**
@@ -193,11 +186,17 @@ export class Flashduty {
     body: OperationBody<P>,
     options?: RequestOptions,
   ): APIPromise<OperationData<P>> {
-    return callPath(this, path, body, options) as APIPromise<OperationData<P>>;
+    return this._call<OperationData<P>>(() => loadCall().then((call) => call.sendPath(this, path, body, options)));
   }
 
-  /** @internal A call's promise: `run` sends it, `map` makes the result; `withResponse()` works on it. */
-  _call<T>(run: () => Promise<ApiResponse>, map: (response: ApiResponse) => T): APIPromise<T> {
+  /**
+   * @internal A call's promise: `run` sends it, `map` makes the result (by default the answer's
+   * `data`); `withResponse()` works on it.
+   */
+  _call<T = unknown>(
+    run: () => Promise<ApiResponse>,
+    map: (response: ApiResponse) => T = (response) => response.data as T,
+  ): APIPromise<T> {
     // run() inside then(): a check that throws before sending rejects the promise instead.
     const result = Promise.resolve().then(run);
     return apiPromise(
@@ -209,11 +208,6 @@ export class Flashduty {
   /** @internal What `withResponse()` shows of an answer (a page's): its headers scrubbed of the key. */
   _responseInfo(answer: ApiResponse): ResponseInfo {
     return responseInfo(answer, this.#settings.scrub);
-  }
-
-  /** @internal The request loop for POST operations. */
-  _post(path: string, body: unknown, retry: RetryPolicy, options: RequestOptions = {}): Promise<ApiResponse> {
-    return this._request('POST', path, body, retry, options);
   }
 
   /**

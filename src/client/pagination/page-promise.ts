@@ -169,7 +169,7 @@ function checkLimit(value: unknown, name: string): number {
 /**
  * Opens a list call: its tables and params' conversion load, its params are converted and checked
  * (a failure rejects the first page or the walk, never the call). Called once, with the first page
- * or walk. @internal
+ * or walk.
  */
 export type ListOpener<Item, Request extends PagedRequest, Page extends ListPage<Item, Request>> = (
   Page: PageFactory<Item, Request, Page>,

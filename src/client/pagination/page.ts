@@ -6,7 +6,7 @@
 import { RESPONSE, type ResponseInfo } from '../../core/api-promise.js';
 import type { PagedRequest } from './operation.js';
 
-/** What a page's call does for it. @internal */
+/** What a page's call does for it. */
 export interface PageCall<Item, Request extends PagedRequest> {
   /** The page after `page` in its request (its window, in a walk), of its class; null where there is none. */
   nextPage<P extends ListPage<Item, Request>>(page: P): Promise<P | null>;
@@ -16,7 +16,7 @@ export interface PageCall<Item, Request extends PagedRequest> {
   responseInfo(page: ListPage<Item, Request>): ResponseInfo;
 }
 
-/** What a page's answer says, as its call read it. @internal */
+/** What a page's answer says, as its call read it. */
 export interface PageFacts<Item> {
   items: Item[];
   total: number | undefined;

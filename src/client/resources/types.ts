@@ -1,4 +1,4 @@
-// The types the generated methods are written in (src/generated/resources.ts): a method's params
+// The types the generated methods are written in (src/generated/resources/): a method's params
 // are its operation's body with our conveniences (a `Date` for a Unix-time field, an array for a
 // comma-separated one), its result the response's `data`, or for a list a PagePromise of its items.
 

@@ -1,5 +1,8 @@
-// The two AI SRE mutations. Both are retried only where the first attempt provably had no effect
-// (see retry.ts): enabling twice would answer InvalidParameter, deleting twice ResourceNotFound.
+// The two AI SRE mutations the client has as methods of its own, `enableA2AAgent(agentId)` and
+// `deleteSkill(skillId)` (the generated `a2aAgents.enable` and `skills.delete` take the wire body):
+// each takes its id alone, checked before sending, and resolves to the request id. Both are retried
+// only where the first attempt provably had no effect (see retry.ts): enabling twice would answer
+// InvalidParameter, deleting twice ResourceNotFound.
 
 import type { APIPromise } from '../core/api-promise.js';
 import { RequestValidationError } from '../core/api-errors.js';
@@ -18,14 +21,22 @@ export function enableA2AAgent(
   options?: RequestOptions,
 ): APIPromise<MutationResult> {
   return client._call(
-    () => client._post('safari/a2a-agent/enable', { agent_id: checkId(agentId, 'agentId') }, 'mutation', options),
+    () =>
+      client._request(
+        'POST',
+        'safari/a2a-agent/enable',
+        { agent_id: checkId(agentId, 'agentId') },
+        'mutation',
+        options,
+      ),
     toResult,
   );
 }
 
 export function deleteSkill(client: Flashduty, skillId: string, options?: RequestOptions): APIPromise<MutationResult> {
   return client._call(
-    () => client._post('safari/skill/delete', { skill_id: checkId(skillId, 'skillId') }, 'mutation', options),
+    () =>
+      client._request('POST', 'safari/skill/delete', { skill_id: checkId(skillId, 'skillId') }, 'mutation', options),
     toResult,
   );
 }
