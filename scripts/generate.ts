@@ -5,7 +5,8 @@
 // with its manifest entry and runtime rules (generate/methods.ts, names by generate/naming.ts, paging
 // facts the OpenAPI lacks in generate/paging.ts, the SDK's own names in generate/named.ts), the request
 // schemas the client checks bodies with, the command line's examples, the mock's answers, and the
-// report of what changed between the two files (openapi/CHANGES.md, generate/changes.ts). Path
+// report of what changed between the two files (openapi/CHANGES.md, generate/changes.ts). Tables are
+// written one entry per line (generate/table.ts), so that a diff shows which operations changed. Path
 // parameters are fields of the request schema, as required non-empty strings (the client puts them
 // into the path).
 // `--check` (part of `npm test`) fails when the committed output differs from what the files give, or
@@ -32,6 +33,7 @@ import {
   rulesFile,
 } from './generate/methods.js';
 import { resourceFiles } from './generate/resources.js';
+import { table } from './generate/table.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const TYPES = path.join(root, 'src/generated/openapi.ts');
@@ -296,10 +298,10 @@ function schemasFile({ requests, defs }: ReturnType<typeof requestSchemas>): str
 import type { Schema } from '../internal/schema.js';
 
 /** The request body (for GET: query parameters) of each operation, by path. */
-export const REQUEST_SCHEMAS: Record<string, Schema> = ${JSON.stringify(requests)};
+export const REQUEST_SCHEMAS: Record<string, Schema> = ${table(requests)};
 
 /** The shared schemas the request schemas name in \`$ref\`. */
-export const SCHEMA_DEFS: Record<string, Schema> = ${JSON.stringify(sorted(defs))};
+export const SCHEMA_DEFS: Record<string, Schema> = ${table(sorted(defs))};
 `;
 }
 
@@ -323,10 +325,10 @@ function generateResponses(document: Document): string {
 import type { Schema } from '../../internal/schema.js';
 
 /** Each operation's success \`data\` schema, and the OpenAPI's example of it where it has one. */
-export const RESPONSES: Record<string, { schema: Schema; example?: unknown }> = ${JSON.stringify(responses)};
+export const RESPONSES: Record<string, { schema: Schema; example?: unknown }> = ${table(responses)};
 
 /** The shared schemas the responses name. */
-export const RESPONSE_DEFS: Record<string, Schema> = ${JSON.stringify(closure(document, refs))};
+export const RESPONSE_DEFS: Record<string, Schema> = ${table(closure(document, refs))};
 `;
 }
 

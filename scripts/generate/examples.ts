@@ -8,6 +8,7 @@
 import { checkSchema, type Schema } from '../../src/internal/schema.js';
 import { sample } from '../../src/internal/schema-sample.js';
 import { bodySchemaOf, type Described, type Document } from './methods.js';
+import { table } from './table.js';
 
 /** 2026-01-01T00:00:00Z, in seconds: where an example's empty window starts. */
 const WINDOW_START = 1_767_225_600;
@@ -87,6 +88,6 @@ export function examplesFile(
 // schema allows. Loaded only by the command line's \`--help\`.
 
 /** The example body of each operation, by path (its path parameters included). */
-export const EXAMPLES: Record<string, Record<string, unknown> | unknown[]> = ${JSON.stringify(examples)};
+export const EXAMPLES: Record<string, Record<string, unknown> | unknown[]> = ${table(examples)};
 `;
 }

@@ -23,6 +23,7 @@ import { listFields, propertiesOf as fieldsOf, timeFields } from './fields.js';
 import { NAMED } from './named.js';
 import { methodNames } from './naming.js';
 import { PAGING_OVERRIDES } from './paging.js';
+import { table } from './table.js';
 
 export interface Operation {
   summary?: string;
@@ -275,16 +276,10 @@ function pagingModes(mode: string): { cursor?: true; number?: true } {
 
 /** `src/generated/operations.ts`: the public manifest. */
 export function manifestFile(operations: Described[], header: string): string {
-  const entries = operations.map(({ path, method, http, retry, summary, paging }) => {
-    const info = {
-      method,
-      http,
-      kind: retry,
-      summary,
-      ...(paging ? { paging: paging.mode } : {}),
-    };
-    return `  ${JSON.stringify(path)}: ${JSON.stringify(info)},`;
-  });
+  const entries = operations.map(({ path, method, http, retry, summary, paging }): [string, unknown] => [
+    path,
+    { method, http, kind: retry, summary, ...(paging ? { paging: paging.mode } : {}) },
+  ]);
   return `${header}
 // Every operation: its method's name (the naming rule, scripts/generate/naming.ts), its HTTP method,
 // its retry policy as \`kind\` (a read when a GET or its summary starts with List, Get, Batch get, Search, Query,
@@ -294,9 +289,7 @@ export function manifestFile(operations: Described[], header: string): string {
 import type { OperationInfo } from '../operations.js';
 
 /** Every operation of the Flashduty Open API by path: its method, HTTP method, retry policy, summary and paging. */
-export const OPERATIONS = {
-${entries.join('\n')}
-} as const satisfies Record<string, OperationInfo>;
+export const OPERATIONS = ${table(entries)} as const satisfies Record<string, OperationInfo>;
 `;
 }
 
@@ -315,7 +308,7 @@ export function rulesFile(operations: Described[], header: string): string {
       ...(ndjson ? { ndjson } : {}),
       ...(orEnvelope ? { orEnvelope } : {}),
     };
-    return Object.keys(rule).length > 0 ? [`  ${JSON.stringify(path)}: ${JSON.stringify(rule)},`] : [];
+    return Object.keys(rule).length > 0 ? [[path, rule] as const] : [];
   });
   return `${header}
 // The runtime rules of the operations that have rules (scripts/generate/methods.ts and fields.ts say
@@ -327,8 +320,6 @@ export function rulesFile(operations: Described[], header: string): string {
 import type { OperationRule } from '../client/resources/rules.js';
 
 /** The rules of each operation that has rules, by path. */
-export const RULES: Record<string, OperationRule> = {
-${entries.join('\n')}
-};
+export const RULES: Record<string, OperationRule> = ${table(entries)};
 `;
 }
