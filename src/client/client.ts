@@ -97,7 +97,7 @@ export class Flashduty extends Resources {
     const level = options.logLevel ?? readEnv('FLASHDUTY_LOG') ?? 'warn';
     if (!isLogLevel(level)) throw new ConfigError(`logLevel: unknown level ${JSON.stringify(level)}`);
     // Every option is checked here, so that a mistake throws at construction, not at the first call.
-    const bearer = credential.kind === 'accessToken';
+    const bearer = credential.option === 'accessToken';
     this.#settings = {
       baseUrl: this.baseUrl,
       timeout: this.timeout,
@@ -121,7 +121,7 @@ export class Flashduty extends Resources {
       limiter: parent?.limiter ?? {},
     };
     const { appKey: _appKey, accessToken: _accessToken, ...rest } = options;
-    this.#options = { ...rest, baseUrl: this.baseUrl, logLevel: level, [credential.kind]: key };
+    this.#options = { ...rest, baseUrl: this.baseUrl, logLevel: level, [credential.option]: key };
   }
 
   /**
@@ -143,7 +143,7 @@ export class Flashduty extends Resources {
     const credential = checkCredential(merged, false);
     const shares =
       checkBaseUrl(merged.baseUrl ?? this.baseUrl) === this.baseUrl &&
-      credential.kind === this.#credential.kind &&
+      credential.option === this.#credential.option &&
       credential.value === this.#credential.value &&
       options.rateLimit === undefined;
     DERIVED.set(merged, { limiter: shares ? this.#settings.limiter : {} });
@@ -235,14 +235,14 @@ export class Flashduty extends Resources {
   toJSON(): Record<string, unknown> {
     return {
       baseUrl: this.baseUrl,
-      [this.#credential.kind]: '***',
+      [this.#credential.option]: '***',
       timeout: this.timeout,
       maxRetries: this.maxRetries,
     };
   }
 
   [Symbol.for('nodejs.util.inspect.custom')](): string {
-    return `Flashduty { baseUrl: '${this.baseUrl}', ${this.#credential.kind}: '***' }`;
+    return `Flashduty { baseUrl: '${this.baseUrl}', ${this.#credential.option}: '***' }`;
   }
 }
 
