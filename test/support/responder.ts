@@ -8,8 +8,10 @@ export interface Sent {
   url: URL;
   method: string;
   headers: Headers;
-  /** The JSON body, parsed; undefined for none (a GET). */
+  /** The JSON body, parsed; undefined for none (a GET) or one that is not JSON (a form). */
   body: Record<string, unknown> | undefined;
+  /** The body as sent. */
+  text: string;
 }
 
 /** What a handler answers: a Response, or `data` to wrap in a success envelope. */
@@ -35,7 +37,11 @@ export function memoryClient(handler: Handler, options: ClientOptions = {}): { c
       url: new URL(request.url),
       method: request.method,
       headers: request.headers,
-      body: text ? (JSON.parse(text) as Record<string, unknown>) : undefined,
+      body:
+        text && /json/.test(request.headers.get('content-type') ?? '')
+          ? (JSON.parse(text) as Record<string, unknown>)
+          : undefined,
+      text,
     };
     sent.push(seen);
     return handler(seen, sent.length - 1);
