@@ -3,8 +3,8 @@
 // promise more; everything else is marked as something callers may notice. `$ref`s are followed,
 // documentation is not a change.
 import { describe, expect, it } from 'vitest';
-import { schemaChanges } from '../../../scripts/generate/changes.js';
-import type { Document } from '../../../scripts/generate/methods.js';
+import { schemaChanges } from '../../../../scripts/generate/changes.js';
+import type { Document } from '../../../../scripts/generate/methods.js';
 
 /** A document whose one shared schema is `Thing`. */
 const doc = (thing: unknown): Document => ({ paths: {}, components: { schemas: { Thing: thing } } });

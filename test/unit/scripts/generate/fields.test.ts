@@ -2,8 +2,8 @@
 // (scripts/generate/fields.ts), read from the OpenAPI by one rule each, with the tables of what it
 // does not say; and what the generator made of the merged description with them.
 import { describe, expect, it } from 'vitest';
-import { type FieldSchema, fieldAt, listFields, timeFields } from '../../../scripts/generate/fields.js';
-import { RULES } from '../../../src/generated/operation-rules.js';
+import { type FieldSchema, fieldAt, listFields, timeFields } from '../../../../scripts/generate/fields.js';
+import { RULES } from '../../../../src/generated/operation-rules.js';
 
 const schemas: Record<string, FieldSchema> = {
   Window: {

@@ -13,8 +13,8 @@ import {
   REPAIRS,
   SOURCES,
   substance,
-} from '../../../scripts/generate/merge.js';
-import { methodName } from '../../../scripts/generate/naming.js';
+} from '../../../../scripts/generate/merge.js';
+import { methodName } from '../../../../scripts/generate/naming.js';
 
 /** A small document: `paths` as given, components `Thing` and `ServerError`. */
 function doc(paths: Record<string, unknown>, thing: unknown = { type: 'object' }): OpenAPIDocument {
