@@ -1,6 +1,6 @@
-// The two AI SRE mutations the client has as methods of its own, `enableA2AAgent(agentId)` and
-// `deleteSkill(skillId)` (the generated `a2aAgents.enable` and `skills.delete` take the wire body):
-// each takes its id alone, checked before sending, and resolves to the request id. Both are retried
+// The client's own two AI SRE methods, enableA2AAgent and deleteSkill. Each takes its id alone
+// (the generated `a2aAgents.enable` and `skills.delete` take the wire body), checked before sending,
+// and resolves to the request id. Both are retried
 // only where the first attempt provably had no effect (see retry.ts): enabling twice would answer
 // InvalidParameter, deleting twice ResourceNotFound.
 

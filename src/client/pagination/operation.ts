@@ -1,6 +1,6 @@
-// What paging knows of a list operation (its name, where it is sent, its generated paging rule:
-// resources/call.ts makes it from the tables, one per operation), and the request fields paging
-// touches on every list.
+// What paging knows of a list operation, and the request fields paging touches on every list. A
+// list operation is its name, where it is sent and its generated paging rule (resources/call.ts
+// makes it from the tables).
 
 import type { PagingRule } from '../resources/rules.js';
 

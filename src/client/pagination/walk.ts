@@ -1,6 +1,6 @@
-// A walk through every page of a list call, by one scheme (cursor or page number: scheme.ts), across
-// the windows of a long range (windows.ts). What a page's next request is, its scheme says; the walk
-// keeps what no single page can know. Rules it owns:
+// A walk through every page of a list call. It goes by one scheme (cursor or page number:
+// scheme.ts), across the windows of a long range (windows.ts); what a page's next request is, its
+// scheme says, and the walk keeps what no single page can know. Rules it owns:
 // - Every item once: items of a window's edge second went out with the window before (windows.ts);
 //   within a window, an item whose id was yielded before (page-number paging while items are added, a
 //   repeated cursor) is not yielded again.

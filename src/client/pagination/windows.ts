@@ -1,7 +1,7 @@
-// Time windows: where an operation limits how long a range one request may span (incidents and
-// alerts: 31 days), a walk splits the params' range into consecutive windows of at most that length,
-// in the requested order, and walks each in turn; the next window's first request is the params
-// narrowed to it. Rules owned here: one request alone (an awaited first page) must fit; neighbouring
+// The time windows of a list whose requests may span a limited range (incidents and alerts: 31
+// days). A walk splits the params' range into consecutive windows of at most that length, in the
+// requested order, and walks each in turn; the next window's first request is the params narrowed
+// to it. Rules owned here: one request alone (an awaited first page) must fit; neighbouring
 // windows share their edge second, and an item at that second belongs to the window walked first (the
 // next window drops it), a rule that needs no memory, so resuming is exact.
 

@@ -1,6 +1,6 @@
-// The base class of the generated namespaces (src/generated/resources/: client.incidents,
-// client.members.roles, …) and the one call path of their methods: every generated method is one
-// named line, `this._send(verb, …)` for an operation that resolves to its answer's `data`, or
+// The base class of the generated namespaces, and the one call path of their methods. Every method
+// of src/generated/resources/ (client.incidents, client.members.roles, …) is one named line,
+// `this._send(verb, …)` for an operation that resolves to its answer's `data`, or
 // `this._list(verb, …)` for a list, which returns a PagePromise at once. Both hand the call to
 // call.ts, which loads with the first call together with the generated tables, so a client that is
 // only constructed carries none of them; client.request(path, …) takes the same way.
