@@ -1,8 +1,9 @@
 // The generated method layer: for every operation of the OpenAPI, its entry in OPERATIONS (the
 // public manifest) and its runtime rules (paging, the conveniences its fields get); its typed,
 // documented method is written by resources.ts from what is decided here, once, for every operation:
-// - retry policy (the manifest's `kind`): a read (retried as reads) when it is a GET or its summary starts with List, Get, Batch
-//   get, Search, Query, Preview, Export or Download; every other operation is a mutation;
+// - retry policy (the manifest's `kind`): a read (retried as reads) when it is a GET or its summary
+//   starts with List, Get, Batch get, Search, Query, Preview, Export or Download; every other
+//   operation is a mutation;
 // - paging: a list operation pages by one of the client's paging schemes (src/client/pagination/
 //   schemes/, which say which request and answer fields each takes: a cursor, a page number, an
 //   offset), at most one by cursor and one by number; its items are the response's `items` (or `docs`,

@@ -3,7 +3,8 @@
 // as a read, its shape checked, made into a page of its class, and where it stands kept beside it
 // (its scheme, position and window, and the position of the page after it, which its scheme says).
 // A page asks its call for the next page, its resume token and its HTTP answer; a walk (walk.ts) asks
-// it for the first page of each window. Made with the call's first page or walk: the paging code loads then.
+// it for the first page of each window. Made with the call's first page or walk: the paging code
+// loads then.
 
 import { RequestValidationError, ResponseValidationError } from '../../core/api-errors.js';
 import type { ResponseInfo } from '../../core/api-promise.js';
