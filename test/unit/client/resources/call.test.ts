@@ -54,7 +54,9 @@ describe('a method', () => {
     const { client, sent } = memoryClient(() => ok({}));
     const { triggers } = client.automations;
     expect(await refusal(triggers.fire({ trigger_id: 't' }, {} as never))).toMatch(/^token: .*a token of its own/);
-    expect(await refusal(triggers.fire({ trigger_id: 't' }, { token: 'line\nbreak' }))).toMatch(/^token: only visible ASCII/);
+    expect(await refusal(triggers.fire({ trigger_id: 't' }, { token: 'line\nbreak' }))).toMatch(
+      /^token: only visible ASCII/,
+    );
     const given = { token: 't' } as never;
     expect(await refusal(client.incidents.ack({ incident_ids: [ID] }, given))).toBe(
       "token: incidents.ack takes the client's credential, not a token of its own",
