@@ -14,7 +14,7 @@ import { loadDeep } from '../../schemas/load-deep.js';
 import type { Flashduty, RequestOptions } from '../client.js';
 import type { ApiResponse } from '../request-loop.js';
 import type { ListOperation, PagedRequest } from './operation.js';
-import type { ListPage, PageCall, PageFacts, PageFactory } from './page.js';
+import { type ListPage, PAGE_RECORD, type PageCall, type PageFacts, type PageFactory } from './page.js';
 import { checkPageShape, type PageLayout } from './page-shape.js';
 import { encodeToken, fingerprint, type Next } from './resume-token.js';
 import { limitOf, type PagingMode, type PagingScheme, type Position, type WireRequest } from './scheme.js';
@@ -22,6 +22,12 @@ import { schemesOf } from './schemes/index.js';
 import type { WalkOptions } from './page-promise.js';
 import { walk } from './walk.js';
 import { checkWindowLength, inWindow, type Range, windowsOf } from './windows.js';
+
+/** What a call keeps of each of its pages, in the page: where it stands, and the HTTP answer it came from. */
+interface PageRecord {
+  place: PagePlace;
+  response: ApiResponse;
+}
 
 /** Where a page stands in its call: its scheme, position and window, and where the page after it is. */
 export interface PagePlace {
@@ -57,8 +63,6 @@ export class ListCall<Item, Request extends PagedRequest, Page extends ListPage<
   /** The position the caller's request holds. */
   readonly #start: Position;
   readonly #layout: PageLayout;
-  /** Where each page of this call stands, and the HTTP answer it came from. */
-  readonly #pages = new WeakMap<ListPage<Item, Request>, { place: PagePlace; response: ApiResponse }>();
 
   constructor(
     client: Flashduty,
@@ -172,6 +176,7 @@ export class ListCall<Item, Request extends PagedRequest, Page extends ListPage<
       total: typeof data.total === 'number' ? data.total : undefined,
       hasNextPage,
       searchAfterCtx: this.#schemes.get('cursor')?.cursorOf?.(data),
+      requestId: response.requestId,
     };
     const next = hasNextPage ? place.scheme.next(answer) : undefined;
     return this.#make(Page, request, facts, { place: { ...place, next }, response });
@@ -197,8 +202,8 @@ export class ListCall<Item, Request extends PagedRequest, Page extends ListPage<
   /** `page` with other items (those a walk had not yielded before); where it stands is the server's, as before. */
   withItems<P extends ListPage<Item, Request>>(page: P, items: Item[]): P {
     if (items.length === page.items.length) return page;
-    const { request, total, hasNextPage, searchAfterCtx } = page;
-    const facts = { items, total, hasNextPage, searchAfterCtx };
+    const { request, total, hasNextPage, searchAfterCtx, requestId } = page;
+    const facts = { items, total, hasNextPage, searchAfterCtx, requestId };
     return this.#make(page.constructor as PageFactory<Item, Request, P>, request, facts, this.#recordOf(page));
   }
 
@@ -222,17 +227,14 @@ export class ListCall<Item, Request extends PagedRequest, Page extends ListPage<
     Page: PageFactory<Item, Request, P>,
     request: Readonly<Request>,
     facts: PageFacts<Item>,
-    record: { place: PagePlace; response: ApiResponse },
+    record: PageRecord,
   ): P {
-    const page = new Page(this, request, facts, record.response.requestId);
-    this.#pages.set(page, record);
-    return page;
+    return new Page(this, request, facts, record);
   }
 
-  #recordOf(page: ListPage<Item, Request>): { place: PagePlace; response: ApiResponse } {
-    const record = this.#pages.get(page);
-    if (!record) throw new RequestValidationError('page', `not a page of this ${this.operation.name} call`);
-    return record;
+  #recordOf(page: ListPage<Item, Request>): PageRecord {
+    // A page keeps the record its call made for it (#make), and hands it only to that call.
+    return page[PAGE_RECORD]() as PageRecord;
   }
 
   /** `from` at position `at` by `scheme`, in `window`. */
