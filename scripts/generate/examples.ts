@@ -7,6 +7,7 @@
 
 import { checkSchema, type Schema } from '../../src/internal/schema.js';
 import { sample } from '../../src/internal/schema-sample.js';
+import { requiredOf } from './fields.js';
 import { bodySchemaOf, type Described, type Document } from './methods.js';
 import { table } from './table.js';
 
@@ -25,13 +26,6 @@ function withWindow(body: Record<string, unknown>, times: Described['times']): R
     [out[start], out[end]] = [WINDOW_START * scale, (WINDOW_START + DAY) * scale];
   }
   return out;
-}
-
-/** The fields a schema requires, through `$ref` and `allOf`. */
-function requiredOf(schema: Schema | undefined, defs: Record<string, Schema>, depth = 0): string[] {
-  if (!schema || depth > 8) return [];
-  if (schema.$ref !== undefined) return requiredOf(defs[schema.$ref], defs, depth + 1);
-  return [...(schema.required ?? []), ...(schema.allOf ?? []).flatMap((part) => requiredOf(part, defs, depth + 1))];
 }
 
 /** A schema with its `$ref`s followed. */
@@ -77,7 +71,7 @@ export function examplesFile(
       (checkSchema(candidate, schema, defs) ? sample(schema, defs) : candidate) as Record<string, unknown>,
       timesOf.get(route) ?? {},
     );
-    const required = new Set(requiredOf(schema, defs));
+    const required = new Set(requiredOf((part: Schema | undefined) => resolved(part, defs), schema));
     examples[route] = Object.fromEntries(
       Object.entries(body).filter(([name, value]) => required.has(name) && !isFile(value)),
     );

@@ -20,7 +20,7 @@
 import type { PagingMode, SchemeFacts } from '../../src/client/pagination/scheme.js';
 import { SCHEMES } from '../../src/client/pagination/schemes/index.js';
 import type { PagingRule } from '../../src/client/resources/rules.js';
-import { listFields, propertiesOf as fieldsOf, timeFields } from './fields.js';
+import { listFields, propertiesOf as fieldsOf, requiredOf, timeFields } from './fields.js';
 import { NAMED } from './named.js';
 import { methodNames } from './naming.js';
 import { PAGING_OVERRIDES } from './paging.js';
@@ -129,9 +129,9 @@ function ownToken(document: Document, operation: Operation): boolean {
   });
 }
 
-function requiredOf(document: Document, schema: ObjectSchema | undefined): string[] {
-  const resolved = resolve(document, schema);
-  return [...(resolved?.required ?? []), ...(resolved?.allOf ?? []).flatMap((part) => requiredOf(document, part))];
+/** The required fields of an object schema of `document`. */
+function requiredIn(document: Document, schema: ObjectSchema | undefined): string[] {
+  return requiredOf((part: ObjectSchema | undefined) => resolve(document, part), schema);
 }
 
 /** The request body's schema, JSON or a form (an operation has one or the other). */
@@ -168,7 +168,7 @@ export function describeOperations(
     const fields = requestFields(document, operation);
     const required =
       pathParams.length > 0 ||
-      (bodySchema ? requiredOf(document, bodySchema).length > 0 : query.some((p) => p.required));
+      (bodySchema ? requiredIn(document, bodySchema).length > 0 : query.some((p) => p.required));
     const summary = operation.summary ?? path;
     const success = operation.responses?.['200']?.content;
     return {
@@ -239,7 +239,7 @@ function pagingOf(
     if (PAGING_OVERRIDES[path]) throw new Error(`generate: paging.ts names ${path}, which does not page`);
     return {};
   }
-  const promised = requiredOf(document, dataSchema(operation));
+  const promised = requiredIn(document, dataSchema(operation));
   // The usual names first; else the data's one array (AI SRE's lists: `skills`, `servers`, `sessions`).
   const arrays = Object.keys(data).filter((key) => resolve(document, data[key])?.type === 'array');
   const items = ['items', 'docs', 'list'].find((key) => key in data) ?? (arrays.length === 1 ? arrays[0] : undefined);
@@ -247,7 +247,7 @@ function pagingOf(
   const limit = resolve(document, fields.limit)
     ? Number((resolve(document, fields.limit) as Property).default ?? 20)
     : 20;
-  const limitRequired = requiredOf(
+  const limitRequired = requiredIn(
     document,
     operation.requestBody?.content?.['application/json']?.schema as ObjectSchema,
   ).includes('limit');
