@@ -13,7 +13,7 @@ import ky from 'ky';
 import createClient from 'openapi-fetch';
 import type { paths } from '../src/generated/openapi.js';
 import { Flashduty } from '../dist/index.js';
-import { checkIncidentListDeep } from '../src/schemas/deep.js';
+import { checkPageDeep } from '../src/schemas/deep.js';
 import { createMockService } from '../dist/testing/index.js';
 
 const CALLS_PER_BATCH = 200;
@@ -129,12 +129,12 @@ function perOp(fn: () => unknown, iterations = 300): number {
 }
 const parseSamples: number[] = [];
 const deepSamples: number[] = [];
-perOp(() => checkIncidentListDeep(parsed.data));
+perOp(() => checkPageDeep('/incident/list', parsed.data));
 for (let round = 0; round < ROUNDS; round++) {
   parseSamples.push(perOp(() => JSON.parse(payload)));
   deepSamples.push(
     perOp(() => {
-      if (checkIncidentListDeep(parsed.data)) throw new Error('bench page failed validation');
+      if (checkPageDeep('/incident/list', parsed.data)) throw new Error('bench page failed validation');
     }),
   );
 }

@@ -1,15 +1,19 @@
 // `npm run generate`: from the vendored OpenAPI, made one description from its files
 // (generate/merge.ts: go-flashduty's newest file, the operations only the older files have, and those
-// openapi/supplement.json describes), the
-// types of every operation (openapi-typescript: types only, no runtime bytes), every operation as a
-// named method with its manifest entry and runtime rules (generate/methods.ts, names by
-// generate/naming.ts, paging facts the OpenAPI lacks in generate/paging.ts), the request schemas the
-// client checks bodies with, the mock's answers, and the report of what changed between the two files
-// (openapi/CHANGES.md, generate/changes.ts). Path parameters are fields of the request schema, as
-// required non-empty strings (the client puts them into the path). `--check` (part of `npm test`) fails when the
-// committed output differs from what the files give: edit the files or the generator, never the output.
+// openapi/supplement.json describes), the types of every operation (openapi-typescript: types only, no
+// runtime bytes), every operation as a named method in src/generated/resources/ (generate/resources.ts)
+// with its manifest entry and runtime rules (generate/methods.ts, names by generate/naming.ts, paging
+// facts the OpenAPI lacks in generate/paging.ts, the SDK's own names in generate/named.ts), the request
+// schemas the client checks bodies with, the command line's examples, the mock's answers, and the
+// report of what changed between the two files (openapi/CHANGES.md, generate/changes.ts). Tables are
+// written one entry per line (generate/table.ts), so that a diff shows which operations changed. Path
+// parameters are fields of the request schema, as required non-empty strings (the client puts them
+// into the path).
+// `--check` (part of `npm test`) fails when the committed output differs from what the files give, or
+// src/generated/resources/ holds a file it would not write: edit the files or the generator, never
+// the output.
 
-import { readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import openapiTS, { astToString, type OpenAPI3 } from 'openapi-typescript';
@@ -28,13 +32,14 @@ import {
   requestFields,
   rulesFile,
 } from './generate/methods.js';
-import { resourcesFile } from './generate/resources.js';
+import { resourceFiles } from './generate/resources.js';
+import { table } from './generate/table.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const TYPES = path.join(root, 'src/generated/openapi.ts');
 const OPERATIONS = path.join(root, 'src/generated/operations.ts');
 const RULES = path.join(root, 'src/generated/operation-rules.ts');
-const RESOURCES = path.join(root, 'src/generated/resources.ts');
+const RESOURCES = path.join(root, 'src/generated/resources');
 const SCHEMAS = path.join(root, 'src/generated/request-schemas.ts');
 const RESPONSES = path.join(root, 'src/testing/generated/responses.ts');
 const CHANGES = path.join(root, 'openapi/CHANGES.md');
@@ -293,10 +298,10 @@ function schemasFile({ requests, defs }: ReturnType<typeof requestSchemas>): str
 import type { Schema } from '../internal/schema.js';
 
 /** The request body (for GET: query parameters) of each operation, by path. */
-export const REQUEST_SCHEMAS: Record<string, Schema> = ${JSON.stringify(requests)};
+export const REQUEST_SCHEMAS: Record<string, Schema> = ${table(requests)};
 
 /** The shared schemas the request schemas name in \`$ref\`. */
-export const SCHEMA_DEFS: Record<string, Schema> = ${JSON.stringify(sorted(defs))};
+export const SCHEMA_DEFS: Record<string, Schema> = ${table(sorted(defs))};
 `;
 }
 
@@ -320,10 +325,10 @@ function generateResponses(document: Document): string {
 import type { Schema } from '../../internal/schema.js';
 
 /** Each operation's success \`data\` schema, and the OpenAPI's example of it where it has one. */
-export const RESPONSES: Record<string, { schema: Schema; example?: unknown }> = ${JSON.stringify(responses)};
+export const RESPONSES: Record<string, { schema: Schema; example?: unknown }> = ${table(responses)};
 
 /** The shared schemas the responses name. */
-export const RESPONSE_DEFS: Record<string, Schema> = ${JSON.stringify(closure(document, refs))};
+export const RESPONSE_DEFS: Record<string, Schema> = ${table(closure(document, refs))};
 `;
 }
 
@@ -336,12 +341,18 @@ const outputs: Array<[string, string]> = [
   [TYPES, await generateTypes(withUnits(document))],
   [OPERATIONS, manifestFile(described, HEADER)],
   [RULES, rulesFile(described, HEADER)],
-  [RESOURCES, resourcesFile(described, HEADER)],
+  ...[...resourceFiles(described, HEADER)].map(([name, text]): [string, string] => [path.join(RESOURCES, name), text]),
   [SCHEMAS, schemasFile(schemas)],
   [EXAMPLES, examplesFile(document, schemas, described, HEADER)],
   [RESPONSES, generateResponses(document)],
   [CHANGES, changesFile(description, described)],
 ];
+
+/** Files in the folder the generator owns whole (src/generated/resources/) that it no longer writes: a namespace gone. */
+function orphans(): string[] {
+  const files = existsSync(RESOURCES) ? readdirSync(RESOURCES).map((name) => path.join(RESOURCES, name)) : [];
+  return files.filter((file) => !outputs.some(([output]) => output === file));
+}
 
 if (process.argv.includes('--check')) {
   const stale = outputs.filter(([file, text]) => {
@@ -351,14 +362,22 @@ if (process.argv.includes('--check')) {
       return true;
     }
   });
-  if (stale.length > 0) {
+  const names = [...stale.map(([file]) => file), ...orphans()].map((file) => path.relative(root, file));
+  if (names.length > 0) {
     console.error(
-      `generate: out of date with the files of openapi/SOURCES.md: ${stale.map(([file]) => path.relative(root, file)).join(', ')}; run npm run generate`,
+      `generate: out of date with the files of openapi/SOURCES.md: ${names.join(', ')}; run npm run generate`,
     );
     process.exit(1);
   }
   console.log(`generate: ${outputs.length} files match the files of openapi/SOURCES.md`);
 } else {
+  mkdirSync(RESOURCES, { recursive: true });
   for (const [file, text] of outputs) writeFileSync(file, text);
-  console.log(`generate: wrote ${outputs.map(([file]) => path.relative(root, file)).join(', ')}`);
+  for (const file of orphans()) rmSync(file);
+  console.log(
+    `generate: wrote ${outputs.length} files (${path.relative(root, RESOURCES)}/ and ${outputs
+      .filter(([file]) => !file.startsWith(RESOURCES))
+      .map(([file]) => path.relative(root, file))
+      .join(', ')})`,
+  );
 }

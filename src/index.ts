@@ -9,15 +9,17 @@ export type {
   TokenRequestOptions,
 } from './client/client.js';
 export type { APIPromise, ResponseInfo, WithResponse } from './core/api-promise.js';
-export type { MutationResult } from './client/agents.js';
+export type { MutationResult } from './client/ai-sre-mutations.js';
 export { IncidentPage, IncidentPagePromise } from './client/pagination/incident-page.js';
 export { ListPage } from './client/pagination/page.js';
 export type { PageFactory } from './client/pagination/page.js';
 export { ListPagePromise, PagePromise } from './client/pagination/page-promise.js';
-export type { ItemsOptions, PagesOptions, PageSource, PagingMode } from './client/pagination/page-promise.js';
+export type { ItemsOptions, PagesOptions, PageSource, WalkOptions } from './client/pagination/page-promise.js';
+export type { PagingMode } from './client/pagination/scheme.js';
 export type { ListOperation, PagedRequest } from './client/pagination/operation.js';
-export type { ListShape } from './client/pagination/shape.js';
-export type * from './generated/resources.js';
+export type { PagingRule } from './client/resources/rules.js';
+export type { ListShape } from './client/pagination/page-shape.js';
+export type * from './generated/resources/index.js';
 export type {
   AlertEventListItem,
   AlertListItem,
@@ -35,7 +37,7 @@ export type {
 export type * from './schemas/webhook-history.js';
 export type { RateLimitOptions } from './client/rate-limiter.js';
 export type { IORedisLike, NodeRedisClusterLike, NodeRedisLike, RedisClientLike } from './internal/redis.js';
-export type { RetryKind } from './client/retry.js';
+export type { RetryKind, RetryPolicy } from './client/retry.js';
 export type {
   NdjsonLines,
   OperationBody,
@@ -43,11 +45,10 @@ export type {
   OperationOf,
   OperationPath,
   PathParamsOf,
-} from './client/request.js';
+} from './client/operation-types.js';
 export type { components, operations, paths, WithRequired } from './generated/openapi.js';
-export type { ShapeProblem } from './schemas/shape.js';
-export type { Problem } from './core/problem.js';
-export type { ValidateMode } from './core/envelope.js';
+export type { Problem, ShapeProblem } from './core/problem.js';
+export type { ValidateMode } from './core/envelope-reader.js';
 export type { Logger, LogLevel } from './internal/logger.js';
 export {
   AccessDeniedError,
@@ -80,8 +81,8 @@ export {
   ServiceUnavailableError,
   UnauthorizedError,
   UndonedOrderExistError,
-} from './core/errors.js';
-export type { APIErrorOptions, ErrorCode, FlashdutyErrorOptions, ResponseErrorOptions } from './core/errors.js';
+} from './core/api-errors.js';
+export type { APIErrorOptions, ErrorCode, FlashdutyErrorOptions, ResponseErrorOptions } from './core/api-errors.js';
 export { VERSION } from './version.js';
 export type { Progress, Severity } from './schemas/common.js';
 export * from './schemas/incident.js';

@@ -9,7 +9,7 @@ export interface OperationInfo {
   /** How it is called on the wire. */
   readonly http: 'GET' | 'POST';
   /** Its retry policy: a read is retried on network errors, timeouts, 429 and 5xx; a mutation only where it provably had no effect. */
-  readonly kind: 'read' | 'mutation';
+  readonly kind: RetryPolicy;
   /** The OpenAPI's summary. */
   readonly summary: string;
   /** How a list operation pages (its method returns a PagePromise); absent for the others. */
@@ -17,7 +17,8 @@ export interface OperationInfo {
 }
 
 import { OPERATIONS as GENERATED } from './generated/operations.js';
-import type { OperationPath } from './client/request.js';
+import type { OperationPath } from './client/operation-types.js';
+import type { RetryPolicy } from './client/retry.js';
 
-/** Every operation of the Flashduty Open API by path: its method, HTTP method, retry kind, summary and paging. */
+/** Every operation of the Flashduty Open API by path: its method, HTTP method, retry policy, summary and paging. */
 export const OPERATIONS: Readonly<Record<OperationPath, OperationInfo>> = GENERATED;

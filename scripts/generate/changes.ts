@@ -12,7 +12,7 @@
 //   what it breaks: a new requirement or tighter rule is refused by the client's own check before
 //   sending; a field gone from a request no longer type-checks; a field gone from an answer, or one
 //   that may now be missing or null, needs the caller's care;
-// - the methods of the operations both have are compared too (name, HTTP method, retry kind,
+// - the methods of the operations both have are compared too (name, HTTP method, retry policy,
 //   paging), as the generator derives them from each.
 
 import type { Described, Document } from './methods.js';
@@ -256,7 +256,7 @@ export function changesFile(description: Description, described: Described[]): s
   const surface = common.flatMap((path) => {
     const [was, is] = [before.get(path) as Described, byPath.get(path) as Described];
     const facts = (o: Described) =>
-      `\`${o.method}\`, ${o.http}, ${o.kind}${o.paging ? `, pages by ${o.paging.mode}` : ''}`;
+      `\`${o.method}\`, ${o.http}, ${o.retry}${o.paging ? `, pages by ${o.paging.mode}` : ''}`;
     return facts(was) === facts(is) ? [] : [`| \`${path}\` | ${facts(was)} | ${facts(is)} |`];
   });
 
@@ -350,7 +350,7 @@ export function changesFile(description: Description, described: Described[]): s
     '## The methods of the operations both have',
     '',
     ...(surface.length === 0
-      ? ['Every one keeps its name, HTTP method, retry kind and paging.']
+      ? ['Every one keeps its name, HTTP method, retry policy and paging.']
       : [
           'These methods changed what the generator derives from the description:',
           '',

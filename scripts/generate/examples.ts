@@ -7,7 +7,9 @@
 
 import { checkSchema, type Schema } from '../../src/internal/schema.js';
 import { sample } from '../../src/internal/schema-sample.js';
+import { requiredOf } from './fields.js';
 import { bodySchemaOf, type Described, type Document } from './methods.js';
+import { table } from './table.js';
 
 /** 2026-01-01T00:00:00Z, in seconds: where an example's empty window starts. */
 const WINDOW_START = 1_767_225_600;
@@ -24,13 +26,6 @@ function withWindow(body: Record<string, unknown>, times: Described['times']): R
     [out[start], out[end]] = [WINDOW_START * scale, (WINDOW_START + DAY) * scale];
   }
   return out;
-}
-
-/** The fields a schema requires, through `$ref` and `allOf`. */
-function requiredOf(schema: Schema | undefined, defs: Record<string, Schema>, depth = 0): string[] {
-  if (!schema || depth > 8) return [];
-  if (schema.$ref !== undefined) return requiredOf(defs[schema.$ref], defs, depth + 1);
-  return [...(schema.required ?? []), ...(schema.allOf ?? []).flatMap((part) => requiredOf(part, defs, depth + 1))];
 }
 
 /** A schema with its `$ref`s followed. */
@@ -76,7 +71,7 @@ export function examplesFile(
       (checkSchema(candidate, schema, defs) ? sample(schema, defs) : candidate) as Record<string, unknown>,
       timesOf.get(route) ?? {},
     );
-    const required = new Set(requiredOf(schema, defs));
+    const required = new Set(requiredOf((part: Schema | undefined) => resolved(part, defs), schema));
     examples[route] = Object.fromEntries(
       Object.entries(body).filter(([name, value]) => required.has(name) && !isFile(value)),
     );
@@ -87,6 +82,6 @@ export function examplesFile(
 // schema allows. Loaded only by the command line's \`--help\`.
 
 /** The example body of each operation, by path (its path parameters included). */
-export const EXAMPLES: Record<string, Record<string, unknown> | unknown[]> = ${JSON.stringify(examples)};
+export const EXAMPLES: Record<string, Record<string, unknown> | unknown[]> = ${table(examples)};
 `;
 }

@@ -59,6 +59,20 @@ function partnerOf(name: string): string | undefined {
   return undefined;
 }
 
+/**
+ * The required fields of an object schema, through `$ref` and `allOf`, whichever way `resolve`
+ * follows a reference (the OpenAPI's `#/components/schemas/…`, or the compacted schemas' names).
+ */
+export function requiredOf<S extends { required?: string[]; allOf?: S[] }>(
+  resolve: (schema: S | undefined) => S | undefined,
+  schema: S | undefined,
+  depth = 0,
+): string[] {
+  const resolved = depth > 16 ? undefined : resolve(schema);
+  const parts = resolved?.allOf ?? [];
+  return [...(resolved?.required ?? []), ...parts.flatMap((part) => requiredOf(resolve, part, depth + 1))];
+}
+
 /** Every property of an object schema, through `$ref` and `allOf`. */
 export function propertiesOf(resolve: Resolve, schema: FieldSchema | undefined): Record<string, FieldSchema> {
   const resolved = resolve(schema);

@@ -1,12 +1,14 @@
 // The generated method layer: for every operation of the OpenAPI, its entry in OPERATIONS (the
 // public manifest) and its runtime rules (paging, the conveniences its fields get); its typed,
 // documented method is written by resources.ts from what is decided here, once, for every operation:
-// - kind: a read (retried as reads) when it is a GET or its summary starts with List, Get, Batch
-//   get, Search, Query, Preview, Export or Download; every other operation is a mutation;
-// - paging: a list operation has a cursor (`search_after_ctx`, or `cursor` answered by `next_cursor`)
-//   or a page number (`p`, or `offset` with `limit`: the page's first row) in its body; its items are
-//   the response's `items` (or `docs`, `list`, else its one array), its page size the default of
-//   `limit`; scripts/generate/paging.ts adds what the OpenAPI does not say;
+// - retry policy (the manifest's `kind`): a read (retried as reads) when it is a GET or its summary
+//   starts with List, Get, Batch get, Search, Query, Preview, Export or Download; every other
+//   operation is a mutation;
+// - paging: a list operation pages by one of the client's paging schemes (src/client/pagination/
+//   schemes/, which say which request and answer fields each takes: a cursor, a page number, an
+//   offset), at most one by cursor and one by number; its items are the response's `items` (or `docs`,
+//   `list`, else its one array), its page size the default of `limit`; scripts/generate/paging.ts
+//   adds what the OpenAPI does not say, named.ts the name a list's walks carry where not its method's;
 // - fields: which take a `Date` (Unix times, at any depth) or an array (comma-separated, with their
 //   allowed values), by the rules of scripts/generate/fields.ts; path parameters are fields of the
 //   params, put into the path; an operation whose security is a bearer token of its own (not the app
@@ -15,9 +17,14 @@
 //   Blob or File); an answer described as `application/x-ndjson` resolves to its lines, each parsed (one
 //   also described as JSON, to its lines or its envelope's data, by the answer's Content-Type).
 
-import { listFields, propertiesOf as fieldsOf, timeFields } from './fields.js';
+import type { PagingMode, SchemeFacts } from '../../src/client/pagination/scheme.js';
+import { SCHEMES } from '../../src/client/pagination/schemes/index.js';
+import type { PagingRule } from '../../src/client/resources/rules.js';
+import { listFields, propertiesOf as fieldsOf, requiredOf, timeFields } from './fields.js';
+import { NAMED } from './named.js';
 import { methodNames } from './naming.js';
 import { PAGING_OVERRIDES } from './paging.js';
+import { table } from './table.js';
 
 export interface Operation {
   summary?: string;
@@ -72,21 +79,14 @@ export interface Described {
   path: string;
   method: string;
   http: 'GET' | 'POST';
-  kind: 'read' | 'mutation';
+  /** The retry policy, `kind` in the manifest. */
+  retry: 'read' | 'mutation';
   summary: string;
   description: string;
   /** The body (or query) has required fields. */
   required: boolean;
-  /** How a list operation pages (`single`: a list answered in one page, returned as a PagePromise all the same). */
-  paging?: {
-    mode: 'cursor' | 'number' | 'both' | 'single';
-    items: string;
-    limit: number;
-    total?: true;
-    hasNext?: true;
-    /** The OpenAPI requires `limit`: the method sends the default when the params give none. */
-    limitRequired?: true;
-  } & (typeof PAGING_OVERRIDES)[string];
+  /** How a list operation pages: by cursor, by number or both (the manifest's `paging`), and its rule. */
+  paging?: PagingRule & { mode: 'cursor' | 'number' | 'both' };
   /** Unix-time fields by their place (`start_time`, `time_filter.start_time`, `layers[].start`) and unit. */
   times: Record<string, 's' | 'ms'>;
   /** Comma-separated fields, each with its allowed values (empty: any). */
@@ -129,9 +129,9 @@ function ownToken(document: Document, operation: Operation): boolean {
   });
 }
 
-function requiredOf(document: Document, schema: ObjectSchema | undefined): string[] {
-  const resolved = resolve(document, schema);
-  return [...(resolved?.required ?? []), ...(resolved?.allOf ?? []).flatMap((part) => requiredOf(document, part))];
+/** The required fields of an object schema of `document`. */
+function requiredIn(document: Document, schema: ObjectSchema | undefined): string[] {
+  return requiredOf((part: ObjectSchema | undefined) => resolve(document, part), schema);
 }
 
 /** The request body's schema, JSON or a form (an operation has one or the other). */
@@ -168,14 +168,14 @@ export function describeOperations(
     const fields = requestFields(document, operation);
     const required =
       pathParams.length > 0 ||
-      (bodySchema ? requiredOf(document, bodySchema).length > 0 : query.some((p) => p.required));
+      (bodySchema ? requiredIn(document, bodySchema).length > 0 : query.some((p) => p.required));
     const summary = operation.summary ?? path;
     const success = operation.responses?.['200']?.content;
     return {
       path,
       method: names.get(path) as string,
       http,
-      kind: http === 'GET' || READ_SUMMARY.test(summary) ? 'read' : 'mutation',
+      retry: http === 'GET' || READ_SUMMARY.test(summary) ? 'read' : 'mutation',
       summary,
       description: operation.description ?? '',
       required,
@@ -220,27 +220,26 @@ function pagingOf(
   fields: Record<string, Property>,
 ): Pick<Described, 'paging'> {
   const data = propertiesOf(document, dataSchema(operation));
-  // The usual fields, else another name for each: a cursor sent as `cursor` and answered as
-  // `next_cursor` (/monit/targets), a page's first row as `offset` (/safari/a2a-agent/list).
-  const cursorFields =
-    !('search_after_ctx' in fields) && 'cursor' in fields && 'next_cursor' in data
-      ? { request: 'cursor', response: 'next_cursor' }
-      : undefined;
-  const offset = !('p' in fields) && 'offset' in fields && 'limit' in fields;
-  const cursor = 'search_after_ctx' in fields || cursorFields !== undefined;
-  const number = 'p' in fields || offset;
+  // The first scheme of each mode that recognises the request's and the answer's fields.
+  const [request, answer] = [new Set(Object.keys(fields)), new Set(Object.keys(data))];
+  const modes: PagingMode[] = [];
+  const facts: SchemeFacts = {};
+  for (const scheme of SCHEMES) {
+    const found = modes.includes(scheme.by) ? undefined : scheme.recognise(request, answer);
+    if (!found) continue;
+    modes.push(scheme.by);
+    Object.assign(facts, found);
+  }
   const { detail, ...override } = PAGING_OVERRIDES[path] ?? {};
   if (detail) {
-    if (!cursor && !number) throw new Error(`generate: paging.ts calls ${path} a detail, but it does not page`);
+    if (modes.length === 0) throw new Error(`generate: paging.ts calls ${path} a detail, but it does not page`);
     return {};
   }
-  if ((cursor || number) && override.single)
-    throw new Error(`generate: paging.ts calls ${path} a single page, but it pages`);
-  if (!cursor && !number && !override.single) {
+  if (modes.length === 0) {
     if (PAGING_OVERRIDES[path]) throw new Error(`generate: paging.ts names ${path}, which does not page`);
     return {};
   }
-  const promised = requiredOf(document, dataSchema(operation));
+  const promised = requiredIn(document, dataSchema(operation));
   // The usual names first; else the data's one array (AI SRE's lists: `skills`, `servers`, `sessions`).
   const arrays = Object.keys(data).filter((key) => resolve(document, data[key])?.type === 'array');
   const items = ['items', 'docs', 'list'].find((key) => key in data) ?? (arrays.length === 1 ? arrays[0] : undefined);
@@ -248,21 +247,22 @@ function pagingOf(
   const limit = resolve(document, fields.limit)
     ? Number((resolve(document, fields.limit) as Property).default ?? 20)
     : 20;
-  const limitRequired = requiredOf(
+  const limitRequired = requiredIn(
     document,
     operation.requestBody?.content?.['application/json']?.schema as ObjectSchema,
   ).includes('limit');
   return {
     paging: {
       ...(limitRequired ? { limitRequired: true as const } : {}),
-      mode: cursor && number ? 'both' : cursor ? 'cursor' : number ? 'number' : 'single',
+      mode: modes.length === 2 ? 'both' : (modes[0] as PagingMode),
       items,
       limit,
       ...(promised.includes('total') ? { total: true as const } : {}),
       ...(promised.includes('has_next_page') ? { hasNext: true as const } : {}),
-      ...(cursorFields ? { cursorFields } : {}),
-      ...(offset ? { offset: true as const } : {}),
+      ...(facts.cursorFields ? { cursorFields: facts.cursorFields } : {}),
+      ...(facts.offset ? { offset: true as const } : {}),
       ...override,
+      ...(NAMED[path]?.name ? { name: NAMED[path].name } : {}),
     },
   };
 }
@@ -277,28 +277,20 @@ function pagingModes(mode: string): { cursor?: true; number?: true } {
 
 /** `src/generated/operations.ts`: the public manifest. */
 export function manifestFile(operations: Described[], header: string): string {
-  const entries = operations.map(({ path, method, http, kind, summary, paging }) => {
-    const info = {
-      method,
-      http,
-      kind,
-      summary,
-      ...(paging && paging.mode !== 'single' ? { paging: paging.mode } : {}),
-    };
-    return `  ${JSON.stringify(path)}: ${JSON.stringify(info)},`;
-  });
+  const entries = operations.map(({ path, method, http, retry, summary, paging }): [string, unknown] => [
+    path,
+    { method, http, kind: retry, summary, ...(paging ? { paging: paging.mode } : {}) },
+  ]);
   return `${header}
 // Every operation: its method's name (the naming rule, scripts/generate/naming.ts), its HTTP method,
-// its retry kind (a read when a GET or its summary starts with List, Get, Batch get, Search, Query,
+// its retry policy as \`kind\` (a read when a GET or its summary starts with List, Get, Batch get, Search, Query,
 // Preview, Export or Download; else a mutation), the OpenAPI's summary, and how a list operation pages. The
 // entry \`flashduty-sdk/operations\` exports it; the client loads it with its first call.
 
 import type { OperationInfo } from '../operations.js';
 
-/** Every operation of the Flashduty Open API by path: its method, HTTP method, retry kind, summary and paging. */
-export const OPERATIONS = {
-${entries.join('\n')}
-} as const satisfies Record<string, OperationInfo>;
+/** Every operation of the Flashduty Open API by path: its method, HTTP method, retry policy, summary and paging. */
+export const OPERATIONS = ${table(entries)} as const satisfies Record<string, OperationInfo>;
 `;
 }
 
@@ -307,7 +299,7 @@ export function rulesFile(operations: Described[], header: string): string {
   const entries = operations.flatMap((operation) => {
     const { path, paging, times, lists, pathParams, token, idempotency, multipart, ndjson, orEnvelope } = operation;
     const rule = {
-      ...(paging ? { paging: { ...paging, single: undefined, mode: undefined, ...pagingModes(paging.mode) } } : {}),
+      ...(paging ? { paging: { ...paging, mode: undefined, ...pagingModes(paging.mode) } } : {}),
       ...(Object.keys(times).length > 0 ? { times } : {}),
       ...(Object.keys(lists).length > 0 ? { lists } : {}),
       ...(pathParams.length > 0 ? { pathParams } : {}),
@@ -317,7 +309,7 @@ export function rulesFile(operations: Described[], header: string): string {
       ...(ndjson ? { ndjson } : {}),
       ...(orEnvelope ? { orEnvelope } : {}),
     };
-    return Object.keys(rule).length > 0 ? [`  ${JSON.stringify(path)}: ${JSON.stringify(rule)},`] : [];
+    return Object.keys(rule).length > 0 ? [[path, rule] as const] : [];
   });
   return `${header}
 // The runtime rules of the operations that have rules (scripts/generate/methods.ts and fields.ts say
@@ -329,8 +321,6 @@ export function rulesFile(operations: Described[], header: string): string {
 import type { OperationRule } from '../client/resources/rules.js';
 
 /** The rules of each operation that has rules, by path. */
-export const RULES: Record<string, OperationRule> = {
-${entries.join('\n')}
-};
+export const RULES: Record<string, OperationRule> = ${table(entries)};
 `;
 }

@@ -14,7 +14,7 @@
 // sub-resource: `/safari/automation/rule/create` → `automations.rules.create`. A path parameter
 // (`{trigger_id}`) is no segment of the name: `/safari/automation/triggers/{trigger_id}/fire` →
 // `automations.triggers.fire`.
-// A name the rule would make awkward, or one fixed earlier under another name, is in
+// A name the rule would make awkward, or one the SDK's users call by another name, is in
 // OVERRIDES with its reason. The generator refuses two paths with one name, and a name that is both
 // a method and a namespace.
 

@@ -14,8 +14,6 @@ export interface PagingOverride {
   depth?: number;
   /** The item's id field. */
   id?: string;
-  /** A list answered in one page that returns a PagePromise all the same (its method was named so before it paged). */
-  single?: true;
   /** A detail whose body has a cursor for a list inside it: a plain method, resolving to the whole `data`. */
   detail?: true;
 }

@@ -1,24 +1,17 @@
-// `src/generated/resources.ts`: every operation as a typed, documented method of its namespace
-// (`client.<resource>[.<sub>].<verb>`), and the table of names the client builds them from. What a
-// method's TSDoc says, once for every operation: the OpenAPI's summary and description; the fields
-// that take a `Date` (with their unit), an array (with their allowed values) or go into the path; an
-// operation's own token; paging, forms and NDJSON answers; where an operation the newest OpenAPI
-// lacks was kept from.
+// `src/generated/resources/`: every operation as a named, typed and documented method of its
+// namespace (`client.<resource>[.<sub>].<verb>`), one file per root namespace with its sub-namespaces,
+// and `index.ts`, whose Resources class (the client's base) makes the root namespaces. Each method is
+// one line over the one call path (src/client/resources/resource.ts), so go-to-definition and stack
+// traces land on it. What a method's TSDoc says, once for every operation: the OpenAPI's summary and
+// description; the fields that take a `Date` (with their unit), an array (with their allowed values)
+// or go into the path; an operation's own token; paging, forms and NDJSON answers; where an operation
+// the newest OpenAPI lacks was kept from.
 
 import { SOURCES } from './merge.js';
 import type { Described } from './methods.js';
+import { MODULES, NAMED } from './named.js';
 
-/**
- * Methods whose params and result have names of their own in the SDK's types (kept so that code
- * written against them still compiles); every other method's types are the rule's.
- */
-const NAMED_TYPES: Record<string, { params: string; result: string }> = {
-  '/incident/list': { params: 'ListIncidentsParams', result: 'IncidentPagePromise' },
-  '/webhook/history/list': { params: 'ListWebhookHistoryParams', result: 'WebhookHistoryPagePromise' },
-  '/webhook/history/detail': { params: 'GetWebhookHistoryDetailRequest', result: 'APIPromise<WebhookHistoryDetail>' },
-};
-
-/** `Members`, `ChannelsEscalateRules`: a namespace's interface name. */
+/** `Members`, `ChannelsEscalateRules`: a namespace's class name. */
 function typeName(namespace: string): string {
   return namespace
     .split('.')
@@ -32,9 +25,14 @@ function doc(lines: string[], indent: string): string {
   return `${indent}/**\n${text.map((line) => `${indent} *${line ? ` ${line}` : ''}`).join('\n')}\n${indent} */`;
 }
 
-/** `src/generated/resources.ts`: the typed namespaces, and the table their methods are built from. */
-export function resourcesFile(operations: Described[], header: string): string {
-  const namespaces = new Map<string, { methods: Described[]; children: Set<string> }>();
+interface Namespace {
+  methods: Described[];
+  children: Set<string>;
+}
+
+/** The files of `src/generated/resources/`, by name: one per root namespace, and `index.ts`. */
+export function resourceFiles(operations: Described[], header: string): Map<string, string> {
+  const namespaces = new Map<string, Namespace>();
   const ensure = (name: string) => {
     let entry = namespaces.get(name);
     if (!entry) namespaces.set(name, (entry = { methods: [], children: new Set() }));
@@ -46,62 +44,95 @@ export function resourcesFile(operations: Described[], header: string): string {
     for (let i = 1; i < parts.length - 1; i++)
       ensure(parts.slice(0, i).join('.')).children.add(parts.slice(0, i + 1).join('.'));
   }
+  /** The path segment of a namespace's operations, for its documentation. */
+  const segment = (name: string) => operations.find((o) => o.method.startsWith(`${name}.`))?.path.split('/')[1];
   const roots = [...namespaces.keys()].filter((name) => !name.includes('.')).sort();
-  const interfaces = [...namespaces.entries()]
-    .sort(([a], [b]) => (a < b ? -1 : 1))
-    .map(([name, { methods, children }]) => {
-      const members = [
-        ...[...children].sort().map((child) => {
-          const last = child.split('.').pop() as string;
-          return `${doc(
-            [
-              `\`${child}\`: ${namespaces
-                .get(child)
-                ?.methods.map((m) => m.method.split('.').pop())
-                .join(', ')}.`,
-            ],
-            '  ',
-          )}\n  readonly ${last}: ${typeName(child)};`;
-        }),
-        ...methods.map((operation) => methodSignature(operation)),
-      ];
-      return `${doc([`\`client.${name}\`: the operations under \`/${operations.find((o) => o.method.startsWith(`${name}.`))?.path.split('/')[1]}/\`.`], '')}\nexport interface ${typeName(name)} {\n${members.join('\n')}\n}`;
-    });
-  const table = [...namespaces.entries()]
-    .sort(([a], [b]) => (a < b ? -1 : 1))
-    .filter(([, { methods }]) => methods.length > 0)
-    .map(([name, { methods }]) => {
-      const verbs = methods.map((m) => `${m.paging ? '*' : ''}${m.method.split('.').pop()}`);
-      return `  ${JSON.stringify(name)}: ${JSON.stringify(verbs.join(' '))},`;
-    });
-  return `${header}
-// Every operation as a method \`client.<resource>[.<sub>].<verb>\`: the namespaces' types with the
-// OpenAPI's summary and description, and the table the client builds them from at construction
-// (src/client/resources/build.ts). The table holds only names, so the methods cost the up-front bundle
-// almost nothing; their paths, retry kinds and paging load with the first call.
+  const files = new Map<string, string>();
+  for (const root of roots) {
+    const tree = [...namespaces.entries()]
+      .filter(([name]) => name === root || name.startsWith(`${root}.`))
+      .sort(([a], [b]) => (a < b ? -1 : 1));
+    const classes = tree.map(([name, namespace]) => namespaceClass(name, namespace, namespaces, segment(name)));
+    const body = classes.join('\n\n');
+    files.set(
+      `${root}.ts`,
+      `${header}
+// \`client.${root}\`${tree.length > 1 ? ' and its sub-namespaces' : ''}: the operations under \`/${segment(root)}/\`.
+// Each is a named method of one line over the one call path (src/client/resources/resource.ts).
 
-import type { APIPromise } from '../core/api-promise.js';
-import type { RequestOptions, TokenRequestOptions } from '../client/client-options.js';
-import type { Data, ListPagePromiseOf, Params, WebhookHistoryPagePromise } from '../client/resources/types.js';
-import type { IncidentPagePromise } from '../client/pagination/incident-page.js';
-import type { ListIncidentsParams } from '../schemas/list.js';
-import type { GetWebhookHistoryDetailRequest, ListWebhookHistoryParams, WebhookHistoryDetail } from '../schemas/webhook-history.js';
+${imports(body)}
 
-${interfaces.join('\n\n')}
+${body}
+`,
+    );
+  }
+  const index = `${header}
+// The client's resource namespaces: Resources, the base class of Flashduty, makes one of each root
+// namespace (client.incidents, client.members, …), each of its sub-namespaces in turn; the methods
+// are the namespaces' own (one file per root namespace beside this one).
+
+import type { Flashduty } from '../../client/client.js';
+${roots.map((root) => `import { ${typeName(root)} } from './${root}.js';`).join('\n')}
+
+${roots.map((root) => `export type * from './${root}.js';`).join('\n')}
 
 /** Every resource namespace of the client. */
-export interface Resources {
-${roots.map((root) => `${doc([`The operations under \`/${operations.find((o) => o.method.startsWith(`${root}.`))?.path.split('/')[1]}/\`.`], '  ')}\n  readonly ${root}: ${typeName(root)};`).join('\n')}
+export class Resources {
+${roots.map((root) => `${doc([`The operations under \`/${segment(root)}/\`.`], '  ')}\n  readonly ${root}: ${typeName(root)};`).join('\n')}
+
+  /** @internal Made as the base of a Flashduty client, which every namespace calls through. */
+  constructor() {
+    const client = this as unknown as Flashduty;
+${roots.map((root) => `    this.${root} = new ${typeName(root)}(client, '${root}');`).join('\n')}
+  }
+}
+`;
+  files.set('index.ts', index);
+  return files;
 }
 
-/**
- * @internal The verbs of each namespace, space-separated; \`*\` marks a list method (it returns a
- * PagePromise). The client builds \`client.<namespace>.<verb>\` from it.
- */
-export const RESOURCE_METHODS: Record<string, string> = {
-${table.join('\n')}
-};
-`;
+/** A namespace's class: its sub-namespaces as fields, then its methods. */
+function namespaceClass(
+  name: string,
+  { methods, children }: Namespace,
+  all: Map<string, Namespace>,
+  segment: string | undefined,
+): string {
+  const members = [
+    ...[...children].sort().map((child) => {
+      const verbs = all.get(child)?.methods.map((m) => m.method.split('.').pop()) ?? [];
+      const last = child.split('.').pop() as string;
+      return `${doc([`\`${child}\`: ${verbs.join(', ')}.`], '  ')}\n  readonly ${last} = new ${typeName(child)}(this, '${last}');`;
+    }),
+    ...methods.map((operation) => method(operation)),
+  ];
+  return `${doc([`\`client.${name}\`: the operations under \`/${segment}/\`.`], '')}\nexport class ${typeName(name)} extends Resource {\n${members.join('\n')}\n}`;
+}
+
+/** The imports a file's classes use: the base class, the types of the method layer, and the named types. */
+function imports(body: string): string {
+  const used = (name: string) => new RegExp(`\\b${name}\\b`).test(body);
+  const lines = [
+    ...(used('APIPromise') ? ["import type { APIPromise } from '../../core/api-promise.js';"] : []),
+    `import type { ${['RequestOptions', 'TokenRequestOptions'].filter(used).join(', ')} } from '../../client/client-options.js';`,
+    "import { Resource } from '../../client/resources/resource.js';",
+  ];
+  const types = ['Data', 'ListPagePromiseOf', 'Params'].filter(used);
+  if (types.length > 0) lines.push(`import type { ${types.join(', ')} } from '../../client/resources/types.js';`);
+  const byModule = new Map<string, { values: string[]; types: string[] }>();
+  const pages = new Set(Object.values(NAMED).flatMap((named) => (named.pages ? [named.pages] : [])));
+  for (const [name, module] of Object.entries(MODULES)) {
+    if (!used(name)) continue;
+    const entry = byModule.get(module) ?? { values: [], types: [] };
+    // A page promise class is made by its method (a value); the other names are types.
+    (pages.has(name) && new RegExp(`, ${name}\\)`).test(body) ? entry.values : entry.types).push(name);
+    byModule.set(module, entry);
+  }
+  for (const [module, { values, types: named }] of [...byModule].sort(([a], [b]) => (a < b ? -1 : 1))) {
+    const list = [...values, ...named.map((type) => (values.length > 0 ? `type ${type}` : type))];
+    lines.push(`import ${values.length > 0 ? '' : 'type '}{ ${list.join(', ')} } from '../../${module}';`);
+  }
+  return lines.join('\n');
 }
 
 /** "`a`" or "`a` and `b`" or "`a`, `b` and `c`". */
@@ -158,7 +189,8 @@ function paramsType({ path, times, lists }: Described): string {
   return `Params<${JSON.stringify(path)}, ${timeKeys}${listValues.length > 0 ? `, { ${listValues.join('; ')} }` : ''}>`;
 }
 
-function methodSignature(operation: Described): string {
+/** A method: its TSDoc, then one line, its signature and its call (`_send` for data, `_list` for a PagePromise). */
+function method(operation: Described): string {
   const { path, http, summary, description, required, paging, method, multipart, ndjson, source, token } = operation;
   const notes = fieldNotes(operation);
   const list = Boolean(paging);
@@ -184,7 +216,11 @@ function methodSignature(operation: Described): string {
     ? `ListPagePromiseOf<${JSON.stringify(path)}, ${JSON.stringify(paging?.items ?? 'items')}>`
     : `APIPromise<Data<${JSON.stringify(path)}>>`;
   const verb = method.split('.').pop() as string;
-  const named = NAMED_TYPES[path];
+  const named = NAMED[path];
   const options = token ? 'options: TokenRequestOptions' : 'options?: RequestOptions';
-  return `${doc(lines, '  ')}\n  ${verb}(params${required ? '' : '?'}: ${named?.params ?? paramsType(operation)}, ${options}): ${named?.result ?? result};`;
+  const call = list
+    ? `this._list('${verb}', params, options${named?.pages ? `, ${named.pages}` : ''})`
+    : `this._send('${verb}', params, options)`;
+  const signature = `${verb}(params${required ? '' : '?'}: ${named?.params ?? paramsType(operation)}, ${options}): ${named?.result ?? result}`;
+  return `${doc(lines, '  ')}\n  ${signature} { return ${call}; }`;
 }

@@ -5,8 +5,8 @@
 // name one (the environment is then not read for it), else from the environment. Both options, or
 // both variables, or neither, or an empty one is refused, naming the options, never the values.
 
-import { ConfigError } from '../core/errors.js';
-import type { ValidateMode } from '../core/envelope.js';
+import { ConfigError } from '../core/api-errors.js';
+import type { ValidateMode } from '../core/envelope-reader.js';
 import { readEnv } from '../internal/env.js';
 import type { Logger, LogLevel } from '../internal/logger.js';
 import type { RateLimitOptions } from './rate-limiter.js';
@@ -112,9 +112,9 @@ export interface TokenRequestOptions extends RequestOptions {
   token: string;
 }
 
-/** The credential a client sends: its app key (in the query) or its access token (a bearer header). */
+/** The credential a client sends: its app key (in the query) or its access token (a bearer header), by the option that names it. */
 export interface Credential {
-  kind: 'appKey' | 'accessToken';
+  option: 'appKey' | 'accessToken';
   value: string;
 }
 
@@ -127,9 +127,9 @@ const HEADER_SAFE = /^[\x21-\x7e]+$/;
  */
 export function checkCredential(options: ClientOptions, fromEnv = true): Credential {
   const named = options.appKey !== undefined || options.accessToken !== undefined || !fromEnv;
-  const read = (kind: Credential['kind'], variable: string) => {
-    const value = named ? options[kind] : readEnv(variable);
-    return value === undefined ? undefined : { kind, value, from: named ? `the option \`${kind}\`` : variable };
+  const read = (option: Credential['option'], variable: string) => {
+    const value = named ? options[option] : readEnv(variable);
+    return value === undefined ? undefined : { option, value, from: named ? `the option \`${option}\`` : variable };
   };
   const appKey = read('appKey', 'FLASHDUTY_APP_KEY');
   const accessToken = read('accessToken', 'FLASHDUTY_ACCESS_TOKEN');
@@ -147,15 +147,15 @@ export function checkCredential(options: ClientOptions, fromEnv = true): Credent
   }
   if (typeof credential.value !== 'string' || credential.value.trim() === '') {
     throw new ConfigError(
-      `${credential.kind} is empty (${credential.from}): pass a non-empty one, or set FLASHDUTY_APP_KEY or FLASHDUTY_ACCESS_TOKEN.`,
+      `${credential.option} is empty (${credential.from}): pass a non-empty one, or set FLASHDUTY_APP_KEY or FLASHDUTY_ACCESS_TOKEN.`,
     );
   }
   const value = credential.value.trim();
-  if (credential.kind === 'accessToken' && !HEADER_SAFE.test(value)) {
+  if (credential.option === 'accessToken' && !HEADER_SAFE.test(value)) {
     throw new ConfigError('accessToken: only visible ASCII characters can be sent in an Authorization header');
   }
-  if (credential.kind === 'appKey') encodeKey(value);
-  return { kind: credential.kind, value };
+  if (credential.option === 'appKey') encodeKey(value);
+  return { option: credential.option, value };
 }
 
 /** Whether a call's own token can be sent as a bearer header. */

@@ -5,18 +5,18 @@
 // rate limiter when it calls the same service with the same credential (the service counts calls
 // per account), and has a limiter of its own otherwise.
 
-import { type APIPromise, apiPromise, describe, type ResponseInfo } from '../core/api-promise.js';
-import { ConfigError } from '../core/errors.js';
-import type { ValidateMode } from '../core/envelope.js';
+import { type APIPromise, apiPromise, responseInfo, type ResponseInfo } from '../core/api-promise.js';
+import { ConfigError } from '../core/api-errors.js';
+import type { ValidateMode } from '../core/envelope-reader.js';
 import { isBrowser, readEnv } from '../internal/env.js';
 import { lazy } from '../internal/lazy.js';
 import { createLog, isLogLevel } from '../internal/logger.js';
-import { createRedactor, type Redactor } from '../internal/redact.js';
+import { createRedactor } from '../internal/redact.js';
 import { VERSION } from '../version.js';
-import type { Resources } from '../generated/resources.js';
-import { deleteSkill, enableA2AAgent, type MutationResult } from './agents.js';
+import { Resources } from '../generated/resources/index.js';
+import { deleteSkill, enableA2AAgent, type MutationResult } from './ai-sre-mutations.js';
 import type { IncidentPagePromise } from './pagination/incident-page.js';
-import type { LoopSettings, RequestLoop } from './request-loop.js';
+import type { ApiResponse, LoopSettings, RequestLoop } from './request-loop.js';
 import {
   checkBaseUrl,
   checkCredential,
@@ -34,10 +34,8 @@ import {
   encodeKey,
   type RequestOptions,
 } from './client-options.js';
-import type { RetryKind } from './retry.js';
-import type { OperationBody, OperationData, OperationPath } from './request.js';
-import { buildResources } from './resources/build.js';
-import { callPath } from './resources/call.js';
+import type { OperationBody, OperationData, OperationPath } from './operation-types.js';
+import { loadCall } from './resources/resource.js';
 import type { ListIncidentsParams } from '../schemas/list.js';
 
 export { DEFAULT_BASE_URL } from './client-options.js';
@@ -49,25 +47,6 @@ export type {
   RequestOptions,
   TokenRequestOptions,
 } from './client-options.js';
-
-/** @internal What the request loop hands back to an operation. */
-export interface ApiResponse {
-  data: unknown;
-  requestId: string;
-  status: number;
-  /** The request URL, with the app_key redacted. */
-  url: string;
-  /** The answer's headers as received (scrubbed only when shown through `withResponse()`). */
-  headers: Headers;
-  /** The call's own scrub, where it carried a token of its own: `withResponse()` scrubs with it. */
-  scrub?: Redactor;
-}
-
-// The namespaces (client.incidents, client.members, …) are built at construction from the generated
-// table (resources/build.ts); merging the generated interface gives the class their types, with no
-// hand-written list to keep in step with the OpenAPI.
-// eslint-disable-next-line @typescript-eslint/no-unsafe-declaration-merging, @typescript-eslint/no-empty-object-type
-export interface Flashduty extends Resources {}
 
 /**
  * The client of the Flashduty Open API: every operation is a method
@@ -81,8 +60,7 @@ export interface Flashduty extends Resources {}
  * }
  * ```
  */
-// eslint-disable-next-line @typescript-eslint/no-unsafe-declaration-merging
-export class Flashduty {
+export class Flashduty extends Resources {
   readonly baseUrl: string;
   readonly timeout: number;
   readonly maxRetries: number;
@@ -97,6 +75,9 @@ export class Flashduty {
   #loopPromise: Promise<RequestLoop> | undefined;
 
   constructor(options: ClientOptions = {}) {
+    // The namespaces (client.incidents, client.members, …) are the generated base class's: made
+    // first, they only keep the client, which every call goes through once it is made.
+    super();
     const parent = DERIVED.get(options);
     const credential = checkCredential(options, parent === undefined);
     if (isBrowser() && !options.dangerouslyAllowBrowser) {
@@ -116,7 +97,7 @@ export class Flashduty {
     const level = options.logLevel ?? readEnv('FLASHDUTY_LOG') ?? 'warn';
     if (!isLogLevel(level)) throw new ConfigError(`logLevel: unknown level ${JSON.stringify(level)}`);
     // Every option is checked here, so that a mistake throws at construction, not at the first call.
-    const bearer = credential.kind === 'accessToken';
+    const bearer = credential.option === 'accessToken';
     this.#settings = {
       baseUrl: this.baseUrl,
       timeout: this.timeout,
@@ -140,8 +121,7 @@ export class Flashduty {
       limiter: parent?.limiter ?? {},
     };
     const { appKey: _appKey, accessToken: _accessToken, ...rest } = options;
-    this.#options = { ...rest, baseUrl: this.baseUrl, logLevel: level, [credential.kind]: key };
-    buildResources(this);
+    this.#options = { ...rest, baseUrl: this.baseUrl, logLevel: level, [credential.option]: key };
   }
 
   /**
@@ -163,7 +143,7 @@ export class Flashduty {
     const credential = checkCredential(merged, false);
     const shares =
       checkBaseUrl(merged.baseUrl ?? this.baseUrl) === this.baseUrl &&
-      credential.kind === this.#credential.kind &&
+      credential.option === this.#credential.option &&
       credential.value === this.#credential.value &&
       options.rateLimit === undefined;
     DERIVED.set(merged, { limiter: shares ? this.#settings.limiter : {} });
@@ -207,11 +187,17 @@ export class Flashduty {
     body: OperationBody<P>,
     options?: RequestOptions & { token?: string },
   ): APIPromise<OperationData<P>> {
-    return callPath(this, path, body, options) as APIPromise<OperationData<P>>;
+    return this._call<OperationData<P>>(() => loadCall().then((call) => call.sendPath(this, path, body, options)));
   }
 
-  /** @internal A call's promise: `run` sends it, `map` makes the result; `withResponse()` works on it. */
-  _call<T>(run: () => Promise<ApiResponse>, map: (response: ApiResponse) => T): APIPromise<T> {
+  /**
+   * @internal A call's promise: `run` sends it, `map` makes the result (by default the answer's
+   * `data`); `withResponse()` works on it.
+   */
+  _call<T = unknown>(
+    run: () => Promise<ApiResponse>,
+    map: (response: ApiResponse) => T = (response) => response.data as T,
+  ): APIPromise<T> {
     // run() inside then(): a check that throws before sending rejects the promise instead.
     const result = Promise.resolve().then(run);
     return apiPromise(
@@ -221,18 +207,13 @@ export class Flashduty {
   }
 
   /** @internal What `withResponse()` shows of an answer (a page's): its headers scrubbed of the key. */
-  _describe(answer: ApiResponse): ResponseInfo {
-    return describe(answer, this.#settings.scrub);
-  }
-
-  /** @internal The request loop for POST operations. */
-  _post(path: string, body: unknown, kind: RetryKind, options: RequestOptions = {}): Promise<ApiResponse> {
-    return this._request('POST', path, body, kind, options);
+  _responseInfo(answer: ApiResponse): ResponseInfo {
+    return responseInfo(answer, this.#settings.scrub);
   }
 
   /**
    * @internal The request loop. Operations call this with their wire body (for GET, the query
-   * parameters) and retry kind. The loop (ky and the wire rules) loads with the first call.
+   * parameters) and retry policy. The loop (ky and the wire rules) loads with the first call.
    */
   _request(...call: Parameters<RequestLoop['send']>): Promise<ApiResponse> {
     const loop = this.#loop; // not awaited once loaded: a call pays no extra turn for the lazy load
@@ -255,14 +236,14 @@ export class Flashduty {
   toJSON(): Record<string, unknown> {
     return {
       baseUrl: this.baseUrl,
-      [this.#credential.kind]: '***',
+      [this.#credential.option]: '***',
       timeout: this.timeout,
       maxRetries: this.maxRetries,
     };
   }
 
   [Symbol.for('nodejs.util.inspect.custom')](): string {
-    return `Flashduty { baseUrl: '${this.baseUrl}', ${this.#credential.kind}: '***' }`;
+    return `Flashduty { baseUrl: '${this.baseUrl}', ${this.#credential.option}: '***' }`;
   }
 }
 

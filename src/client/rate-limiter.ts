@@ -6,7 +6,7 @@
 // Times are read from the monotonic clock: a wall-clock step back (NTP, a VM resumed) would
 // otherwise hold every slot until the wall clock caught up, past any call's timeout.
 
-import { APIUserAbortError } from '../core/errors.js';
+import { APIUserAbortError } from '../core/api-errors.js';
 import type { RedisClientLike } from '../internal/redis.js';
 
 /** Limits of the client-side limiter, and where its windows are kept. */

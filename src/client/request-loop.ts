@@ -2,7 +2,7 @@
 // envelope → retry policy. It is loaded with a client's first call (see `Flashduty._request`), so
 // that `import { Flashduty }` does not carry ky and the wire rules up front; nothing else in the SDK
 // touches the network. Rules owned here: an attempt holds its limiter slot until the server has
-// answered; retries follow retry.ts per kind of operation (reads, mutations); foreign errors are
+// answered; retries follow the operation's retry policy (retry.ts: reads, mutations); foreign errors are
 // kept only as causes scrubbed of the credentials. A call carries one credential: the client's app
 // key (`app_key` in the query) or access token (`Authorization: Bearer`), or for an operation that
 // takes a token of its own, that token alone (`Authorization: Bearer`, no app key).
@@ -20,8 +20,9 @@ import {
   APIUserAbortError,
   FlashdutyError,
   ResponseValidationError,
-} from '../core/errors.js';
-import { interpret, interpretLines, type ValidateMode } from '../core/envelope.js';
+} from '../core/api-errors.js';
+import type { Answer } from '../core/api-promise.js';
+import { interpret, interpretLines, type ValidateMode } from '../core/envelope-reader.js';
 import { sleep, startAttempt } from '../internal/abort.js';
 import type { LogFn } from '../internal/logger.js';
 import { loader } from '../internal/lazy.js';
@@ -30,7 +31,6 @@ import type { ClientSpan } from '../internal/otel-spans.js';
 import { createRedactor, type Redactor, scrubHeaders } from '../internal/redact.js';
 import { parseRetryAfter } from '../internal/retry-after.js';
 import { loadDeep } from '../schemas/load-deep.js';
-import type { ApiResponse } from './client.js';
 import { checkTimeout, checkWhole, type Hooks, type RequestOptions } from './client-options.js';
 import { createLimiter } from './limiters.js';
 import { attemptTimer } from './metrics.js';
@@ -40,7 +40,7 @@ import {
   isRetryable,
   isUnsentFailure,
   MAX_RETRY_AFTER_MS,
-  type RetryKind,
+  type RetryPolicy,
   UnsentRequestError,
 } from './retry.js';
 import type * as Transport from './transport.js';
@@ -67,6 +67,16 @@ export interface LoopSettings {
   rateLimit: RateLimitOptions | false;
   /** Where the limiter is kept: clients made by `withOptions()` with the same base URL and credential share one. */
   limiter: { current?: Limiter | undefined; made?: true };
+}
+
+/**
+ * @internal What the request loop hands back to an operation: the answer's `data` (or NDJSON lines)
+ * and the answer itself (its status, request id, URL with the app_key redacted, headers as received
+ * and, where the call carried a token of its own, the scrub that knows it), which `withResponse()`
+ * shows.
+ */
+export interface ApiResponse extends Answer {
+  data: unknown;
 }
 
 /** @internal The request loop of one client. */
@@ -106,9 +116,9 @@ export class RequestLoop {
     method: 'GET' | 'POST',
     path: string,
     body: unknown,
-    kind: RetryKind,
+    policy: RetryPolicy,
     options: RequestOptions = {},
-    answer: Answer = 'envelope',
+    answer: AnswerFormat = 'envelope',
     token?: string,
   ): Promise<ApiResponse> {
     const maxRetries =
@@ -136,17 +146,18 @@ export class RequestLoop {
     for (let retry = 0; ; retry++) {
       try {
         const response = await (span
-          ? span.run(() => this.#attempt(call, timeout, kind, options))
-          : this.#attempt(call, timeout, kind, options));
+          ? span.run(() => this.#attempt(call, timeout, policy, options))
+          : this.#attempt(call, timeout, policy, options));
         span?.end(response, retry);
         return response;
       } catch (error) {
         const failure = error instanceof FlashdutyError ? error : new APIConnectionError(undefined, { url });
-        const wait = retry >= maxRetries || !isRetryable(failure, kind) ? undefined : this.#retryDelay(failure, retry);
+        const wait =
+          retry >= maxRetries || !isRetryable(failure, policy) ? undefined : this.#retryDelay(failure, retry);
         if (wait === undefined) throw failed(span, failure, retry);
         this.#settings.log(
           'warn',
-          `${path}: ${failure.name} (${describe(failure)}); retry ${retry + 1}/${maxRetries} in ${wait} ms`,
+          `${path}: ${failure.name} (${failureSummary(failure)}); retry ${retry + 1}/${maxRetries} in ${wait} ms`,
         );
         span?.retry(failure, retry);
         await sleep(wait, options.signal, () => failed(span, new APIUserAbortError({ url }), retry));
@@ -165,7 +176,7 @@ export class RequestLoop {
   async #attempt(
     { method, operation, target, body, url, trace, answer, scrub, headers: own, appKeyParam }: Call,
     timeout: number,
-    kind: RetryKind,
+    policy: RetryPolicy,
     options: RequestOptions,
   ): Promise<ApiResponse> {
     // A free slot is taken at once: waiting on a promise only when there is none costs a call a turn less.
@@ -200,7 +211,7 @@ export class RequestLoop {
           at: target,
           base: this.#settings.baseUrl,
           method,
-          mutation: kind === 'mutation',
+          mutation: policy === 'mutation',
           appKeyParam,
           url,
           show: (headers) => scrubHeaders(headers, scrub),
@@ -287,7 +298,7 @@ export class RequestLoop {
 const loadTransport = loader(() => import('./transport.js'));
 
 /** What a success is: an envelope, NDJSON lines, or whichever the answer's Content-Type says. */
-type Answer = 'envelope' | 'ndjson' | 'either';
+type AnswerFormat = 'envelope' | 'ndjson' | 'either';
 
 /** One call as every attempt sends it. */
 interface Call {
@@ -298,7 +309,7 @@ interface Call {
   target: string;
   /** The JSON text of the body, or the form of an upload (POST only). */
   body: string | FormData | undefined;
-  answer: Answer;
+  answer: AnswerFormat;
   /** Scrubs the call's credentials from what it shows: the client's, and the call's own token. */
   scrub: Redactor;
   /** The call's own headers (its token's `Authorization`), where it does not send the client's. */
@@ -373,6 +384,7 @@ function isNdjson(headers: Headers): boolean {
   return /^application\/(x-)?ndjson\b/i.test(headers.get('content-type') ?? '');
 }
 
-function describe(error: FlashdutyError): string {
+/** A failure as the retry log line names it: `HTTP 503 ServiceUnavailable`, or the error's message. */
+function failureSummary(error: FlashdutyError): string {
   return error instanceof APIError ? `HTTP ${error.status}${error.code ? ` ${error.code}` : ''}` : error.message;
 }

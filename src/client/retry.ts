@@ -1,10 +1,21 @@
-// Which failures are retried, and how long to wait. Reads retry whatever a retry cannot make worse;
+// Which failures are retried, and how long to wait. Every operation has a retry policy (the
+// manifest calls it the operation's `kind`): reads retry whatever a retry cannot make worse;
 // mutations retry only where the first attempt provably had no effect.
 
-import { APIConnectionError, APIConnectionTimeoutError, APIError, FlashdutyError } from '../core/errors.js';
+import { APIConnectionError, APIConnectionTimeoutError, APIError, FlashdutyError } from '../core/api-errors.js';
 
-/** `read`: retried on network errors, timeouts, 429, 500, 502, 503, 504. `mutation`: on 429 and unsent requests only. */
-export type RetryKind = 'read' | 'mutation';
+/**
+ * An operation's retry policy (`OPERATIONS[path].kind`). `read`: retried on network errors, timeouts,
+ * 429, 500, 502, 503, 504. `mutation`: on 429 and unsent requests only.
+ */
+export type RetryPolicy = 'read' | 'mutation';
+
+/**
+ * The same as {@link RetryPolicy}.
+ *
+ * @deprecated Use {@link RetryPolicy}: `kind` names an operation's retry policy only in the manifest.
+ */
+export type RetryKind = RetryPolicy;
 
 /** The longest `Retry-After` honoured; a longer one fails the call at once. */
 export const MAX_RETRY_AFTER_MS = 60_000;
@@ -38,15 +49,15 @@ export function isUnsentFailure(error: unknown): boolean {
   return false;
 }
 
-export function isRetryable(error: FlashdutyError, kind: RetryKind): boolean {
+export function isRetryable(error: FlashdutyError, policy: RetryPolicy): boolean {
   if (error instanceof APIError) {
     const tooFrequent = error.status === 429 || error.code === 'RequestTooFrequently';
-    if (kind === 'mutation') return tooFrequent;
+    if (policy === 'mutation') return tooFrequent;
     return tooFrequent || READ_STATUSES.has(error.status) || READ_CODES.has(error.code ?? '');
   }
   if (error instanceof UnsentRequestError) return true;
   if (error instanceof APIConnectionTimeoutError || error instanceof APIConnectionError) {
-    return kind === 'read';
+    return policy === 'read';
   }
   return false;
 }

@@ -14,7 +14,7 @@
 // A slot whose call never reports back (its process died) frees at the call's timeout plus the
 // window: no wait is longer than that, or than the call's signal allows.
 
-import { APIUserAbortError } from '../core/errors.js';
+import { APIUserAbortError } from '../core/api-errors.js';
 import type { LogFn } from '../internal/logger.js';
 import { uniqueToken } from '../internal/token.js';
 import { LuaScript, oneSlot, type RedisRun } from '../internal/redis.js';

@@ -6,7 +6,7 @@
 // that outlasts the attempt's time is cancelled.
 // Connection errors name the host and the reason.
 
-import { APIError, ResponseTooLargeError } from '../core/errors.js';
+import { APIError, ResponseTooLargeError } from '../core/api-errors.js';
 import type { SanitizedCause } from '../internal/cause.js';
 import type { Attempt } from '../internal/abort.js';
 import { readBounded } from '../internal/bytes.js';

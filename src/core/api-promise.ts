@@ -5,7 +5,7 @@
 // RESPONSE method, which its class has on its prototype: nothing per page beyond the field.
 
 import { type Redactor, scrubHeaders } from '../internal/redact.js';
-import { FlashdutyError } from './errors.js';
+import { FlashdutyError } from './api-errors.js';
 
 /** The HTTP answer a result came from. */
 export interface ResponseInfo {
@@ -49,7 +49,7 @@ export const RESPONSE: unique symbol = Symbol('flashduty.response');
 const ignore = (): void => {};
 
 /** @internal What `withResponse()` shows of an answer: its headers scrubbed of the key. */
-export function describe({ status, requestId, url, headers, scrub: own }: Answer, scrub: Redactor): ResponseInfo {
+export function responseInfo({ status, requestId, url, headers, scrub: own }: Answer, scrub: Redactor): ResponseInfo {
   return { status, headers: scrubHeaders(headers, own ?? scrub), requestId, url };
 }
 
@@ -59,7 +59,7 @@ export function apiPromise<T>(result: Promise<{ data: T; answer: Answer }>, scru
   promise.withResponse = () => {
     // The caller observes the outcome through this promise: the plain one's rejection is handled too.
     promise.catch(ignore);
-    return result.then(({ data, answer }) => ({ data, response: describe(answer, scrub) }));
+    return result.then(({ data, answer }) => ({ data, response: responseInfo(answer, scrub) }));
   };
   return promise;
 }

@@ -1,5 +1,6 @@
 // The one shape of "what is wrong, and where" across the SDK: a request param that breaks its
-// schema, a page that breaks its contract, a webhook payload or a custom-body template. A leaf:
+// schema, a page that breaks its contract, a webhook payload or a custom-body template; and the one
+// way the hand-written checks of answers (envelopes, pages) word a value of the wrong type. A leaf:
 // imports nothing.
 
 /** What is wrong, and where. */
@@ -8,4 +9,17 @@ export interface Problem {
   path: string;
   /** What: `expected a string, got 5`. */
   message: string;
+}
+
+/**
+ * Where a body breaks the contract, and how.
+ *
+ * @deprecated The same as {@link Problem}; use that name.
+ */
+export type ShapeProblem = Problem;
+
+/** A value of the wrong type at `path`: `expected an integer, got string`. */
+export function expected(path: string, type: string, value: unknown): Problem {
+  const got = value === null ? 'null' : Array.isArray(value) ? 'an array' : typeof value;
+  return { path, message: `expected ${type}, got ${got}` };
 }

@@ -9,7 +9,7 @@ import type { OperationRule } from '../client/resources/rules.js';
 
 /** The rules of each operation that has rules, by path. */
 export const RULES: Record<string, OperationRule> = {
-  "/incident/list": {"paging":{"items":"items","limit":20,"total":true,"hasNext":true,"window":2678400,"depth":10000,"id":"incident_id","cursor":true,"number":true},"times":{"start_time":"s","end_time":"s"},"lists":{"progress":["Triggered","Processing","Closed"],"incident_severity":["Critical","Warning","Info"]}},
+  "/incident/list": {"paging":{"items":"items","limit":20,"total":true,"hasNext":true,"window":2678400,"depth":10000,"id":"incident_id","name":"listIncidents","cursor":true,"number":true},"times":{"start_time":"s","end_time":"s"},"lists":{"progress":["Triggered","Processing","Closed"],"incident_severity":["Critical","Warning","Info"]}},
   "/incident/alert/list": {"paging":{"items":"items","limit":1000,"total":true,"number":true}},
   "/incident/feed": {"paging":{"items":"items","limit":20,"hasNext":true,"number":true}},
   "/incident/assign": {"times":{"assigned_to.assigned_at":"s"}},

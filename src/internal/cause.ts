@@ -24,7 +24,7 @@ export interface SanitizedCause {
 export function sanitizeCause(error: unknown, scrub: Redactor, depth = 0): SanitizedCause | undefined {
   if (error === undefined || error === null || depth > 4) return undefined;
   if (!(error instanceof Error)) {
-    return { name: 'Error', message: scrub(typeof error === 'string' ? error : describe(error)) };
+    return { name: 'Error', message: scrub(typeof error === 'string' ? error : asText(error)) };
   }
   const copy = new Error(scrub(error.message)) as Error & SanitizedCause;
   copy.name = error.name;
@@ -39,7 +39,8 @@ export function sanitizeCause(error: unknown, scrub: Redactor, depth = 0): Sanit
   return copy;
 }
 
-function describe(value: unknown): string {
+/** A thrown value that is not an Error, as text: its JSON, else `String()` of it. */
+function asText(value: unknown): string {
   try {
     return JSON.stringify(value) ?? String(value);
   } catch {

@@ -4,7 +4,7 @@
 // clients and refuse the rest alike, and send their scripts one way: by SHA-1 (EVALSHA), the body
 // only when Redis does not hold it (NOSCRIPT: after a restart, a failover or SCRIPT FLUSH).
 
-import { ConfigError } from './errors.js';
+import { ConfigError } from './flashduty-error.js';
 
 /** The parts of an ioredis client used here. */
 export interface IORedisLike {

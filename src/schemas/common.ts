@@ -4,7 +4,8 @@
 //
 // Every schema is built inside an IIFE marked `@__PURE__`: bundlers can then drop the schemas (and
 // zod with them) from apps that never use them, which is most apps, since the default
-// `validate: 'envelope'` is hand-written (shape.ts) and `'deep'` loads the schemas on demand.
+// `validate: 'envelope'` is hand-written (core/envelope-reader.ts, client/pagination/page-shape.ts)
+// and `'deep'` loads the schemas on demand.
 //
 // The TypeScript types of the resources derive from the generated OpenAPI types; the schemas state
 // every field again (zod needs values), and `Agrees` fails the typecheck when a schema and its type drift.
@@ -47,7 +48,6 @@ export const int = /* @__PURE__ */ (() => z.int())();
 export const str = /* @__PURE__ */ (() => z.string())();
 export const bool = /* @__PURE__ */ (() => z.boolean())();
 export const openEnum = /* @__PURE__ */ (() => z.string())();
-// Same pattern as HEX24 in shape.ts, which stays free of zod so the default client never loads it.
 export const hexId = /* @__PURE__ */ (() => z.string().check(z.regex(/^[0-9a-fA-F]{24}$/)))();
 export const labels = /* @__PURE__ */ (() => z.record(z.string(), z.string()))();
 export const anyMap = /* @__PURE__ */ (() => z.record(z.string(), z.unknown()))();

@@ -1,6 +1,7 @@
-// `validate: 'deep'`: every field through the zod schemas. Loaded on demand, so clients that keep
-// the default validation never load zod. A checker compiled from the same schemas answers first;
-// zod runs only on a failure, to say exactly what and where.
+// `validate: 'deep'`: every field through the zod schemas: every answer's envelope, and the pages of
+// the lists that have a schema of their pages (PAGE_SCHEMAS, by path). Loaded on demand, so clients
+// that keep the default validation never load zod. A checker compiled from the same schemas answers
+// first; zod runs only on a failure, to say exactly what and where.
 
 import * as z from 'zod/mini';
 import { type Check, compile } from './compile.js';
@@ -28,8 +29,15 @@ function describeIssue(issue: z.core.$ZodIssue | undefined): string {
   return issue.message || issue.code;
 }
 
-export function checkIncidentListDeep(data: unknown): Problem | undefined {
-  return deepCheck(IncidentListResponseSchema, data, 'data');
+/** The `data` schemas of list pages, by operation path: every field of every item. */
+const PAGE_SCHEMAS: Readonly<Record<string, z.ZodMiniType>> = {
+  '/incident/list': IncidentListResponseSchema,
+};
+
+/** Where a page of the operation at `path` breaks its schema; undefined where it has none or keeps to it. */
+export function checkPageDeep(path: string, data: unknown): Problem | undefined {
+  const schema = PAGE_SCHEMAS[path];
+  return schema ? deepCheck(schema, data, 'data') : undefined;
 }
 
 export function checkEnvelopeDeep(body: unknown): Problem | undefined {

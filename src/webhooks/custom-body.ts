@@ -13,7 +13,7 @@
 // be trusted as the key.
 
 import type { Problem } from '../core/problem.js';
-import { FlashdutyError } from '../internal/errors.js';
+import { FlashdutyError } from '../internal/flashduty-error.js';
 import { type CustomBodyEventKeys, KEY_VARIABLES, type KeyVariable, readerOf, where } from './custom-body-keys.js';
 import type { PayloadReader } from './kinds.js';
 import { parseTemplate, stringify, type ValueMapping, VARIABLE, WHOLE_VARIABLE } from './template.js';

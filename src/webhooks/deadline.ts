@@ -8,7 +8,7 @@
 //   answered (`dispose`): a delivery answered at once costs none, and no timer outlives its delivery.
 // - A wait is one promise settled by whichever comes first, not a `Promise.race` of two.
 
-import { FlashdutyError } from '../internal/errors.js';
+import { FlashdutyError } from '../internal/flashduty-error.js';
 import { isThenable } from '../internal/maybe.js';
 
 /** A wait that did not finish by the delivery's deadline. */

@@ -20,7 +20,7 @@
 //   by its outcome, and `flashduty.webhook.queue.wait`, from the handoff (the answer) to the job's
 //   first start, in seconds.
 
-import { FlashdutyError } from '../internal/errors.js';
+import { FlashdutyError } from '../internal/flashduty-error.js';
 import { messageOf } from './handlers.js';
 import type { Deadline } from './deadline.js';
 import type { DeliveryReader } from './kinds.js';

@@ -5,7 +5,7 @@
 // file with the first invalid delivery; `checkPayload` and `readDefaultPayload` use it directly.
 
 import type { Problem } from '../core/problem.js';
-import { FlashdutyError } from '../internal/errors.js';
+import { FlashdutyError } from '../internal/flashduty-error.js';
 import { isObject } from '../internal/guards.js';
 import {
   ID_EXPECTED,

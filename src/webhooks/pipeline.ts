@@ -22,7 +22,7 @@
 //   before the job ends, and a job's release not at all (its next attempt holds the same token).
 // - Every failure on this side goes to 'error' (the handlers' logger first), never to the sender.
 
-import { FlashdutyError } from '../internal/errors.js';
+import { FlashdutyError } from '../internal/flashduty-error.js';
 import { loader } from '../internal/lazy.js';
 import { andThen, attempt, isThenable, type MaybePromise } from '../internal/maybe.js';
 import type { Deadline } from './deadline.js';

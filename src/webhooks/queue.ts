@@ -13,7 +13,7 @@
 //   whose keys have no hash tag (BullMQ's default prefix `bull`) would fail every delivery with
 //   CROSSSLOT, so the receiver refuses it when made.
 
-import { ConfigError } from '../internal/errors.js';
+import { ConfigError } from '../internal/flashduty-error.js';
 
 /** What the receiver needs of a queue: BullMQ's `Queue#add(name, data, { jobId })`. */
 export interface WebhookQueue {

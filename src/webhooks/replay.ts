@@ -10,7 +10,7 @@
 // - The client is taken structurally: the webhooks entry never bundles the API client.
 
 import type { ListWebhookHistoryParams, WebhookHistoryDetail, WebhookHistoryItem } from '../schemas/webhook-history.js';
-import { FlashdutyError } from '../internal/errors.js';
+import { FlashdutyError } from '../internal/flashduty-error.js';
 import type { ReceiveResult, WebhookReceiver } from './receiver.js';
 
 /** The part of the client replay uses: `client.webhookHistory`. */

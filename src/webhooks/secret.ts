@@ -7,7 +7,7 @@
 //   text itself; a presented value matches when either reading of it gives the secret's UTF-8
 //   bytes, so a secret such as `pässwörd` gets the same verdict through every adapter.
 
-import { ConfigError } from '../internal/errors.js';
+import { ConfigError } from '../internal/flashduty-error.js';
 
 /** The shared-secret header check. */
 export interface SecretOptions {

@@ -7,7 +7,7 @@
 //   4. A path that does not exist stays as written, braces included.
 // Value mapping replaces a resolved value that matches a source value of its path's table.
 
-import { FlashdutyError } from '../internal/errors.js';
+import { FlashdutyError } from '../internal/flashduty-error.js';
 
 /** `{ [path]: { [sourceValue]: targetValue } }`, e.g. `{ 'incident.incident_severity': { Critical: 'P1' } }`. */
 export type ValueMapping = Record<string, Record<string, unknown>>;

@@ -1,22 +1,11 @@
-// The incident list's pages: the page class and promise the API names (IncidentPage,
-// IncidentPagePromise), and the page check that `validate` runs on them. The list itself is an
-// operation like any other (call.ts, the paging engine), with its 31-day windows and depth limit
-// from the generated rules.
+// The incident list's pages, as the API names them: IncidentPage and IncidentPagePromise (the
+// generated `incidents.list`, and `listIncidents`, return one). The list itself pages as every list
+// does, by its generated rule (its 31-day windows, its depth, its incidents' ids).
 
 import type { IncidentInfo } from '../../schemas/incident.js';
 import type { ListIncidentsRequest } from '../../schemas/list.js';
-import { loadDeep } from '../../schemas/load-deep.js';
-import { checkPageShape } from '../../schemas/shape.js';
-import type { ListOperation } from './operation.js';
 import { ListPage } from './page.js';
-import { ListPagePromise } from './page-promise.js';
-
-/** @internal The incident page's check: at once unless deep (a promise per page where nothing waits cost a call two turns). */
-export const checkIncidentPage: NonNullable<ListOperation<IncidentInfo>['check']> = (data, client) => {
-  const problem = checkPageShape(data);
-  if (problem || client.validate !== 'deep') return problem;
-  return loadDeep().then((deep) => deep.checkIncidentListDeep(data));
-};
+import { type ListOpener, ListPagePromise } from './page-promise.js';
 
 /** One page of `listIncidents`. */
 export class IncidentPage extends ListPage<IncidentInfo, ListIncidentsRequest> {
@@ -25,4 +14,9 @@ export class IncidentPage extends ListPage<IncidentInfo, ListIncidentsRequest> {
 }
 
 /** `await` gives the first page; iterating gives every incident. */
-export class IncidentPagePromise extends ListPagePromise<IncidentInfo, ListIncidentsRequest, IncidentPage> {}
+export class IncidentPagePromise extends ListPagePromise<IncidentInfo, ListIncidentsRequest, IncidentPage> {
+  /** @internal Made by `incidents.list`; its pages are IncidentPages. */
+  constructor(open: ListOpener<IncidentInfo, ListIncidentsRequest, IncidentPage>) {
+    super(open, IncidentPage);
+  }
+}

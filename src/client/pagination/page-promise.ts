@@ -2,16 +2,15 @@
 // iterable of every item (PagePromise), and its list-operation form (ListPagePromise). Nothing is
 // sent until it is awaited or iterated, so a caller who only iterates never pays for an extra
 // request, and params only valid for iteration (a range over 31 days) do not fail up front.
-// Awaiting and then iterating one promise fetches its first page once.
+// Awaiting and then iterating one promise fetches its first page once. The options of `.pages()`
+// and `.items()` are checked here, when they are given.
 
 import { responseOf, type WithResponse } from '../../core/api-promise.js';
-import { RequestValidationError } from '../../core/errors.js';
-import type { Flashduty, RequestOptions } from '../client.js';
-import type { ListOperation, PagedRequest } from './operation.js';
-import { ListPage, loadWalk, type PageFactory } from './page.js';
-
-/** How iteration moves from page to page. */
-export type PagingMode = 'cursor' | 'number';
+import { RequestValidationError } from '../../core/api-errors.js';
+import type { ListCall } from './list-call.js';
+import type { PagedRequest } from './operation.js';
+import { ListPage, type PageFactory } from './page.js';
+import type { PagingMode } from './scheme.js';
 
 /** Options of {@link PagePromise.pages}. */
 export interface PagesOptions {
@@ -29,12 +28,19 @@ export interface ItemsOptions extends PagesOptions {
   maxItems?: number;
 }
 
+/** The options of {@link PagePromise.pages} as a {@link PageSource} gets them: checked, `maxPages` Infinity where none was given. */
+export interface WalkOptions {
+  by: PagingMode | undefined;
+  maxPages: number;
+  resumeFrom: string | undefined;
+}
+
 /** Where a {@link PagePromise} gets its pages. */
 export interface PageSource<Page> {
   /** The one page that `await` gives. */
   first(): Promise<Page>;
   /** Every page, in order, each item appearing once. */
-  pages(options: PagesOptions): AsyncIterable<Page>;
+  pages(options: WalkOptions): AsyncIterable<Page>;
 }
 
 /** A lazy promise of the first page that is also an async iterable of every item. */
@@ -75,10 +81,11 @@ export class PagePromise<Page extends { items: Item[] }, Item> implements Promis
 
   /** Every page. */
   pages(options: PagesOptions = {}): AsyncIterable<Page> {
-    if (options.resumeFrom !== undefined && typeof options.resumeFrom !== 'string') {
+    const { by, maxPages, resumeFrom } = options;
+    if (resumeFrom !== undefined && typeof resumeFrom !== 'string') {
       throw new RequestValidationError('resumeFrom', 'expected the resumeToken string of a page');
     }
-    return this.#source.pages({ ...options, by: checkMode(options.by) });
+    return this.#source.pages({ by: checkMode(by), maxPages: checkLimit(maxPages, 'maxPages'), resumeFrom });
   }
 
   /** Every item, across pages. */
@@ -147,8 +154,8 @@ function checkMode(by: unknown): PagingMode | undefined {
   throw new RequestValidationError('by', `expected 'cursor' or 'number', got ${JSON.stringify(by)}`);
 }
 
-/** A positive whole number, or Infinity when absent. */
-export function checkLimit(value: unknown, name: string): number {
+/** A whole number ≥ 0, or Infinity when absent. */
+function checkLimit(value: unknown, name: string): number {
   if (value === undefined) return Infinity;
   if (typeof value !== 'number' || !Number.isInteger(value) || value < 0) {
     throw new RequestValidationError(
@@ -160,11 +167,13 @@ export function checkLimit(value: unknown, name: string): number {
 }
 
 /**
- * A list call's operation and wire request, made on the first page (the tables, the params'
- * conversion and checks load then; a failure rejects the first page or the walk, never the call).
- * @internal
+ * Opens a list call: its tables and params' conversion load, its params are converted and checked
+ * (a failure rejects the first page or the walk, never the call). Called once, with the first page
+ * or walk.
  */
-export type ListSource<Item, Request> = () => Promise<{ operation: ListOperation<Item>; request: Request }>;
+export type ListOpener<Item, Request extends PagedRequest, Page extends ListPage<Item, Request>> = (
+  Page: PageFactory<Item, Request, Page>,
+) => Promise<ListCall<Item, Request, Page>>;
 
 /** `await` gives the first page; iterating gives every item; `.pages()`/`.items()` choose how. */
 export class ListPagePromise<
@@ -172,46 +181,22 @@ export class ListPagePromise<
   Request extends PagedRequest = PagedRequest,
   Page extends ListPage<Item, Request> = ListPage<Item, Request>,
 > extends PagePromise<Page, Item> {
-  /** @internal Page promises come from the list methods. */
+  /** @internal Page promises come from the list methods; `Page` is the class of their pages. */
   constructor(
-    client: Flashduty,
-    source: ListSource<Item, Request>,
-    options: RequestOptions,
-    factory: PageFactory<Item, Request, Page>,
+    open: ListOpener<Item, Request, Page>,
+    Page: PageFactory<Item, Request, Page> = ListPage as unknown as PageFactory<Item, Request, Page>,
   ) {
-    let made: ReturnType<ListSource<Item, Request>> | undefined;
-    /** Runs `step` once the call is made and the walks are loaded (both at once, each once). */
-    const ready = <T>(
-      step: (call: { operation: ListOperation<Item>; request: Request }, walk: WalkModule) => Promise<T>,
-    ): Promise<T> => {
-      const walking = loadWalk();
-      made ??= source();
-      return made.then((call) => walking.then((walk) => step(call, walk)));
-    };
+    let opened: Promise<ListCall<Item, Request, Page>> | undefined;
+    const call = () => (opened ??= open(Page));
     let first: Promise<Page> | undefined;
     super({
-      first: () =>
-        (first ??= ready(({ operation, request }, walk) =>
-          walk.firstPage(client, operation, request, options, factory),
-        )),
-      pages: ({ by, maxPages, resumeFrom }) => ({
-        [Symbol.asyncIterator]: () =>
-          deferredIterator(() =>
-            ready(async ({ operation, request }, walk) =>
-              walk.walk(client, operation, request, options, factory, { by, maxPages, resumeFrom }, () => first),
-            ),
-          ),
+      first: () => (first ??= call().then((list) => list.first())),
+      pages: (options) => ({
+        [Symbol.asyncIterator]: () => deferredIterator(() => call().then((list) => list.walk(options, () => first))),
       }),
     });
   }
 }
-
-/** A shallow copy of an object's params: what the caller changes after a list call does not change its requests. */
-export function snapshot<T>(params: T): T {
-  return typeof params === 'object' && params !== null && !Array.isArray(params) ? { ...params } : params;
-}
-
-type WalkModule = typeof import('./walk.js');
 
 /** An iterator that starts its source on the first `next()`; `return()` before that ends it without starting it. */
 function deferredIterator<T>(start: () => Promise<AsyncIterator<T>>): AsyncIterator<T> {

@@ -1,38 +1,35 @@
-// Resume tokens, written and read in one place: a page's token is the operation's name, the params'
+// Resume tokens, written and read in one place: a page's token is the list's name, the params'
 // fingerprint (their hash without the paging fields) and where the walk goes next (a window, and a
 // cursor or page number in it), as base64 of JSON. `resumeFrom` accepts only a token of the same
-// operation and params, so a walk never resumes into another list's position.
+// list and params, so a walk never resumes into another list's position.
 
-import { RequestValidationError } from '../../core/errors.js';
-import type { ListOperation, PageContext, PagedRequest } from './operation.js';
+import { RequestValidationError } from '../../core/api-errors.js';
+import { hashOf } from '../../internal/hash.js';
+import type { Position } from './scheme.js';
 
 /** What a resume token holds. @internal */
-export interface Token {
+export interface Token extends Position {
   v: 1;
   op: string;
   f: string;
+  /** The window the walk goes on in. */
   w: number;
-  c?: string;
-  p?: number;
+  /** The walk has nothing after this page. */
   end?: true;
 }
 
-/** Where the walk goes after a page. @internal */
+/** Where the walk goes after a page: a window, and a position in it, or the end. @internal */
 export type Next = Omit<Token, 'v' | 'op' | 'f'>;
 
 /** A page's token. */
-export function encodeToken(next: Next, operation: ListOperation<never>, context: PageContext): string {
-  const token: Token = { v: 1, op: operation.name, f: context.fingerprint(), ...next };
+export function encodeToken(name: string, fingerprint: string, next: Next): string {
+  const token: Token = { v: 1, op: name, f: fingerprint, ...next };
   return btoa(encodeURIComponent(JSON.stringify(token))).replace(/=+$/, '');
 }
 
-/** The params without their paging fields, hashed (FNV-1a over canonical JSON): what a token belongs to. */
-export function fingerprint(wire: PagedRequest): string {
-  const { p: _p, search_after_ctx: _c, ...rest } = wire;
-  const text = canonical(rest);
-  let hash = 0x811c9dc5;
-  for (let i = 0; i < text.length; i++) hash = Math.imul(hash ^ text.charCodeAt(i), 0x01000193);
-  return (hash >>> 0).toString(36);
+/** The params without their position (their cursor, page number or offset), hashed (FNV-1a over canonical JSON): what a token belongs to. */
+export function fingerprint(base: Record<string, unknown>): string {
+  return hashOf(canonical(base)).toString(36);
 }
 
 function canonical(value: unknown): string {
@@ -47,7 +44,7 @@ function canonical(value: unknown): string {
 }
 
 /** The token a walk resumes from, checked: a RequestValidationError for anything but a token of these params. */
-export function decodeToken(text: unknown, operation: ListOperation<never>, print: string): Token {
+export function decodeToken(text: unknown, name: string, print: string): Token {
   let token: Partial<Token> | undefined;
   try {
     token = typeof text === 'string' ? (JSON.parse(decodeURIComponent(atob(text))) as Partial<Token>) : undefined;
@@ -57,10 +54,10 @@ export function decodeToken(text: unknown, operation: ListOperation<never>, prin
   if (!token || token.v !== 1 || typeof token.w !== 'number') {
     throw new RequestValidationError('resumeFrom', 'expected the resumeToken of a page');
   }
-  if (token.op !== operation.name || token.f !== print) {
+  if (token.op !== name || token.f !== print) {
     throw new RequestValidationError(
       'resumeFrom',
-      `the token belongs to other params (or another list than ${operation.name}); resume with the params it came from`,
+      `the token belongs to other params (or another list than ${name}); resume with the params it came from`,
     );
   }
   return token as Token;

@@ -1,53 +1,44 @@
-// The one way a method is called. Every generated method (client.<resource>[.<sub>].<verb>),
-// client.request and listIncidents come here: the operation's path, HTTP method, retry kind and
-// rules are looked up in the generated tables, which load with the first call together with the
-// params' conversion and the schema checker, so a client that is only constructed carries none of
-// them. Then: params → wire body (params.ts) → the OpenAPI's request schema → path parameters out of
-// the body into the path (encoded) → the request loop (a form for an upload, the answer's lines for
-// an NDJSON answer, the operation's own token where it takes one, as the rules say); a list operation
-// goes to the paging engine with the page shape its rules promise.
+// How an operation is called, once it is known: every generated method (resource.ts: `_send`,
+// `_list`) and client.request come here, loaded with a client's first call together with the
+// generated tables (the manifest, the rules, the request schemas), the params' conversion and the
+// schema checker. The operation's path, HTTP method, retry policy and rules are looked up in the
+// tables. Then: params → wire body (params.ts) → the OpenAPI's request schema → path parameters out
+// of the body into the path (encoded) → the request loop (a form for an upload, the answer's lines
+// for an NDJSON answer, the operation's own token where it takes one, as the rules say); a list
+// opens a list call (pagination/list-call.ts) with its paging rule instead.
 
-import type { APIPromise } from '../../core/api-promise.js';
-import { RequestValidationError } from '../../core/errors.js';
-import { lazy } from '../../internal/lazy.js';
-import type { ApiResponse, Flashduty, RequestOptions } from '../client.js';
+import { RequestValidationError } from '../../core/api-errors.js';
+import { OPERATIONS } from '../../generated/operations.js';
+import { RULES } from '../../generated/operation-rules.js';
+import { REQUEST_SCHEMAS, SCHEMA_DEFS } from '../../generated/request-schemas.js';
+import { checkSchema } from '../../internal/schema.js';
+import type { Flashduty, RequestOptions } from '../client.js';
 import { isHeaderSafe } from '../client-options.js';
-import { checkIncidentPage } from '../pagination/incident-page.js';
-import type { ListOperation, PagedRequest } from '../pagination/operation.js';
-import { ListPage } from '../pagination/page.js';
-import { ListPagePromise, snapshot } from '../pagination/page-promise.js';
+import { ListCall } from '../pagination/list-call.js';
+import type { PagedRequest } from '../pagination/operation.js';
+import type { ListPage, PageFactory } from '../pagination/page.js';
+import type { ApiResponse } from '../request-loop.js';
+import type { RetryPolicy } from '../retry.js';
+import { toForm, toPath, toWire, withIdempotencyKey } from './params.js';
 import type { OperationRule } from './rules.js';
 
-/** What the client knows of an operation once the tables loaded. */
-export interface ResolvedOperation {
+/** What the client knows of an operation from the tables. */
+interface Operation {
   /** The dotted method name (`incidents.ack`), or the path for one the OpenAPI does not list. */
   name: string;
   path: string;
   http: 'GET' | 'POST';
-  kind: 'read' | 'mutation';
+  retry: RetryPolicy;
   rule: OperationRule | undefined;
 }
 
-/** The tables, by method and by path, with the conversion and the checker: all loaded on the first call. */
-const loadTables = lazy(async () => {
-  const [{ OPERATIONS }, { RULES }, params, schemas, checker] = await Promise.all([
-    import('../../generated/operations.js'),
-    import('../../generated/operation-rules.js'),
-    import('./params.js'),
-    import('../../generated/request-schemas.js'),
-    import('../../internal/schema.js'),
-  ]);
-  const byPath = new Map<string, ResolvedOperation>();
-  const byMethod = new Map<string, ResolvedOperation>();
-  for (const [path, info] of Object.entries(OPERATIONS)) {
-    const resolved = { name: info.method, path, http: info.http, kind: info.kind, rule: RULES[path] };
-    byPath.set(path, resolved);
-    byMethod.set(info.method, resolved);
-  }
-  return { byPath, byMethod, params, schemas, checker };
-});
-
-type Tables = Awaited<ReturnType<typeof loadTables>>;
+const BY_PATH = new Map<string, Operation>();
+const BY_METHOD = new Map<string, Operation>();
+for (const [path, info] of Object.entries(OPERATIONS)) {
+  const operation: Operation = { name: info.method, path, http: info.http, retry: info.kind, rule: RULES[path] };
+  BY_PATH.set(path, operation);
+  BY_METHOD.set(info.method, operation);
+}
 
 /** A method takes our conveniences and checks enums; client.request takes the wire body as it is and leaves enums to the server. */
 const METHOD = { enums: true, convert: true };
@@ -60,93 +51,96 @@ interface Prepared {
   body: unknown;
 }
 
-/**
- * The wire body of a call: params converted by the operation's rules, then checked against its
- * request schema (enums only with `enums`: client.request leaves them to the server, so that a value
- * the service adds later can be sent); path parameters taken out of it into the path. A
- * RequestValidationError naming the field, nothing sent.
- */
-function prepare(
-  tables: Tables,
-  operation: ResolvedOperation,
-  params: unknown,
-  { enums, convert }: { enums: boolean; convert: boolean },
-): Prepared {
-  const wire = Array.isArray(params) ? params : tables.params.toWire(params, convert ? operation.rule : undefined);
-  const schema = tables.schemas.REQUEST_SCHEMAS[operation.path];
-  const problem = schema ? tables.checker.checkSchema(wire, schema, tables.schemas.SCHEMA_DEFS, { enums }) : undefined;
-  if (problem) throw new RequestValidationError(problem.path || (convert ? 'params' : 'body'), problem.message);
-  if (Array.isArray(wire)) return { path: operation.path.slice(1), body: wire };
-  const { path, body } = tables.params.toPath(operation.path, wire, operation.rule?.pathParams ?? []);
-  if (operation.rule?.multipart) return { path, body: tables.params.toForm(body) };
-  return { path, body: tables.params.withIdempotencyKey(body, operation.rule?.idempotency === true) };
-}
-
-async function byMethod(method: string): Promise<[Tables, ResolvedOperation]> {
-  const tables = await loadTables();
-  const operation = tables.byMethod.get(method);
-  if (!operation) throw new RequestValidationError('method', `no operation is called ${method}`);
-  return [tables, operation];
-}
-
-/** A method that resolves to the response's `data`. */
-export function callMethod(
+/** A method's call: its params converted and checked, sent; resolves to the answer. */
+export function sendMethod(
   client: Flashduty,
   method: string,
   params: unknown,
-  options?: RequestOptions,
-): APIPromise<unknown> {
-  return client._call(async () => {
-    const [tables, operation] = await byMethod(method);
-    const token = checkToken(operation, options);
-    return send(client, operation, prepare(tables, operation, params, METHOD), options, token);
-  }, dataOf);
+  options: RequestOptions | undefined,
+): Promise<ApiResponse> {
+  const operation = byMethod(method);
+  const token = checkToken(operation, options);
+  return send(client, operation, prepare(operation, params, METHOD), options, token);
 }
 
 /**
  * `client.request(path, body)` calls any operation by its path. A path the OpenAPI does not list is sent
  * unchecked as a POST mutation, the policy that can never double a write.
  */
-export function callPath(
+export function sendPath(
   client: Flashduty,
   path: string,
   body: unknown,
-  options?: RequestOptions,
-): APIPromise<unknown> {
-  return client._call(async () => {
-    if (typeof path !== 'string' || !path.startsWith('/') || /[?#\s]/.test(path)) {
-      throw new RequestValidationError(
-        'path',
-        `expected an operation path of the OpenAPI such as '/incident/ack', got ${JSON.stringify(path)}`,
-      );
-    }
-    if (typeof body !== 'object' || body === null) {
-      throw new RequestValidationError(
-        'body',
-        'expected an object or array (the operation’s request body or query parameters)',
-      );
-    }
-    const tables = await loadTables();
-    const known = tables.byPath.get(path);
-    if (known) {
-      const token = checkToken(known, options);
-      return send(client, known, prepare(tables, known, body, REQUEST), options, token);
-    }
-    const unknown: ResolvedOperation = { name: path, path, http: 'POST', kind: 'mutation', rule: undefined };
-    return send(client, unknown, { path: path.slice(1), body }, options, checkToken(unknown, options));
-  }, dataOf);
+  options: RequestOptions | undefined,
+): Promise<ApiResponse> {
+  if (typeof path !== 'string' || !path.startsWith('/') || /[?#\s]/.test(path)) {
+    throw new RequestValidationError(
+      'path',
+      `expected an operation path of the OpenAPI such as '/incident/ack', got ${JSON.stringify(path)}`,
+    );
+  }
+  if (typeof body !== 'object' || body === null) {
+    throw new RequestValidationError(
+      'body',
+      'expected an object or array (the operation’s request body or query parameters)',
+    );
+  }
+  const known = BY_PATH.get(path);
+  if (known) return send(client, known, prepare(known, body, REQUEST), options, checkToken(known, options));
+  const unknown: Operation = { name: path, path, http: 'POST', retry: 'mutation', rule: undefined };
+  return send(client, unknown, { path: path.slice(1), body }, options, checkToken(unknown, options));
+}
+
+/** A list method's call: its operation from the rules, its params converted and checked. */
+export function openList<Item, Request extends PagedRequest, Page extends ListPage<Item, Request>>(
+  client: Flashduty,
+  method: string,
+  params: unknown,
+  options: RequestOptions,
+  Page: PageFactory<Item, Request, Page>,
+): ListCall<Item, Request, Page> {
+  const operation = byMethod(method);
+  checkToken(operation, options);
+  const paging = operation.rule?.paging;
+  if (!paging) throw new RequestValidationError('method', `${method} is not a list operation`);
+  const wire = prepare(operation, params, METHOD).body as Request;
+  const list = { name: paging.name ?? operation.name, path: operation.path.slice(1), http: operation.http, paging };
+  return new ListCall(client, list, wire, options, Page);
+}
+
+function byMethod(method: string): Operation {
+  const operation = BY_METHOD.get(method);
+  if (!operation) throw new RequestValidationError('method', `no operation is called ${method}`);
+  return operation;
+}
+
+/**
+ * The wire body of a call: params converted by the operation's rules, then checked against its
+ * request schema (enums only with `enums`: client.request leaves them to the server, so that a value
+ * the service adds later can be sent); path parameters taken out of it into the path. A
+ * RequestValidationError naming the field, nothing sent.
+ */
+function prepare(operation: Operation, params: unknown, { enums, convert }: typeof METHOD): Prepared {
+  const wire = Array.isArray(params) ? params : toWire(params, convert ? operation.rule : undefined);
+  const schema = REQUEST_SCHEMAS[operation.path];
+  const problem = schema ? checkSchema(wire, schema, SCHEMA_DEFS, { enums }) : undefined;
+  if (problem) throw new RequestValidationError(problem.path || (convert ? 'params' : 'body'), problem.message);
+  if (Array.isArray(wire)) return { path: operation.path.slice(1), body: wire };
+  const { path, body } = toPath(operation.path, wire, operation.rule?.pathParams ?? []);
+  if (operation.rule?.multipart) return { path, body: toForm(body) };
+  return { path, body: withIdempotencyKey(body, operation.rule?.idempotency === true) };
 }
 
 /** Sends a prepared call, with the operation's own token where it takes one (checked by checkToken). */
 function send(
   client: Flashduty,
-  operation: ResolvedOperation,
+  operation: Operation,
   { path, body }: Prepared,
   options: RequestOptions | undefined,
   token: string | undefined,
 ): Promise<ApiResponse> {
   const answer = operation.rule?.orEnvelope ? 'either' : operation.rule?.ndjson ? 'ndjson' : 'envelope';
-  return client._request(operation.http, path, body, operation.kind, options, answer, token);
+  return client._request(operation.http, path, body, operation.retry, options, answer, token);
 }
 
 /**
@@ -156,7 +150,7 @@ function send(
  * token is refused for that. Messages never quote the token.
  */
 function checkToken(
-  operation: ResolvedOperation,
+  operation: Operation,
   options: (RequestOptions & { token?: unknown }) | undefined,
 ): string | undefined {
   const token = options?.token;
@@ -177,68 +171,4 @@ function checkToken(
     throw new RequestValidationError('token', 'only visible ASCII characters can be sent in an Authorization header');
   }
   return token.trim();
-}
-
-const dataOf = (response: ApiResponse): unknown => response.data;
-
-/** A list method: a PagePromise at once; the params are converted and checked before the first request. */
-export function listMethod<Item, Request extends PagedRequest>(
-  client: Flashduty,
-  method: string,
-  params: unknown,
-  options: RequestOptions = {},
-  Promise_: typeof ListPagePromise = ListPagePromise,
-  Page: typeof ListPage = ListPage,
-): ListPagePromise<Item, Request> {
-  const copy = snapshot(params);
-  const source = async () => {
-    const [tables, operation] = await byMethod(method);
-    checkToken(operation, options);
-    const wire = prepare(tables, operation, copy, METHOD).body as Record<string, unknown>;
-    return {
-      operation: listOperation<Item>(operation),
-      request: tables.params.toPaged(wire, operation.rule) as Request,
-    };
-  };
-  return new Promise_<Item, Request>(client, source, options, Page);
-}
-
-const LIST_OPERATIONS = new Map<string, ListOperation<never>>();
-
-/**
- * What some lists have beyond their rules: the incident list keeps the name its resume tokens and
- * messages carried before every operation was a method, and a page check of its own.
- */
-const LIST_EXTRAS: Record<string, Partial<ListOperation<never>>> = {
-  '/incident/list': { name: 'listIncidents', check: checkIncidentPage },
-};
-
-/** The paging engine's view of a list operation, made once per operation from its rules. */
-function listOperation<Item>(operation: ResolvedOperation): ListOperation<Item> {
-  let made = LIST_OPERATIONS.get(operation.name) as ListOperation<Item> | undefined;
-  if (made) return made;
-  const paging = operation.rule?.paging ?? { items: 'items', limit: 20 };
-  const field = (item: Item, name: string): unknown => (item as Record<string, unknown>)[name];
-  const { window, windowField = 'start_time', id, cursorFields, offset } = paging;
-  made = {
-    name: operation.name,
-    path: operation.path.slice(1),
-    http: operation.http,
-    cursor: paging.cursor === true,
-    number: paging.number === true,
-    defaultLimit: paging.limit,
-    items: paging.items,
-    ...(paging.depth !== undefined ? { maxDepth: paging.depth } : {}),
-    ...(window !== undefined
-      ? { window: { max: window, timeOf: (item: Item) => Number(field(item, windowField) ?? 0) } }
-      : {}),
-    ...(id !== undefined ? { idOf: (item: Item) => JSON.stringify(field(item, id) ?? null) } : {}),
-    shape: { total: paging.total === true, hasNextPage: paging.hasNext === true },
-    ...(cursorFields || offset
-      ? { wire: { ...(cursorFields ? { cursor: cursorFields } : {}), ...(offset ? { offset } : {}) } }
-      : {}),
-    ...(LIST_EXTRAS[operation.path] as Partial<ListOperation<Item>> | undefined),
-  };
-  LIST_OPERATIONS.set(operation.name, made);
-  return made;
 }

@@ -2,14 +2,14 @@
 // that has such a field (the generated RULES say which): a `Date` for a Unix-time field (seconds or
 // milliseconds, as the field is; at any depth: `time_filter.start_time`, `layers[].start`), an array
 // for a comma-separated one, whose values must be among those the contract lists; a number that is
-// plausibly in the other unit is refused rather than sent. Then the checks that need more than one field: a time
-// window ends after it starts, and page-number paging stays within the service's depth. The body's
-// own schema is checked after this (request.ts); an upload's checked body then becomes its form
-// (toForm). Loaded with a client's first method call.
+// plausibly in the other unit is refused rather than sent. Then the check that needs more than one
+// field: a time window ends after it starts; and a list whose OpenAPI requires `limit` gets its
+// default. The body's own schema is checked after this (call.ts); an upload's checked body then
+// becomes its form (toForm). Where a list's params start its walk, its paging schemes read
+// (pagination/schemes/). Loaded with a client's first method call.
 
-import { RequestValidationError } from '../../core/errors.js';
+import { RequestValidationError } from '../../core/api-errors.js';
 import { oneOf } from '../../internal/closest.js';
-import { definedFields, describe } from './values.js';
 import type { OperationRule } from './rules.js';
 
 /** Seconds beyond this are surely milliseconds (the year 5138); milliseconds below 1e12 are surely seconds. */
@@ -22,7 +22,7 @@ export function toWire(params: unknown, rule: OperationRule | undefined): Record
   if (typeof params !== 'object' || params === null || Array.isArray(params)) {
     throw new RequestValidationError(
       'params',
-      `expected an object (the operation’s request body), got ${describe(params)}`,
+      `expected an object (the operation’s request body), got ${quoted(params)}`,
     );
   }
   let wire = definedFields(params);
@@ -48,16 +48,6 @@ export function toWire(params: unknown, rule: OperationRule | undefined): Record
     throw new RequestValidationError('end_time', 'must be greater than start_time');
   }
   if (rule.paging?.limitRequired && wire.limit === undefined) wire.limit = rule.paging.limit;
-  const depth = rule.paging?.depth;
-  if (depth !== undefined && typeof wire.p === 'number') {
-    const limit = typeof wire.limit === 'number' && wire.limit > 0 ? wire.limit : (rule.paging?.limit ?? 20);
-    if (wire.p * limit > depth) {
-      throw new RequestValidationError(
-        'p',
-        `p × limit must not exceed ${depth} (got ${wire.p} × ${limit}); page by cursor to go further`,
-      );
-    }
-  }
   return wire;
 }
 
@@ -94,7 +84,7 @@ function toTime(value: unknown, field: string, unit: 's' | 'ms'): unknown {
   }
   if (typeof value !== 'number' || !Number.isInteger(value)) {
     const expected = unit === 'ms' ? 'whole Unix milliseconds' : 'whole Unix seconds';
-    throw new RequestValidationError(field, `expected a Date or ${expected}, got ${describe(value)}`);
+    throw new RequestValidationError(field, `expected a Date or ${expected}, got ${quoted(value)}`);
   }
   if (unit === 's' && value > MAX_PLAUSIBLE_SECONDS) {
     throw new RequestValidationError(field, `${value} looks like milliseconds; pass Unix seconds or a Date`);
@@ -113,12 +103,12 @@ function toCommaList(value: unknown, field: string, allowed: readonly string[]):
   if (value === undefined) return undefined;
   const parts = typeof value === 'string' ? value.split(',') : value;
   if (!Array.isArray(parts)) {
-    throw new RequestValidationError(field, `expected a string or an array of strings, got ${describe(value)}`);
+    throw new RequestValidationError(field, `expected a string or an array of strings, got ${quoted(value)}`);
   }
   const clean: string[] = [];
   for (const [i, part] of parts.entries()) {
     if (typeof part !== 'string')
-      throw new RequestValidationError(`${field}[${i}]`, `expected a string, got ${describe(part)}`);
+      throw new RequestValidationError(`${field}[${i}]`, `expected a string, got ${quoted(part)}`);
     const trimmed = part.trim();
     if (trimmed === '' || trimmed.includes(',')) {
       throw new RequestValidationError(
@@ -158,36 +148,6 @@ export function toPath(
 }
 
 /**
- * A list's checked body in the paging engine's terms, where the wire names paging otherwise: a cursor
- * given under its wire name (`cursor`) as `search_after_ctx`, an `offset` as the page number `p` it
- * starts (the engine sends them back under the wire's names). An offset that starts no page (not a
- * multiple of the page size) cannot be walked page by page: refused.
- */
-export function toPaged(wire: Record<string, unknown>, rule: OperationRule | undefined): Record<string, unknown> {
-  const paging = rule?.paging;
-  if (!paging?.cursorFields && !paging?.offset) return wire;
-  const paged = { ...wire };
-  const field = paging.cursorFields?.request;
-  if (field !== undefined) {
-    const cursor = paged[field];
-    delete paged[field];
-    if (cursor !== undefined && cursor !== '') paged.search_after_ctx = cursor; // '' asks for the first page
-  }
-  if (paging.offset && paged.offset !== undefined) {
-    const limit = typeof paged.limit === 'number' && paged.limit > 0 ? paged.limit : paging.limit;
-    const offset = paged.offset as number;
-    if (offset % limit !== 0)
-      throw new RequestValidationError(
-        'offset',
-        `must be a multiple of limit (${limit}) to page from it, got ${offset}`,
-      );
-    delete paged.offset;
-    if (offset > 0) paged.p = offset / limit + 1;
-  }
-  return paged;
-}
-
-/**
  * A checked body as the `multipart/form-data` form of an upload: a Blob or File as a file part (a
  * File keeps its name, which the service reads the archive's kind from), an array as one part per
  * item, an object as its JSON, anything else as its text (`team_id: 0` → `"0"`, `true` → `"true"`).
@@ -210,4 +170,21 @@ export function toForm(body: Record<string, unknown>): FormData {
 export function withIdempotencyKey<B extends object>(body: B, defined: boolean): B {
   if (!defined || (body as { idempotency_key?: unknown }).idempotency_key !== undefined) return body;
   return { ...body, idempotency_key: globalThis.crypto.randomUUID() };
+}
+
+/** The params' defined keys, as a fresh wire body: unknown keys go through for fields this SDK does not know yet. */
+function definedFields(params: object): Record<string, unknown> {
+  const wire: Record<string, unknown> = {};
+  for (const key in params) {
+    const value = (params as Record<string, unknown>)[key];
+    if (Object.hasOwn(params, key) && value !== undefined) wire[key] = value;
+  }
+  return wire;
+}
+
+/** A value as a message quotes it: strings cut at 40 characters, objects and arrays by their kind. */
+function quoted(value: unknown): string {
+  if (typeof value === 'string') return JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}…` : value);
+  if (value === null || typeof value !== 'object') return String(value);
+  return Array.isArray(value) ? 'an array' : 'an object';
 }

@@ -1,37 +1,10 @@
 // The shape of an operation's runtime rules, as `npm run generate` writes them for every operation
 // (src/generated/operation-rules.ts; how each is read from the OpenAPI: scripts/generate/methods.ts).
 
-/** What the client needs to know of an operation beyond its path, HTTP method and retry kind. */
+/** What the client needs to know of an operation beyond its path, HTTP method and retry policy. */
 export interface OperationRule {
   /** How a list operation pages. */
-  paging?: {
-    /** Where the page's items are in `data` (`items`, `docs`). */
-    items: string;
-    /** The page size when the params give none (the OpenAPI's default of `limit`). */
-    limit: number;
-    /** Pages by `search_after_ctx`. */
-    cursor?: true;
-    /** Pages by `p`. */
-    number?: true;
-    /** The longest window of one request, in the time fields' unit. */
-    window?: number;
-    /** The item's time field the window filters on (default `start_time`). */
-    windowField?: string;
-    /** The deepest page-number page the service serves (`p × limit`). */
-    depth?: number;
-    /** The item's id field (an item is yielded once even when pages shift). */
-    id?: string;
-    /** Every page has an integer `total`. */
-    total?: true;
-    /** Every page has a boolean `has_next_page`. */
-    hasNext?: true;
-    /** The OpenAPI requires `limit`: the default is sent when the params give none. */
-    limitRequired?: true;
-    /** The cursor's fields where they are not `search_after_ctx`: sent as `request`, answered as `response`. */
-    cursorFields?: { request: string; response: string };
-    /** Pages by `offset` (the page number's rows: `(p − 1) × limit`) instead of `p`. */
-    offset?: true;
-  };
+  paging?: PagingRule;
   /**
    * Unix-time fields by their place (`start_time`, `time_filter.start_time`, `layers[].start`: `[]`
    * for each item of an array), in seconds (`s`) or milliseconds (`ms`): they also take a `Date`.
@@ -51,4 +24,40 @@ export interface OperationRule {
   ndjson?: true;
   /** The answer is NDJSON lines or an envelope, as the request asks: read by the answer's Content-Type. */
   orEnvelope?: true;
+}
+
+/**
+ * How a list operation pages: where its items are, its page size, and the facts its schemes are
+ * chosen by (pagination/schemes/: a cursor, a page number, an offset), with what the OpenAPI does
+ * not say (scripts/generate/paging.ts: windows, depth, item ids).
+ */
+export interface PagingRule {
+  /** Where the page's items are in `data` (`items`, `docs`). */
+  items: string;
+  /** The page size when the params give none (the OpenAPI's default of `limit`). */
+  limit: number;
+  /** Pages by cursor. */
+  cursor?: true;
+  /** The cursor's fields where they are not `search_after_ctx`: sent as `request`, answered as `response`. */
+  cursorFields?: { request: string; response: string };
+  /** Pages by page number. */
+  number?: true;
+  /** The page number is sent as `offset`, the page's first row (`(p − 1) × limit`), instead of `p`. */
+  offset?: true;
+  /** The longest window of one request, in the time fields' unit. */
+  window?: number;
+  /** The item's time field the window filters on (default `start_time`). */
+  windowField?: string;
+  /** The deepest page-number page the service serves (`p × limit`). */
+  depth?: number;
+  /** The item's id field (an item is yielded once even when pages shift). */
+  id?: string;
+  /** Every page has an integer `total`. */
+  total?: true;
+  /** Every page has a boolean `has_next_page`. */
+  hasNext?: true;
+  /** The OpenAPI requires `limit`: the default is sent when the params give none. */
+  limitRequired?: true;
+  /** The name its walks' messages and resume tokens carry, where not its method's (`listIncidents`). */
+  name?: string;
 }

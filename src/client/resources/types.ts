@@ -1,11 +1,11 @@
-// The types the generated methods are written in (src/generated/resources.ts): a method's params
+// The types the generated methods are written in (src/generated/resources/): a method's params
 // are its operation's body with our conveniences (a `Date` for a Unix-time field, an array for a
 // comma-separated one), its result the response's `data`, or for a list a PagePromise of its items.
 
 import type { PagedRequest } from '../pagination/operation.js';
 import type { ListPage } from '../pagination/page.js';
 import type { ListPagePromise } from '../pagination/page-promise.js';
-import type { OperationBody, OperationData, OperationPath } from '../request.js';
+import type { OperationBody, OperationData, OperationPath } from '../operation-types.js';
 import type { ListWebhookHistoryRequest, WebhookHistoryItem } from '../../schemas/webhook-history.js';
 
 /**

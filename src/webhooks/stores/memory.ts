@@ -14,7 +14,7 @@
 // claim taken again (a retry after a failure, a lapsed lease) keeps the verdict.
 
 import { positiveWhole } from '../../internal/options.js';
-import { ConfigError } from '../../internal/errors.js';
+import { ConfigError } from '../../internal/flashduty-error.js';
 import { type Claim, type ClaimRequest, claimToken, type StateStore } from './store.js';
 
 /** Options of {@link MemoryStateStore}. */
