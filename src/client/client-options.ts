@@ -4,9 +4,12 @@
 // The credential is exactly one of the app key and the access token: from the options where they
 // name one (the environment is then not read for it), else from the environment. Both options, or
 // both variables, or neither, or an empty one is refused, naming the options, never the values.
+// An option the client does not take is refused too (`baseURL`, as openai-node spells it, would
+// otherwise be ignored, and the calls sent to the public endpoint).
 
 import { ConfigError } from '../core/api-errors.js';
 import type { ValidateMode } from '../core/envelope-reader.js';
+import { closest } from '../internal/closest.js';
 import { readEnv } from '../internal/env.js';
 import type { Logger, LogLevel } from '../internal/logger.js';
 import type { RateLimitOptions } from './rate-limiter.js';
@@ -116,6 +119,36 @@ export interface TokenRequestOptions extends RequestOptions {
 export interface Credential {
   option: 'appKey' | 'accessToken';
   value: string;
+}
+
+/** Every option of ClientOptions (the type below fails to compile when one is missing). */
+const OPTION_NAMES = [
+  'appKey',
+  'accessToken',
+  'baseUrl',
+  'timeout',
+  'maxRetries',
+  'maxResponseBytes',
+  'rateLimit',
+  'acceptLanguage',
+  'headers',
+  'fetch',
+  'logger',
+  'hooks',
+  'logLevel',
+  'validate',
+  'dangerouslyAllowBrowser',
+] as const satisfies ReadonlyArray<keyof ClientOptions>;
+type Unlisted = Exclude<keyof ClientOptions, (typeof OPTION_NAMES)[number]>;
+const _everyOptionListed: [Unlisted] extends [never] ? true : Unlisted = true;
+
+/** Refuses a key of `options` that is no option of the client, with the option it was likely meant as. */
+export function checkOptionNames(options: object): void {
+  for (const name of Object.keys(options)) {
+    if ((OPTION_NAMES as readonly string[]).includes(name)) continue;
+    const near = closest(name, OPTION_NAMES);
+    throw new ConfigError(`${name}: not an option of Flashduty${near ? ` (did you mean ${near}?)` : ''}`);
+  }
 }
 
 /** Header-safe: visible ASCII only (no space, no line break: a header cannot carry them). */

@@ -20,6 +20,7 @@ import type { ApiResponse, LoopSettings, RequestLoop } from './request-loop.js';
 import {
   checkBaseUrl,
   checkCredential,
+  checkOptionNames,
   checkHooks,
   checkRateLimit,
   checkTimeout,
@@ -79,6 +80,7 @@ export class Flashduty extends Resources {
     // first, they only keep the client, which every call goes through once it is made.
     super();
     const parent = DERIVED.get(options);
+    checkOptionNames(options);
     const credential = checkCredential(options, parent === undefined);
     if (isBrowser() && !options.dangerouslyAllowBrowser) {
       throw new ConfigError(

@@ -103,6 +103,19 @@ describe('the other options', () => {
     expect(make({ appKey: 'k', ...options })).toThrow(message);
   });
 
+  it.each<[string, string]>([
+    ['baseURL', 'baseURL: not an option of Flashduty (did you mean baseUrl?)'],
+    ['apiKey', 'apiKey: not an option of Flashduty (did you mean appKey?)'],
+    ['maxRetires', 'maxRetires: not an option of Flashduty (did you mean maxRetries?)'],
+    ['region', 'region: not an option of Flashduty'],
+  ])('refuse %s, which is no option of the client (it would be ignored)', (name, message) => {
+    expect(make({ appKey: 'k', [name]: 'https://api.example.com' })).toThrow(new ConfigError(message));
+  });
+
+  it('take every option of ClientOptions by its name, a value of undefined too', () => {
+    expect(make({ appKey: 'k', timeout: undefined, hooks: {}, dangerouslyAllowBrowser: false })().timeout).toBe(30_000);
+  });
+
   it('take validate: true as envelope', () => {
     expect(make({ appKey: 'k', validate: true })().validate).toBe('envelope');
   });
