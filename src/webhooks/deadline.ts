@@ -64,16 +64,9 @@ export class Deadline {
     );
   }
 
-  /** The value if it settles by the deadline, else `undefined` (it keeps running). */
-  settledBy<T>(promise: PromiseLike<T>): Promise<{ value: T } | undefined> {
-    return new Promise((resolve, reject) =>
-      this.#wait(
-        promise,
-        (value) => resolve({ value }),
-        reject,
-        () => resolve(undefined),
-      ),
-    );
+  /** The value if it settles by the deadline, else `atDeadline` (the work keeps running). */
+  settledBy<T, D>(promise: PromiseLike<T>, atDeadline: D): Promise<T | D> {
+    return new Promise((resolve, reject) => this.#wait(promise, resolve, reject, () => resolve(atDeadline)));
   }
 
   /** Stops watching: the delivery is answered. */

@@ -147,8 +147,8 @@ export class Pipeline {
     for (;;) {
       const local = this.#inFlight.get(keys.eventId);
       if (local) {
-        const settled = await deadline.settledBy(local);
-        if (!settled || settled.value.outcome === 'accepted') return this.#tell('duplicate', event);
+        const fate = await deadline.settledBy(local, undefined);
+        if (!fate || fate.outcome === 'accepted') return this.#tell('duplicate', event);
       } else {
         if (deadline.remaining <= CLAIM_POLL_MS) return unrecorded(`event ${keys.eventId} is held by another process`);
         await new Promise((resolve) => setTimeout(resolve, CLAIM_POLL_MS));
@@ -218,7 +218,7 @@ export class Pipeline {
     void running.then(() => {
       if (this.#inFlight.get(keys.eventId) === running) this.#inFlight.delete(keys.eventId);
     });
-    return run.deadline.settledBy(running).then((settled) => (settled ? settled.value : ACCEPTED));
+    return run.deadline.settledBy(running, ACCEPTED);
   }
 
   #finish(

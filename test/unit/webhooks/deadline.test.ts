@@ -72,15 +72,15 @@ describe('Deadline', () => {
     expect(vi.getTimerCount()).toBe(0);
   });
 
-  it('settledBy: the value, or undefined at the deadline while the work goes on', async () => {
+  it('settledBy: the value, or the given stand-in at the deadline while the work goes on', async () => {
     const deadline = new Deadline(500);
-    const quick = deadline.settledBy(later(10, 'done'));
+    const quick = deadline.settledBy(later(10, 'done'), 'late');
     await vi.advanceTimersByTimeAsync(10);
-    expect(await quick).toEqual({ value: 'done' });
+    expect(await quick).toBe('done');
     const work = later(2000, 'finished');
-    const slow = deadline.settledBy(work);
+    const slow = deadline.settledBy(work, 'late');
     await vi.advanceTimersByTimeAsync(490);
-    expect(await slow).toBeUndefined();
+    expect(await slow).toBe('late');
     await vi.advanceTimersByTimeAsync(1510);
     expect(await work).toBe('finished');
   });
@@ -108,6 +108,6 @@ describe('Deadline', () => {
     await vi.advanceTimersByTimeAsync(100);
     const after = await settle(deadline.race(new Promise(() => {}), 'the body') as Promise<unknown>);
     expect((after as { error: Error }).error).toBeInstanceOf(DeadlineExceededError);
-    expect(await deadline.settledBy(new Promise(() => {}))).toBeUndefined();
+    expect(await deadline.settledBy(new Promise(() => {}), undefined)).toBeUndefined();
   });
 });
