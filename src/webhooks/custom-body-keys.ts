@@ -176,17 +176,18 @@ function readKey(
   if (value === undefined) {
     // Named by its type only: answers are kept in the sender's delivery history, so none quotes the body.
     return {
-      problem: { path: where(slot.location), message: `expected {{${key}}}: ${expected}, got ${typeOf(read.value)}` },
+      problem: { path: where(slot.location), message: `expected {{${key}}}: ${expected}, got ${typeOf(read.value, key)}` },
     };
   }
   return { value };
 }
 
 /** A delivered value's kind, in words that quote none of it. */
-function typeOf(value: unknown): string {
+function typeOf(value: unknown, key: KeyVariable): string {
   if (value === null) return 'null';
   if (Array.isArray(value)) return 'an array';
-  if (typeof value === 'number' && Number.isSafeInteger(value)) return 'an integer out of range';
+  if (typeof value === 'number')
+    return key === 'event_time' && Number.isSafeInteger(value) ? 'an integer out of range' : 'a number';
   if (typeof value === 'string') return value === '' ? 'an empty string' : 'a string of another form';
-  return `a ${typeof value}`;
+  return typeof value === 'object' ? 'an object' : `a ${typeof value}`;
 }

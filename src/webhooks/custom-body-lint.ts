@@ -6,7 +6,7 @@
 // hides them.
 
 import type { Problem } from '../core/problem.js';
-import { findSlots, placements } from './custom-body.js';
+import { findSlots, isValueMapping, placements, VALUE_MAPPING_SHAPE } from './custom-body.js';
 import { where } from './custom-body-keys.js';
 import { parseTemplate, type ValueMapping } from './template.js';
 
@@ -108,6 +108,10 @@ export function lintCustomBody(template: unknown, valueMapping: ValueMapping = {
     return { problems: [{ path: '', message: (error as Error).message }] };
   }
   const problems: Problem[] = [];
+  if (!isValueMapping(valueMapping)) {
+    problems.push({ path: '', message: `valueMapping ${VALUE_MAPPING_SHAPE}` });
+    valueMapping = {};
+  }
   const all = placements(parsed);
   for (const placement of all) {
     const shape = shapeAt(placement.variable);

@@ -157,6 +157,18 @@ export function findSlots(
   return { slots, problems };
 }
 
+/** @internal What a value mapping must be, as the integration configures it. */
+export const VALUE_MAPPING_SHAPE = 'must be { [path]: { [sourceValue]: targetValue } }';
+
+/** @internal Whether `value` is shaped as a value mapping (its tables are checked by findSlots). */
+export function isValueMapping(value: unknown): value is ValueMapping {
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    Object.values(value).every((table) => typeof table === 'object' && table !== null)
+  );
+}
+
 /** Whether a mapped value of `key` could also be delivered unmapped, so that the two read as one. */
 function arrivesUnmapped(key: KeyVariable, value: string): boolean {
   return key === 'event_type' ? isServiceEventType(value) : key !== 'event_time' && /^[0-9a-f]{24}$/i.test(value);
@@ -171,13 +183,7 @@ export function checkCustomBody(options: CustomBodyOptions): Partial<Record<KeyV
     throw new CustomBodyError('customBody needs the template configured on the integration');
   }
   const valueMapping = options.valueMapping ?? {};
-  if (
-    typeof valueMapping !== 'object' ||
-    valueMapping === null ||
-    Object.values(valueMapping).some((t) => typeof t !== 'object' || t === null)
-  ) {
-    throw new CustomBodyError('customBody.valueMapping must be { [path]: { [sourceValue]: targetValue } }');
-  }
+  if (!isValueMapping(valueMapping)) throw new CustomBodyError(`customBody.valueMapping ${VALUE_MAPPING_SHAPE}`);
   const dedup = options.dedup ?? true;
   const { slots, problems } = findSlots(parseTemplate(options.template), valueMapping);
   const blocking = problems.filter((p) => dedup || p.key !== 'event_id');
