@@ -1,0 +1,153 @@
+// The receiver's metrics (src/webhooks/metrics.ts) through the real OpenTelemetry API and SDK: with
+// no meter provider registered, nothing is made or recorded (handlerTimer gives no timer); with one,
+// flashduty.webhook.deliveries counts deliveries by outcome and event type, and
+// flashduty.webhook.handler.duration times handlers in seconds, with error.type when they failed.
+// The provider is read on each call: one registered later is used, one disabled is dropped.
+import { metrics } from '@opentelemetry/api';
+import {
+  AggregationTemporality,
+  DataPointType,
+  type DataPoint,
+  type Histogram,
+  type MetricData,
+  MeterProvider,
+  MetricReader,
+} from '@opentelemetry/sdk-metrics';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { countDelivery, handlerTimer, SECONDS } from '../../../src/webhooks/metrics.js';
+
+/** A reader the test collects from when it wants. */
+class OnDemand extends MetricReader {
+  constructor() {
+    super({ aggregationTemporalitySelector: () => AggregationTemporality.CUMULATIVE });
+  }
+  protected override onForceFlush(): Promise<void> {
+    return Promise.resolve();
+  }
+  protected override onShutdown(): Promise<void> {
+    return Promise.resolve();
+  }
+}
+
+/** A MeterProvider registered globally, read through its reader. */
+function register() {
+  const reader = new OnDemand();
+  metrics.setGlobalMeterProvider(new MeterProvider({ readers: [reader] }));
+  return reader;
+}
+afterEach(() => {
+  metrics.disable();
+});
+
+/** Every metric the reader holds, by name. */
+async function collected(reader: MetricReader): Promise<Map<string, MetricData>> {
+  const { resourceMetrics, errors } = await reader.collect();
+  expect(errors).toEqual([]);
+  return new Map(
+    resourceMetrics.scopeMetrics.flatMap((scope) => {
+      expect(scope.scope.name).toBe('flashduty-sdk');
+      return scope.metrics.map((metric) => [metric.descriptor.name, metric] as const);
+    }),
+  );
+}
+async function points(reader: MetricReader, name: string) {
+  return ((await collected(reader)).get(name)?.dataPoints ?? []) as Array<DataPoint<number | Histogram>>;
+}
+
+describe('with no meter provider registered', () => {
+  it('countDelivery records nothing and handlerTimer gives no timer', () => {
+    expect(countDelivery('accepted', 'i_new')).toBeUndefined();
+    expect(handlerTimer('i_new')).toBeUndefined();
+  });
+
+  it('a provider registered later is used, and one disabled is no longer', async () => {
+    countDelivery('accepted', 'i_new'); // before any provider: lost
+    const reader = register();
+    countDelivery('accepted', 'i_new');
+    expect((await points(reader, 'flashduty.webhook.deliveries')).map((p) => p.value)).toEqual([1]);
+    metrics.disable();
+    countDelivery('accepted', 'i_new');
+    expect(handlerTimer('i_new')).toBeUndefined();
+    expect((await points(reader, 'flashduty.webhook.deliveries')).map((p) => p.value)).toEqual([1]);
+  });
+});
+
+describe('flashduty.webhook.deliveries', () => {
+  it('counts each delivery by its outcome and event type', async () => {
+    const reader = register();
+    countDelivery('accepted', 'i_ack');
+    countDelivery('accepted', 'i_ack');
+    countDelivery('duplicate', 'i_ack');
+    countDelivery('stale', 'i_new');
+    countDelivery('unrecorded', 'i_rslv');
+    countDelivery('rejected', undefined); // not a valid payload: no event type
+    const metric = (await collected(reader)).get('flashduty.webhook.deliveries');
+    expect(metric).toMatchObject({ dataPointType: DataPointType.SUM, isMonotonic: true });
+    const seen = (metric?.dataPoints ?? []).map((p) => [p.attributes, p.value]);
+    expect(seen).toHaveLength(5);
+    expect(seen).toEqual(
+      expect.arrayContaining([
+        [{ 'flashduty.webhook.outcome': 'accepted', 'flashduty.webhook.event_type': 'i_ack' }, 2],
+        [{ 'flashduty.webhook.outcome': 'duplicate', 'flashduty.webhook.event_type': 'i_ack' }, 1],
+        [{ 'flashduty.webhook.outcome': 'stale', 'flashduty.webhook.event_type': 'i_new' }, 1],
+        [{ 'flashduty.webhook.outcome': 'unrecorded', 'flashduty.webhook.event_type': 'i_rslv' }, 1],
+        [{ 'flashduty.webhook.outcome': 'rejected' }, 1],
+      ]),
+    );
+  });
+});
+
+describe('flashduty.webhook.handler.duration', () => {
+  /** A clock the test moves: performance.now() in ms. */
+  function clock() {
+    const time = { now: 1_000 };
+    vi.spyOn(performance, 'now').mockImplementation(() => time.now);
+    return time;
+  }
+
+  it('records the run in seconds, with no error.type when the handlers succeeded', async () => {
+    const reader = register();
+    const time = clock();
+    const done = handlerTimer('i_ack');
+    expect(done).toBeTypeOf('function');
+    time.now += 250;
+    done?.();
+    const metric = (await collected(reader)).get('flashduty.webhook.handler.duration');
+    expect(metric).toMatchObject({ dataPointType: DataPointType.HISTOGRAM, descriptor: { unit: 's' } });
+    expect(metric?.dataPoints).toHaveLength(1);
+    const [point] = (metric?.dataPoints ?? []) as Array<DataPoint<Histogram>>;
+    expect(point?.attributes).toEqual({ 'flashduty.webhook.event_type': 'i_ack' });
+    expect(point?.value).toMatchObject({ count: 1, sum: 0.25 });
+    expect(point?.value.buckets.boundaries).toEqual(SECONDS.explicitBucketBoundaries);
+  });
+
+  it("records error.type when they failed: the error's name, or Error for a thrown non-error", async () => {
+    const reader = register();
+    const time = clock();
+    const runs: Array<[string, unknown]> = [
+      ['i_new', new TypeError('bug')],
+      ['i_ack', Object.assign(new Error('down'), { name: 'StoreUnavailable' })],
+      ['i_rslv', null],
+      ['i_snooze', 'a string'],
+    ];
+    for (const [type, error] of runs) {
+      const done = handlerTimer(type);
+      time.now += 100;
+      done?.(error);
+    }
+    const seen = (await points(reader, 'flashduty.webhook.handler.duration')).map((p) => [
+      p.attributes['flashduty.webhook.event_type'],
+      p.attributes['error.type'],
+      (p.value as Histogram).sum,
+    ]);
+    expect(seen).toHaveLength(4);
+    expect(seen).toEqual(
+      expect.arrayContaining([
+        ['i_new', 'TypeError', 0.1],
+        ['i_ack', 'StoreUnavailable', 0.1],
+        ['i_rslv', 'Error', 0.1],
+        ['i_snooze', 'Error', 0.1],
+      ]),
+    );
+  });
+});
