@@ -10,7 +10,7 @@
 // - The client is taken structurally: the webhooks entry never bundles the API client.
 
 import type { ListWebhookHistoryParams, WebhookHistoryDetail, WebhookHistoryItem } from '../schemas/webhook-history.js';
-import { FlashdutyError } from '../internal/flashduty-error.js';
+import { ConfigError } from '../internal/flashduty-error.js';
 import type { ReceiveResult, WebhookReceiver } from './receiver.js';
 
 /** The part of the client replay uses: `client.webhookHistory`. */
@@ -83,12 +83,12 @@ export async function replayFromHistory(options: ReplayOptions): Promise<ReplayR
     signal,
   } = options ?? ({} as ReplayOptions);
   if (typeof client?.webhookHistory?.list !== 'function') {
-    throw new FlashdutyError('replayFromHistory: `client` must be a Flashduty client (with webhookHistory)');
+    throw new ConfigError('replayFromHistory: `client` must be a Flashduty client (with webhookHistory)');
   }
   if (typeof receiver?.receive !== 'function')
-    throw new FlashdutyError('replayFromHistory: `receiver` must be a WebhookReceiver');
+    throw new ConfigError('replayFromHistory: `receiver` must be a WebhookReceiver');
   if (status !== 'failed' && status !== 'all') {
-    throw new FlashdutyError(`replayFromHistory: status must be 'failed' or 'all', got ${JSON.stringify(status)}`);
+    throw new ConfigError(`replayFromHistory: status must be 'failed' or 'all', got ${JSON.stringify(status)}`);
   }
   const report: ReplayReport = { seen: 0, accepted: 0, duplicate: 0, stale: 0, rejected: 0, rejections: [] };
   const records = client.webhookHistory.list({
