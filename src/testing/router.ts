@@ -216,8 +216,7 @@ async function openapiOperation(
 ): Promise<Response> {
   const schema = REQUEST_SCHEMAS[path];
   const problem = schema ? checkSchema(body, schema, SCHEMA_DEFS) : undefined;
-  if (problem)
-    return fail(call, 'InvalidParameter', 'schema', { field: problem.path || 'body', why: problem.message });
+  if (problem) return fail(call, 'InvalidParameter', 'schema', { field: problem.path || 'body', why: problem.message });
   const handler = statefulHandler(path);
   if (!handler && RULES[path]?.ndjson && answersLines(path, body)) return ndjson(call, linesFor(path, body));
   if (!handler) return success(call, answerFor(path, body));
@@ -276,8 +275,7 @@ async function ownTokenOperation(
   const fields = { ...(body as Record<string, unknown>), ...params };
   const schema = REQUEST_SCHEMAS[path];
   const problem = schema ? checkSchema(fields, schema, SCHEMA_DEFS) : undefined;
-  if (problem)
-    return fail(call, 'InvalidParameter', 'schema', { field: problem.path || 'body', why: problem.message });
+  if (problem) return fail(call, 'InvalidParameter', 'schema', { field: problem.path || 'body', why: problem.message });
   return answerResult(call, call.state.automations.fire(String(params.trigger_id), bearerOf(request), fields));
 }
 

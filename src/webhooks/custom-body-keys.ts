@@ -176,7 +176,10 @@ function readKey(
   if (value === undefined) {
     // Named by its type only: answers are kept in the sender's delivery history, so none quotes the body.
     return {
-      problem: { path: where(slot.location), message: `expected {{${key}}}: ${expected}, got ${typeOf(read.value, key)}` },
+      problem: {
+        path: where(slot.location),
+        message: `expected {{${key}}}: ${expected}, got ${typeOf(read.value, key)}`,
+      },
     };
   }
   return { value };
