@@ -3,17 +3,7 @@
 // loopback. A span per call (HTTP semantic conventions, never the query, so never the app key),
 // `traceparent` on the wire, retries and failures; a span per webhook delivery with its outcome;
 // nothing at all when no provider is registered, and nothing thrown by a broken registry.
-import { AsyncLocalStorage } from 'node:async_hooks';
-import {
-  context,
-  type Context,
-  type ContextManager,
-  propagation,
-  ROOT_CONTEXT,
-  SpanKind,
-  SpanStatusCode,
-  trace,
-} from '@opentelemetry/api';
+import { context, propagation, ROOT_CONTEXT, SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
 // The propagator of `@opentelemetry/core` (a devDependency, the release sdk-trace-base depends on).
 import { W3CTraceContextPropagator } from '@opentelemetry/core';
 import { UndiciInstrumentation } from '@opentelemetry/instrumentation-undici';
@@ -29,6 +19,7 @@ import { buildDelivery, buildWebhookEvent } from '../../src/testing/index.js';
 import { WebhookReceiver } from '../../src/webhooks/index.js';
 import { closedPort, DAY, NOW, NOW_MS, rejection, standIn, startMock } from '../helpers.js';
 import { receive } from '../helpers.js';
+import { AsyncLocalStorageContextManager } from '../otel-context.js';
 
 const h = await startMock({ incidents: 5, skills: [{ skill_id: 'skill_a' }] });
 const window = { start_time: NOW - 7 * DAY, end_time: NOW };
@@ -39,30 +30,6 @@ const provider = new BasicTracerProvider({ spanProcessors: [new SimpleSpanProces
  * The context manager an app gets from `@opentelemetry/context-async-hooks` (not installed here),
  * to the letter of the API's interface: the active context follows async calls.
  */
-class AsyncLocalStorageContextManager implements ContextManager {
-  readonly #storage = new AsyncLocalStorage<Context>();
-  active(): Context {
-    return this.#storage.getStore() ?? ROOT_CONTEXT;
-  }
-  with<A extends unknown[], F extends (...args: A) => ReturnType<F>>(
-    ctx: Context,
-    fn: F,
-    thisArg?: ThisParameterType<F>,
-    ...args: A
-  ): ReturnType<F> {
-    return this.#storage.run(ctx, () => fn.call(thisArg, ...args));
-  }
-  bind<T>(_ctx: Context, target: T): T {
-    return target;
-  }
-  enable(): this {
-    return this;
-  }
-  disable(): this {
-    this.#storage.disable();
-    return this;
-  }
-}
 
 function register(): void {
   trace.setGlobalTracerProvider(provider);

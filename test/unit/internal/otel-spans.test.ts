@@ -14,18 +14,8 @@
 // - a provider registered anew gets a tracer of its own;
 // - nothing thrown into the caller: no span where the base URL or the registry cannot be used, a
 //   context manager that throws costs only the context, the work's own error comes out once.
-import { AsyncLocalStorage } from 'node:async_hooks';
 import diagnostics from 'node:diagnostics_channel';
-import {
-  context,
-  type Context,
-  type ContextManager,
-  propagation,
-  ROOT_CONTEXT,
-  SpanKind,
-  SpanStatusCode,
-  trace,
-} from '@opentelemetry/api';
+import { context, propagation, SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
 import { W3CTraceContextPropagator } from '@opentelemetry/core';
 import {
   BasicTracerProvider,
@@ -40,35 +30,12 @@ import { otelRegistry, type OtelRegistry } from '../../../src/internal/otel.js';
 import { startClientSpan, startSpan } from '../../../src/internal/otel-spans.js';
 import { createMockService } from '../../../src/testing/index.js';
 import { rejection } from '../../helpers.js';
+import { AsyncLocalStorageContextManager } from '../../otel-context.js';
 
 const exporter = new InMemorySpanExporter();
 const provider = new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] });
 
 /** The context manager an app gets from `@opentelemetry/context-async-hooks` (not installed here). */
-class AsyncLocalStorageContextManager implements ContextManager {
-  readonly #storage = new AsyncLocalStorage<Context>();
-  active(): Context {
-    return this.#storage.getStore() ?? ROOT_CONTEXT;
-  }
-  with<A extends unknown[], F extends (...args: A) => ReturnType<F>>(
-    ctx: Context,
-    fn: F,
-    thisArg?: ThisParameterType<F>,
-    ...args: A
-  ): ReturnType<F> {
-    return this.#storage.run(ctx, () => fn.call(thisArg, ...args));
-  }
-  bind<T>(_ctx: Context, target: T): T {
-    return target;
-  }
-  enable(): this {
-    return this;
-  }
-  disable(): this {
-    this.#storage.disable();
-    return this;
-  }
-}
 
 beforeEach(() => {
   trace.setGlobalTracerProvider(provider);

@@ -10,16 +10,7 @@
 // - spans started by the work are its children, and the span is a child of the active one;
 // - no span at all where the registry has no tracer provider;
 // - through a real WebhookReceiver: the secret and the body's bytes are never recorded.
-import { AsyncLocalStorage } from 'node:async_hooks';
-import {
-  context,
-  type Context,
-  type ContextManager,
-  ROOT_CONTEXT,
-  SpanKind,
-  SpanStatusCode,
-  trace,
-} from '@opentelemetry/api';
+import { context, SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
 import {
   BasicTracerProvider,
   InMemorySpanExporter,
@@ -34,35 +25,12 @@ import { CustomBodyEvent, type WebhookEvent } from '../../../src/webhooks/types.
 import { WebhookReceiver } from '../../../src/webhooks/index.js';
 import alertExample from '../../fixtures/alert-webhook.example.json' with { type: 'json' };
 import { rejection } from '../../helpers.js';
+import { AsyncLocalStorageContextManager } from '../../otel-context.js';
 
 const exporter = new InMemorySpanExporter();
 const provider = new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] });
 
 /** The context manager an app gets from `@opentelemetry/context-async-hooks` (not installed here). */
-class AsyncLocalStorageContextManager implements ContextManager {
-  readonly #storage = new AsyncLocalStorage<Context>();
-  active(): Context {
-    return this.#storage.getStore() ?? ROOT_CONTEXT;
-  }
-  with<A extends unknown[], F extends (...args: A) => ReturnType<F>>(
-    ctx: Context,
-    fn: F,
-    thisArg?: ThisParameterType<F>,
-    ...args: A
-  ): ReturnType<F> {
-    return this.#storage.run(ctx, () => fn.call(thisArg, ...args));
-  }
-  bind<T>(_ctx: Context, target: T): T {
-    return target;
-  }
-  enable(): this {
-    return this;
-  }
-  disable(): this {
-    this.#storage.disable();
-    return this;
-  }
-}
 
 beforeEach(() => {
   trace.setGlobalTracerProvider(provider);

@@ -1,0 +1,30 @@
+// The context manager an app gets from `@opentelemetry/context-async-hooks` (not installed here), to
+// the letter of the API's interface: the active context follows async calls. For the tests that
+// check which span is whose parent.
+import { AsyncLocalStorage } from 'node:async_hooks';
+import { type Context, type ContextManager, ROOT_CONTEXT } from '@opentelemetry/api';
+
+export class AsyncLocalStorageContextManager implements ContextManager {
+  readonly #storage = new AsyncLocalStorage<Context>();
+  active(): Context {
+    return this.#storage.getStore() ?? ROOT_CONTEXT;
+  }
+  with<A extends unknown[], F extends (...args: A) => ReturnType<F>>(
+    ctx: Context,
+    fn: F,
+    thisArg?: ThisParameterType<F>,
+    ...args: A
+  ): ReturnType<F> {
+    return this.#storage.run(ctx, () => fn.call(thisArg, ...args));
+  }
+  bind<T>(_ctx: Context, target: T): T {
+    return target;
+  }
+  enable(): this {
+    return this;
+  }
+  disable(): this {
+    this.#storage.disable();
+    return this;
+  }
+}
