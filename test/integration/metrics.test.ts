@@ -4,13 +4,7 @@
 // a real redis-server); the client times every HTTP attempt against the mock on loopback, naming
 // the operation by its path and never the app key. Nothing is recorded without a provider.
 import { metrics } from '@opentelemetry/api';
-import {
-  AggregationTemporality,
-  type DataPoint,
-  type Histogram,
-  MeterProvider,
-  MetricReader,
-} from '@opentelemetry/sdk-metrics';
+import { type DataPoint, type Histogram, MeterProvider } from '@opentelemetry/sdk-metrics';
 import { Queue, Worker } from 'bullmq';
 import { afterAll, afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { RouteNotFoundError } from '../../src/index.js';
@@ -18,23 +12,11 @@ import { buildWebhookEvent } from '../../src/testing/index.js';
 import { MemoryStateStore, type StateStore, WebhookReceiver } from '../../src/webhooks/index.js';
 import { DAY, NOW, receive, rejection, startMock } from '../helpers.js';
 import { startRedis } from './support/redis.js';
+import { OnDemandMetricReader } from '../otel.js';
 
-/** A reader the test collects from when it wants. */
-class OnDemand extends MetricReader {
-  constructor() {
-    super({ aggregationTemporalitySelector: () => AggregationTemporality.CUMULATIVE });
-  }
-  protected override onForceFlush(): Promise<void> {
-    return Promise.resolve();
-  }
-  protected override onShutdown(): Promise<void> {
-    return Promise.resolve();
-  }
-}
-
-let reader: OnDemand;
+let reader: OnDemandMetricReader;
 beforeEach(() => {
-  reader = new OnDemand();
+  reader = new OnDemandMetricReader();
   metrics.setGlobalMeterProvider(new MeterProvider({ readers: [reader] }));
 });
 afterEach(() => metrics.disable());

@@ -19,7 +19,7 @@ import { buildDelivery, buildWebhookEvent } from '../../src/testing/index.js';
 import { WebhookReceiver } from '../../src/webhooks/index.js';
 import { closedPort, DAY, NOW, NOW_MS, rejection, standIn, startMock } from '../helpers.js';
 import { receive } from '../helpers.js';
-import { AsyncLocalStorageContextManager } from '../otel-context.js';
+import { AsyncLocalStorageContextManager } from '../otel.js';
 
 const h = await startMock({ incidents: 5, skills: [{ skill_id: 'skill_a' }] });
 const window = { start_time: NOW - 7 * DAY, end_time: NOW };

@@ -30,7 +30,7 @@ import { otelRegistry, type OtelRegistry } from '../../../src/internal/otel.js';
 import { startClientSpan, startSpan } from '../../../src/internal/otel-spans.js';
 import { createMockService } from '../../../src/testing/index.js';
 import { rejection } from '../../helpers.js';
-import { AsyncLocalStorageContextManager } from '../../otel-context.js';
+import { AsyncLocalStorageContextManager } from '../../otel.js';
 
 const exporter = new InMemorySpanExporter();
 const provider = new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] });

@@ -5,33 +5,19 @@
 // The provider is read on each call: one registered later is used, one disabled is dropped.
 import { metrics } from '@opentelemetry/api';
 import {
-  AggregationTemporality,
   DataPointType,
   type DataPoint,
   type Histogram,
   type MetricData,
   MeterProvider,
-  MetricReader,
 } from '@opentelemetry/sdk-metrics';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { countDelivery, handlerTimer, SECONDS } from '../../../src/webhooks/metrics.js';
-
-/** A reader the test collects from when it wants. */
-class OnDemand extends MetricReader {
-  constructor() {
-    super({ aggregationTemporalitySelector: () => AggregationTemporality.CUMULATIVE });
-  }
-  protected override onForceFlush(): Promise<void> {
-    return Promise.resolve();
-  }
-  protected override onShutdown(): Promise<void> {
-    return Promise.resolve();
-  }
-}
+import { OnDemandMetricReader } from '../../otel.js';
 
 /** A MeterProvider registered globally, read through its reader. */
 function register() {
-  const reader = new OnDemand();
+  const reader = new OnDemandMetricReader();
   metrics.setGlobalMeterProvider(new MeterProvider({ readers: [reader] }));
   return reader;
 }
@@ -40,7 +26,7 @@ afterEach(() => {
 });
 
 /** Every metric the reader holds, by name. */
-async function collected(reader: MetricReader): Promise<Map<string, MetricData>> {
+async function collected(reader: OnDemandMetricReader): Promise<Map<string, MetricData>> {
   const { resourceMetrics, errors } = await reader.collect();
   expect(errors).toEqual([]);
   return new Map(
@@ -50,7 +36,7 @@ async function collected(reader: MetricReader): Promise<Map<string, MetricData>>
     }),
   );
 }
-async function points(reader: MetricReader, name: string) {
+async function points(reader: OnDemandMetricReader, name: string) {
   return ((await collected(reader)).get(name)?.dataPoints ?? []) as Array<DataPoint<number | Histogram>>;
 }
 

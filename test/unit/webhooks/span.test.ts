@@ -25,7 +25,7 @@ import { CustomBodyEvent, type WebhookEvent } from '../../../src/webhooks/types.
 import { WebhookReceiver } from '../../../src/webhooks/index.js';
 import alertExample from '../../fixtures/alert-webhook.example.json' with { type: 'json' };
 import { rejection } from '../../helpers.js';
-import { AsyncLocalStorageContextManager } from '../../otel-context.js';
+import { AsyncLocalStorageContextManager } from '../../otel.js';
 
 const exporter = new InMemorySpanExporter();
 const provider = new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] });

@@ -1,0 +1,45 @@
+// OpenTelemetry parts the tests share: the context manager an app gets from
+// `@opentelemetry/context-async-hooks` (not installed here), for the tests that check which span is
+// whose parent; a metric reader the tests collect from when they want.
+import { AsyncLocalStorage } from 'node:async_hooks';
+import { type Context, type ContextManager, ROOT_CONTEXT } from '@opentelemetry/api';
+import { AggregationTemporality, MetricReader } from '@opentelemetry/sdk-metrics';
+
+/** To the letter of the API's interface: the active context follows async calls. */
+export class AsyncLocalStorageContextManager implements ContextManager {
+  readonly #storage = new AsyncLocalStorage<Context>();
+  active(): Context {
+    return this.#storage.getStore() ?? ROOT_CONTEXT;
+  }
+  with<A extends unknown[], F extends (...args: A) => ReturnType<F>>(
+    ctx: Context,
+    fn: F,
+    thisArg?: ThisParameterType<F>,
+    ...args: A
+  ): ReturnType<F> {
+    return this.#storage.run(ctx, () => fn.call(thisArg, ...args));
+  }
+  bind<T>(_ctx: Context, target: T): T {
+    return target;
+  }
+  enable(): this {
+    return this;
+  }
+  disable(): this {
+    this.#storage.disable();
+    return this;
+  }
+}
+
+/** A reader the test collects from when it wants (`reader.collect()`), cumulative. */
+export class OnDemandMetricReader extends MetricReader {
+  constructor() {
+    super({ aggregationTemporalitySelector: () => AggregationTemporality.CUMULATIVE });
+  }
+  protected override onForceFlush(): Promise<void> {
+    return Promise.resolve();
+  }
+  protected override onShutdown(): Promise<void> {
+    return Promise.resolve();
+  }
+}
