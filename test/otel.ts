@@ -1,9 +1,17 @@
 // OpenTelemetry parts the tests share: the context manager an app gets from
 // `@opentelemetry/context-async-hooks` (not installed here), for the tests that check which span is
-// whose parent; a metric reader the tests collect from when they want.
+// whose parent; a tracer provider whose spans stay in memory; a metric reader the tests collect
+// from when they want.
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { type Context, type ContextManager, ROOT_CONTEXT } from '@opentelemetry/api';
 import { AggregationTemporality, MetricReader } from '@opentelemetry/sdk-metrics';
+import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
+
+/** A tracer provider (to register) that hands every ended span to an in-memory exporter at once. */
+export function inMemoryTracing(): { exporter: InMemorySpanExporter; provider: BasicTracerProvider } {
+  const exporter = new InMemorySpanExporter();
+  return { exporter, provider: new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] }) };
+}
 
 /** To the letter of the API's interface: the active context follows async calls. */
 export class AsyncLocalStorageContextManager implements ContextManager {

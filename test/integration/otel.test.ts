@@ -7,24 +7,18 @@ import { context, propagation, ROOT_CONTEXT, SpanKind, SpanStatusCode, trace } f
 // The propagator of `@opentelemetry/core` (a devDependency, the release sdk-trace-base depends on).
 import { W3CTraceContextPropagator } from '@opentelemetry/core';
 import { UndiciInstrumentation } from '@opentelemetry/instrumentation-undici';
-import {
-  BasicTracerProvider,
-  InMemorySpanExporter,
-  type ReadableSpan,
-  SimpleSpanProcessor,
-} from '@opentelemetry/sdk-trace-base';
+import type { ReadableSpan } from '@opentelemetry/sdk-trace-base';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { APIUserAbortError, Flashduty, ResourceNotFoundError } from '../../src/index.js';
 import { buildDelivery, buildWebhookEvent } from '../../src/testing/index.js';
 import { WebhookReceiver } from '../../src/webhooks/index.js';
 import { closedPort, DAY, NOW, NOW_MS, rejection, standIn, startMock } from '../helpers.js';
 import { receive } from '../helpers.js';
-import { AsyncLocalStorageContextManager } from '../otel.js';
+import { AsyncLocalStorageContextManager, inMemoryTracing } from '../otel.js';
 
 const h = await startMock({ incidents: 5, skills: [{ skill_id: 'skill_a' }] });
 const window = { start_time: NOW - 7 * DAY, end_time: NOW };
-const exporter = new InMemorySpanExporter();
-const provider = new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] });
+const { exporter, provider } = inMemoryTracing();
 
 /**
  * The context manager an app gets from `@opentelemetry/context-async-hooks` (not installed here),

@@ -30,12 +30,9 @@ import { otelRegistry, type OtelRegistry } from '../../../src/internal/otel.js';
 import { startClientSpan, startSpan } from '../../../src/internal/otel-spans.js';
 import { createMockService } from '../../../src/testing/index.js';
 import { rejection } from '../../helpers.js';
-import { AsyncLocalStorageContextManager } from '../../otel.js';
+import { AsyncLocalStorageContextManager, inMemoryTracing } from '../../otel.js';
 
-const exporter = new InMemorySpanExporter();
-const provider = new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] });
-
-/** The context manager an app gets from `@opentelemetry/context-async-hooks` (not installed here). */
+const { exporter, provider } = inMemoryTracing();
 
 beforeEach(() => {
   trace.setGlobalTracerProvider(provider);

@@ -11,12 +11,7 @@
 // - no span at all where the registry has no tracer provider;
 // - through a real WebhookReceiver: the secret and the body's bytes are never recorded.
 import { context, SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
-import {
-  BasicTracerProvider,
-  InMemorySpanExporter,
-  type ReadableSpan,
-  SimpleSpanProcessor,
-} from '@opentelemetry/sdk-trace-base';
+import type { ReadableSpan } from '@opentelemetry/sdk-trace-base';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { otelRegistry, type OtelRegistry } from '../../../src/internal/otel.js';
 import { buildDelivery, buildWebhookEvent } from '../../../src/testing/index.js';
@@ -25,12 +20,9 @@ import { CustomBodyEvent, type WebhookEvent } from '../../../src/webhooks/types.
 import { WebhookReceiver } from '../../../src/webhooks/index.js';
 import alertExample from '../../fixtures/alert-webhook.example.json' with { type: 'json' };
 import { rejection } from '../../helpers.js';
-import { AsyncLocalStorageContextManager } from '../../otel.js';
+import { AsyncLocalStorageContextManager, inMemoryTracing } from '../../otel.js';
 
-const exporter = new InMemorySpanExporter();
-const provider = new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] });
-
-/** The context manager an app gets from `@opentelemetry/context-async-hooks` (not installed here). */
+const { exporter, provider } = inMemoryTracing();
 
 beforeEach(() => {
   trace.setGlobalTracerProvider(provider);
