@@ -5,7 +5,7 @@ import { loadMsw } from './msw-loader.js';
 import { DROP, type RouteResult, Truncated } from './replies.js';
 import { ROUTE_PATHS } from './router.js';
 
-/** MSW's form of each route: any origin, a path parameter as `:name`. */
+/** MSW's form of each route: every origin, a path parameter as `:name`. */
 const PATHS = ROUTE_PATHS.map((path) => `*${path.replace(/\{([^}]+)\}/g, ':$1')}`);
 
 export function createHandlers(handle: (request: Request) => Promise<RouteResult>): RequestHandler[] {

@@ -10,7 +10,7 @@ export interface OperationRule {
    * for each item of an array), in seconds (`s`) or milliseconds (`ms`): they also take a `Date`.
    */
   times?: Record<string, 's' | 'ms'>;
-  /** Comma-separated string fields, each with its allowed values (empty: any): they also take an array. */
+  /** Comma-separated string fields, each with its allowed values (empty: every value): they also take an array. */
   lists?: Record<string, string[]>;
   /** Path parameters: fields of the params, put into the path (encoded), never into the body. */
   pathParams?: string[];
