@@ -43,6 +43,8 @@ const APART: Record<string, string> = {
   // receiver in an app without a tracer provider never loads them).
   'src/webhooks/stores/memory.ts': 'webhooks-memory-store.js',
   'src/webhooks/span.ts': 'webhooks-span.js',
+  // The web-standard adapter behind `receiver.fetchHandler` (a Node app never loads it).
+  'src/webhooks/adapters/fetch.ts': 'webhooks-fetch-adapter.js',
 };
 /** How an import of a file built apart is written until the build knows where the importer landed. */
 const APART_MARK = 'flashduty-sdk-apart:';

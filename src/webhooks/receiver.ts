@@ -25,7 +25,7 @@ import { otelRegistry } from '../internal/otel.js';
 import type { Logger } from '../internal/logger.js';
 import { isThenable } from '../internal/maybe.js';
 import { positiveWhole } from '../internal/options.js';
-import { type FetchHandler, fetchHandler } from './adapters/fetch.js';
+import type { FetchHandler } from './adapters/fetch.js';
 import { type NodeMiddleware, nodeMiddleware } from './adapters/node.js';
 import { UNRECORDED } from './adapters/respond.js';
 import type { BodySource, HeadersLike } from './body.js';
@@ -139,6 +139,8 @@ const CUSTOM_ACTION_ACK_MS = 900;
 
 /** The queue mode (jobs.ts), loaded when a receiver is made with a queue or a worker runs a job. */
 const loadJobs = /* @__PURE__ */ loader(() => import('./jobs.js'));
+/** The web-standard adapter (adapters/fetch.ts), loaded with the first request `fetchHandler` takes. */
+const loadFetchAdapter = /* @__PURE__ */ loader(() => import('./adapters/fetch.js'));
 /** The spans (span.ts), loaded with the first delivery traced. */
 const loadSpan = /* @__PURE__ */ loader(() => import('./span.js'));
 
@@ -209,7 +211,11 @@ export class WebhookReceiver {
       maxClockSkewMs: positiveWhole(options.maxClockSkewMs ?? 300_000, 'maxClockSkewMs'),
       maxInFlight: positiveWhole(options.maxInFlight ?? 10_000, 'maxInFlight'),
     });
-    this.fetchHandler = fetchHandler(this);
+    // The adapter loads with the first request it takes (a Node app never loads it), as the default
+    // store does with the first delivery; a load that failed is tried again with the next request.
+    let handle: FetchHandler | undefined;
+    this.fetchHandler = async (request) =>
+      (handle ??= (loadFetchAdapter.value ?? (await loadFetchAdapter())).fetchHandler(this))(request);
   }
 
   /** Every accepted event, known type or not. */
