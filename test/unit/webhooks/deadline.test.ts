@@ -1,5 +1,6 @@
 // The per-delivery deadline: waits settle by their value or by the deadline, whichever is first;
-// a timer only while something waits; a disposed deadline fires nothing. Fake timers:
+// one timer shared by every delivery, only while something waits; a disposed deadline fires
+// nothing. Fake timers:
 // what is checked is the order of events, not the machine's speed.
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { Deadline, DeadlineExceededError } from '../../../src/webhooks/deadline.js';
@@ -53,23 +54,46 @@ describe('Deadline', () => {
     deadline.dispose();
   });
 
-  it('fires at its time, not before; a timer only while something waits, none after dispose()', async () => {
+  it('fires at its time, not before; one shared timer while something waits, stopping once nothing does', async () => {
     const deadline = new Deadline(1500);
     expect(vi.getTimerCount()).toBe(0);
     const wait = settle(deadline.race(new Promise(() => {}), 'x') as Promise<unknown>);
     expect(vi.getTimerCount()).toBe(1);
     void settle(deadline.race(new Promise(() => {}), 'y') as Promise<unknown>);
-    expect(vi.getTimerCount()).toBe(1); // one timer, however many waits
+    const other = new Deadline(1495); // passes between two looks: found at the next, 5 ms late
+    const otherWait = settle(other.race(new Promise(() => {}), 'z') as Promise<unknown>);
+    expect(vi.getTimerCount()).toBe(1); // one timer, however many waits and deliveries
     let settledAt = 0;
+    let otherAt = 0;
     void wait.then(() => (settledAt = Date.now()));
-    await vi.advanceTimersByTimeAsync(1499);
-    expect(settledAt).toBe(0);
+    void otherWait.then(() => (otherAt = Date.now()));
+    await vi.advanceTimersByTimeAsync(1490);
+    expect([settledAt, otherAt]).toEqual([0, 0]);
+    await vi.advanceTimersByTimeAsync(9);
+    expect([settledAt, otherAt]).toEqual([0, 0]);
     await vi.advanceTimersByTimeAsync(1);
-    expect(settledAt).toBe(1_001_500);
+    expect([settledAt, otherAt]).toEqual([1_001_500, 1_001_500]);
+    expect(vi.getTimerCount()).toBe(0); // nothing left to watch: no timer set again
+
     const answered = new Deadline(1500);
     void answered.race(new Promise(() => {}), 'x');
     answered.dispose();
+    expect(vi.getTimerCount()).toBe(1); // not cleared: it looks once more, finds nothing, stops
+    await vi.advanceTimersByTimeAsync(10);
     expect(vi.getTimerCount()).toBe(0);
+  });
+
+  it('sets the shared timer again when the one due never came (dropped by the runtime)', async () => {
+    const first = new Deadline(100);
+    const wait = settle(first.race(new Promise(() => {}), 'x') as Promise<unknown>);
+    vi.clearAllTimers(); // as a runtime that dropped it
+    await vi.advanceTimersByTimeAsync(25);
+    const second = new Deadline(1000);
+    void second.race(new Promise(() => {}), 'y'); // the sweep was due 15 ms ago: a new one is set
+    expect(vi.getTimerCount()).toBe(1);
+    await vi.advanceTimersByTimeAsync(85); // the new timer looks at 35, 45, … 105 ms: 5 ms late at most
+    expect(((await wait) as { error: Error }).error).toBeInstanceOf(DeadlineExceededError);
+    second.dispose();
   });
 
   it('settledBy: the value, or the given stand-in at the deadline while the work goes on', async () => {
