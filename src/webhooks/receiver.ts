@@ -9,10 +9,10 @@
 // and retries at most once, and only after a network error: the connection closed (EOF) or an i/o
 // timeout. It never retries an HTTP error, a late answer, or its own deadline hit while awaiting
 // the answer's headers. So:
-// - An answer never leaves after `ackTimeoutMs`. A delivery that cannot be recorded by then (store
-//   or queue slow, down or full) gets status 503: adapters that can close the connection without an
-//   answer do, so the sender retries; `fetchHandler` answers 503 (a failure in the delivery
-//   history, recovered by `replayFromHistory`).
+// - An answer never leaves after `ackTimeoutMs` (10 ms late at most: deadline.ts). A delivery that
+//   cannot be recorded by then (store or queue slow, down or full) gets status 503: adapters that
+//   can close the connection without an answer do, so the sender retries; `fetchHandler` answers
+//   503 (a failure in the delivery history, recovered by `replayFromHistory`).
 // - With a queue, 200 means the queue holds the event: its handlers then run in `processor()`, and it
 //   ends handled or in BullMQ's failed set.
 // - Without a queue, 200 means the handlers succeeded, or still ran at the deadline; a failure after
@@ -76,7 +76,10 @@ export interface WebhookReceiverOptions {
   customBody?: { template: unknown; valueMapping?: ValueMapping };
   /** Largest body read, in bytes; default 1 MiB (larger → 413, read no further). */
   maxBodyBytes?: number;
-  /** Every answer leaves by then (the sender waits 2 s); default 1500 ms. Custom actions (`i_custom`, whose sender waits 1 s) within 900 ms at most. */
+  /**
+   * Every answer leaves by then, 10 ms late at most (the sender waits 2 s); default 1500 ms. Custom
+   * actions (`i_custom`, whose sender waits 1 s) within 900 ms at most.
+   */
   ackTimeoutMs?: number;
   /** How far ahead of this clock an `event_time` may be and still be judged for staleness; default 300 000 ms. */
   maxClockSkewMs?: number;
