@@ -15,7 +15,7 @@
 
 import { positiveWhole } from '../../internal/options.js';
 import { ConfigError } from '../../internal/flashduty-error.js';
-import { type Claim, type ClaimRequest, claimToken, type StateStore } from './store.js';
+import { type Claim, type ClaimRequest, claimToken, DONE, PENDING, STALE, type StateStore } from './store.js';
 
 /** Options of {@link MemoryStateStore}. */
 export interface MemoryStateStoreOptions {
@@ -143,10 +143,6 @@ export class MemoryStateStore implements StateStore {
     return true;
   }
 }
-
-const DONE: Claim = Object.freeze({ status: 'done' });
-const PENDING: Claim = Object.freeze({ status: 'pending' });
-const STALE: Claim = Object.freeze({ status: 'stale' });
 
 /**
  * A released claim of an event judged fresh: "done until" long ago, so the next delivery claims it,

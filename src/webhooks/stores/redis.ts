@@ -13,7 +13,7 @@ import {
   type RedisRun,
   redisRunner,
 } from '../../internal/redis.js';
-import { type Claim, type ClaimRequest, claimToken, type StateStore } from './store.js';
+import { type Claim, type ClaimRequest, claimToken, DONE, PENDING, STALE, type StateStore } from './store.js';
 
 export type { IORedisLike, NodeRedisClusterLike, NodeRedisLike, RedisClientLike } from '../../internal/redis.js';
 
@@ -190,7 +190,3 @@ export class RedisStateStore implements StateStore {
     return `${this.keyPrefix}event:${eventId}`;
   }
 }
-
-const DONE: Claim = Object.freeze({ status: 'done' });
-const PENDING: Claim = Object.freeze({ status: 'pending' });
-const STALE: Claim = Object.freeze({ status: 'stale' });

@@ -69,3 +69,13 @@ export interface StateStore {
 
 /** A token unique enough to tell claims apart across processes. */
 export { uniqueToken as claimToken } from '../../internal/token.js';
+
+// The answers of `claim()` besides `claimed`, shared by the stores and frozen (no caller can change
+// the next one's). Marked pure: a bundle that never calls a store's claim() drops them (esbuild
+// keeps a module-level call it cannot tell is pure).
+/** @internal */
+export const DONE: Claim = /* @__PURE__ */ Object.freeze({ status: 'done' });
+/** @internal */
+export const PENDING: Claim = /* @__PURE__ */ Object.freeze({ status: 'pending' });
+/** @internal */
+export const STALE: Claim = /* @__PURE__ */ Object.freeze({ status: 'stale' });
