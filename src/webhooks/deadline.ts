@@ -10,7 +10,8 @@
 //   own: that pair cost about a tenth of a delivery's CPU over HTTP (docs/performance.md). The timer
 //   is not cleared when the last watched delivery is answered (under load that happens between
 //   most deliveries, and clearing it to set it again is the cost saved): it looks once more, finds
-//   nothing and stops.
+//   nothing and stops. Where a runtime cancels a request's timers with it (Cloudflare Workers),
+//   each deadline keeps a timer of its own instead (SHARED_TIMER).
 // - A wait is one promise settled by whichever comes first, not a `Promise.race` of two.
 
 import { FlashdutyError } from '../internal/flashduty-error.js';
@@ -32,6 +33,14 @@ const SWEEP_MS = 10;
 const watched = new Set<Deadline>();
 /** When the sweep to come is due (`performance.now()`); -Infinity while none is. */
 let sweepDue = -Infinity;
+/**
+ * Whether a timer outlives the request that set it. Not in Cloudflare Workers: there a request's
+ * timers are cancelled once it is answered (in workerd, a timer set by a request answered at once
+ * never fired while another request ran on), so a shared timer would go with whichever delivery set
+ * it. There each deadline keeps a timer of its own.
+ */
+const SHARED_TIMER =
+  (globalThis as { navigator?: { userAgent?: unknown } }).navigator?.userAgent !== 'Cloudflare-Workers';
 
 /** One delivery's deadline: `race()` each wait against it, `dispose()` when the delivery is answered. */
 export class Deadline {
@@ -39,6 +48,8 @@ export class Deadline {
   /** What to do when it passes: one entry per wait in progress. */
   #onExpiry: Set<() => void> | undefined;
   #expired = false;
+  /** Its own timer, where timers are not shared (SHARED_TIMER). */
+  #timer: ReturnType<typeof setTimeout> | undefined;
 
   constructor(public ms: number) {
     this.#at = performance.now() + ms;
@@ -49,6 +60,10 @@ export class Deadline {
     if (ms >= this.ms) return;
     this.#at -= this.ms - ms;
     this.ms = ms;
+    if (this.#timer === undefined) return;
+    clearTimeout(this.#timer);
+    this.#timer = undefined;
+    this.#watch();
   }
 
   /** Milliseconds left (0 once passed). */
@@ -79,6 +94,7 @@ export class Deadline {
   /** Stops watching: the delivery is answered. */
   dispose(): void {
     watched.delete(this);
+    clearTimeout(this.#timer);
     this.#onExpiry = undefined;
   }
 
@@ -88,9 +104,21 @@ export class Deadline {
    * superseded and does nothing).
    */
   #watch(): void {
-    watched.add(this);
     const now = performance.now();
+    if (!SHARED_TIMER) {
+      this.#timer ??= setTimeout(() => this.#expire(), this.#at - now);
+      return;
+    }
+    watched.add(this);
     if (Math.abs(now - sweepDue) > SWEEP_MS) Deadline.#sweepIn(now);
+  }
+
+  #expire(): void {
+    watched.delete(this);
+    this.#expired = true;
+    const waits = this.#onExpiry;
+    this.#onExpiry = undefined;
+    if (waits) for (const onExpiry of waits) onExpiry();
   }
 
   static #sweepIn(now: number): void {
@@ -101,14 +129,7 @@ export class Deadline {
   /** Expires the watched deadlines that passed; looks again in SWEEP_MS while some are left. */
   static #sweep(): void {
     const now = performance.now();
-    for (const deadline of watched) {
-      if (deadline.#at > now) continue;
-      watched.delete(deadline);
-      deadline.#expired = true;
-      const waits = deadline.#onExpiry;
-      deadline.#onExpiry = undefined;
-      if (waits) for (const onExpiry of waits) onExpiry();
-    }
+    for (const deadline of watched) if (deadline.#at <= now) deadline.#expire();
     if (watched.size > 0) Deadline.#sweepIn(now);
     else sweepDue = -Infinity;
   }

@@ -8,7 +8,7 @@ import { promisify } from 'node:util';
 import { build } from 'esbuild';
 import { Miniflare } from 'miniflare';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createMockService, type MockService } from '../../../src/testing/index.js';
+import { buildWebhookEvent, createMockService, type MockService } from '../../../src/testing/index.js';
 import { CLIENT_FAULTS, type MockAddress, webhookScenario } from './runtimes/checks.js';
 
 const run = promisify(execFile);
@@ -127,6 +127,51 @@ describe('the built package under workerd (Miniflare)', () => {
         async (init) => (await mf.dispatchFetch('http://worker/hooks', init as never)) as unknown as Response,
       );
       expectWebhooks(webhooks, (await (await mf.dispatchFetch('http://worker/seen')).json()) as string[]);
+    },
+  );
+});
+
+describe('deadlines under workerd (Miniflare)', () => {
+  it(
+    "answers by the deadline after the request whose timer watched it was answered (a request's timers go with it)",
+    { timeout: 60_000 },
+    async () => {
+      const bundle = await build({
+        entryPoints: [path.join(root, 'test/integration/package/runtimes/deadline-worker.ts')],
+        bundle: true,
+        write: false,
+        format: 'esm',
+        platform: 'browser',
+        conditions: ['workerd', 'worker', 'browser'],
+        external: ['msw', 'node:*'],
+        logLevel: 'silent',
+      });
+      const mf = new Miniflare({
+        modules: true,
+        script: bundle.outputFiles[0]?.text as string,
+        compatibilityDate: '2026-04-01',
+      });
+      stop.push(() => mf.dispose());
+      const deliver = async (eventId: string) => {
+        const started = performance.now();
+        const answer = await mf.dispatchFetch('http://worker/hooks', {
+          method: 'POST',
+          headers: { 'Content-Type': 'application/json' },
+          body: JSON.stringify(buildWebhookEvent('i_ack', { event_id: eventId })),
+        });
+        return { status: answer.status, body: await answer.text(), ms: performance.now() - started };
+      };
+      await deliver('warm-up'); // the adapter and the state store load
+      for (let round = 0; round < 3; round++) {
+        // The quick one waits first (its body), so the deadlines' timer is set in its request.
+        const quick = deliver(`quick-${round}`);
+        const slow = deliver(`slow-${round}`);
+        expect((await quick).status).toBe(200);
+        const answered = await slow;
+        // Its handler still runs at the deadline: accepted then, not when the handler ends (3 s).
+        expect(answered).toMatchObject({ status: 200, body: '{"outcome":"accepted"}' });
+        expect(answered.ms).toBeLessThan(1500);
+      }
     },
   );
 });

@@ -135,3 +135,43 @@ describe('Deadline', () => {
     expect(await deadline.settledBy(new Promise(() => {}), undefined)).toBeUndefined();
   });
 });
+
+describe('Deadline where a request takes its timers with it (Cloudflare Workers)', () => {
+  // A timer of its own per deadline: one shared timer could be cancelled with the request that set it.
+  const load = async () => {
+    vi.stubGlobal('navigator', { userAgent: 'Cloudflare-Workers' });
+    vi.resetModules();
+    return import('../../../src/webhooks/deadline.js');
+  };
+  afterEach(() => {
+    vi.unstubAllGlobals();
+    vi.resetModules();
+  });
+
+  it('gives each waiting deadline its own timer, fired at its time and cleared by dispose()', async () => {
+    const { Deadline: OwnTimer, DeadlineExceededError: Exceeded } = await load();
+    const first = new OwnTimer(100);
+    const second = new OwnTimer(200);
+    const wait = settle(first.race(new Promise(() => {}), 'x') as Promise<unknown>);
+    void settle(first.race(new Promise(() => {}), 'y') as Promise<unknown>); // a second wait: still one timer
+    void second.race(new Promise(() => {}), 'z');
+    expect(vi.getTimerCount()).toBe(2);
+    await vi.advanceTimersByTimeAsync(99);
+    second.dispose();
+    expect(vi.getTimerCount()).toBe(1);
+    await vi.advanceTimersByTimeAsync(1); // on time: not a sweep's 10 ms late
+    expect(((await wait) as { error: Error }).error).toBeInstanceOf(Exceeded);
+    expect(vi.getTimerCount()).toBe(0);
+  });
+
+  it('tighten() sets its timer again, earlier', async () => {
+    const { Deadline: OwnTimer } = await load();
+    const deadline = new OwnTimer(1500);
+    let failedAt = 0;
+    void (deadline.race(new Promise(() => {}), 'x') as Promise<unknown>).then(undefined, () => (failedAt = Date.now()));
+    deadline.tighten(900);
+    expect(vi.getTimerCount()).toBe(1);
+    await vi.advanceTimersByTimeAsync(900);
+    expect(failedAt).toBe(1_000_900);
+  });
+});
