@@ -31,7 +31,11 @@ const ignore = () => {};
 const SWEEP_MS = 10;
 /** The deadlines something waits on, of every delivery in progress. */
 const watched = new Set<Deadline>();
-/** When the sweep to come is due (`performance.now()`); -Infinity while none is. */
+/**
+ * When the sweep to come is due (`Date.now()`); -Infinity while none is. The clock is Date's, the
+ * one fake timers fake along with setTimeout (a test that fakes those two but not `performance`
+ * would see no deadline pass); a step of the wall clock moves the deadlines in progress with it.
+ */
 let sweepDue = -Infinity;
 /**
  * Whether a timer outlives the request that set it. Not in Cloudflare Workers: there a request's
@@ -52,7 +56,7 @@ export class Deadline {
   #timer: ReturnType<typeof setTimeout> | undefined;
 
   constructor(public ms: number) {
-    this.#at = performance.now() + ms;
+    this.#at = Date.now() + ms;
   }
 
   /** Brings the deadline forward to `ms` after its start (never later), e.g. for a sender that waits less. */
@@ -68,7 +72,7 @@ export class Deadline {
 
   /** Milliseconds left (0 once passed). */
   get remaining(): number {
-    return this.#expired ? 0 : Math.max(0, this.#at - performance.now());
+    return this.#expired ? 0 : Math.max(0, this.#at - Date.now());
   }
 
   /**
@@ -79,10 +83,7 @@ export class Deadline {
   race<T>(value: T | PromiseLike<T>, what: string): T | Promise<T> {
     if (!isThenable(value)) return value;
     return new Promise<T>((resolve, reject) =>
-      this.#wait(value, resolve, reject, () => {
-        value.then(undefined, ignore);
-        reject(new DeadlineExceededError(what, this.ms));
-      }),
+      this.#wait(value, resolve, reject, () => reject(new DeadlineExceededError(what, this.ms))),
     );
   }
 
@@ -99,18 +100,19 @@ export class Deadline {
   }
 
   /**
-   * Watches this deadline. A sweep is set when none is due: none was, or the one due is overdue by
-   * more than SWEEP_MS (a timer the runtime dropped, or a loop held up; it then finds itself
-   * superseded and does nothing).
+   * Watches this deadline. When no sweep is due (none was, or the one due is overdue by more than
+   * SWEEP_MS: a timer the runtime dropped, or a loop too busy to run timers), this wait sweeps now
+   * and sets the next: under a loop that keeps timers waiting, the deliveries that come still expire
+   * what passed (an overdue timer that fires later finds itself superseded and does nothing).
    */
   #watch(): void {
-    const now = performance.now();
+    const now = Date.now();
     if (!SHARED_TIMER) {
       this.#timer ??= setTimeout(() => this.#expire(), this.#at - now);
       return;
     }
     watched.add(this);
-    if (Math.abs(now - sweepDue) > SWEEP_MS) Deadline.#sweepIn(now);
+    if (Math.abs(now - sweepDue) > SWEEP_MS) Deadline.#sweep(now);
   }
 
   #expire(): void {
@@ -121,17 +123,15 @@ export class Deadline {
     if (waits) for (const onExpiry of waits) onExpiry();
   }
 
-  static #sweepIn(now: number): void {
+  /** Expires the watched deadlines that passed; looks again in SWEEP_MS while some are left. */
+  static #sweep(now = Date.now()): void {
+    for (const deadline of watched) if (deadline.#at <= now) deadline.#expire();
+    if (watched.size === 0) {
+      sweepDue = -Infinity;
+      return;
+    }
     const due = (sweepDue = now + SWEEP_MS);
     setTimeout(() => due === sweepDue && Deadline.#sweep(), SWEEP_MS);
-  }
-
-  /** Expires the watched deadlines that passed; looks again in SWEEP_MS while some are left. */
-  static #sweep(): void {
-    const now = performance.now();
-    for (const deadline of watched) if (deadline.#at <= now) deadline.#expire();
-    if (watched.size > 0) Deadline.#sweepIn(now);
-    else sweepDue = -Infinity;
   }
 
   /** Settles a wait by `value`, or by `onExpiry` if the deadline passes first. */
@@ -141,7 +141,10 @@ export class Deadline {
     onError: (error: unknown) => void,
     onExpiry: () => void,
   ): void {
-    if (this.#expired) return onExpiry();
+    if (this.#expired) {
+      value.then(undefined, ignore); // the caller moves on: a late rejection is nobody's
+      return onExpiry();
+    }
     const waits = (this.#onExpiry ??= new Set());
     waits.add(onExpiry);
     this.#watch();

@@ -136,6 +136,55 @@ describe('Deadline', () => {
   });
 });
 
+describe('Deadline under fake timers that leave `performance` real', () => {
+  it('passes when the faked clock and timers reach it', async () => {
+    vi.useRealTimers();
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'] });
+    const deadline = new Deadline(1500);
+    const wait = settle(deadline.race(new Promise(() => {}), 'x') as Promise<unknown>);
+    await vi.advanceTimersByTimeAsync(1510);
+    expect(((await wait) as { error: Error }).error).toBeInstanceOf(DeadlineExceededError);
+  });
+});
+
+describe('Deadline under a loop too busy to run timers', () => {
+  it('still passes: the deliveries that keep coming sweep what the overdue timer has not', async () => {
+    vi.useRealTimers();
+    // Each turn 25 ms of synchronous work, then another delivery starts waiting: the shared timer,
+    // due every 10 ms, is overdue at every new wait (before, each new wait put it off again, and a
+    // 100 ms deadline had not passed after 3 s).
+    const busy = (ms: number) => {
+      for (const end = performance.now() + ms; performance.now() < end;);
+    };
+    const started = performance.now();
+    const deadline = new Deadline(100);
+    const failed = (deadline.race(new Promise(() => {}), 'x') as Promise<unknown>).then(
+      () => undefined,
+      () => performance.now() - started,
+    );
+    const others: Deadline[] = [];
+    let stop = false;
+    const turn = () => {
+      if (stop) return;
+      busy(25);
+      const other = new Deadline(60_000);
+      void settle(other.race(new Promise(() => {}), 'y') as Promise<unknown>);
+      others.push(other);
+      setImmediate(turn);
+    };
+    setImmediate(turn);
+    const passedAfter = await Promise.race([
+      failed,
+      new Promise<'never'>((resolve) => setTimeout(resolve, 3000, 'never')),
+    ]);
+    stop = true;
+    await new Promise((resolve) => setImmediate(resolve)); // the last turn sees `stop`
+    for (const other of others) other.dispose();
+    expect(passedAfter).not.toBe('never');
+    expect(passedAfter).toBeGreaterThanOrEqual(100);
+  });
+});
+
 describe('Deadline where a request takes its timers with it (Cloudflare Workers)', () => {
   // A timer of its own per deadline: one shared timer could be cancelled with the request that set it.
   const load = async () => {
