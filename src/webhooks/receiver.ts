@@ -215,7 +215,8 @@ export class WebhookReceiver {
       maxInFlight: positiveWhole(options.maxInFlight ?? 10_000, 'maxInFlight'),
     });
     // The adapter loads with the first request it takes (a Node app never loads it), as the default
-    // store does with the first delivery; a load that failed is tried again with the next request.
+    // store does with the first delivery. A load that failed (a chunk missing from a deployment)
+    // rejects that request, which the framework answers 500, and is tried again with the next.
     let handle: FetchHandler | undefined;
     this.fetchHandler = async (request) =>
       (handle ??= (loadFetchAdapter.value ?? (await loadFetchAdapter())).fetchHandler(this))(request);
