@@ -49,8 +49,11 @@ const SHARED_TIMER =
 /** One delivery's deadline: `race()` each wait against it, `dispose()` when the delivery is answered. */
 export class Deadline {
   #at: number;
-  /** What to do when it passes: one entry per wait in progress. */
-  #onExpiry: Set<() => void> | undefined;
+  /**
+   * What to do when it passes: one entry per wait. A wait that settled stays (a delivery makes a
+   * few): its entry then settles an already settled promise, which does nothing.
+   */
+  #onExpiry: Array<() => void> | undefined;
   #expired = false;
   /** Its own timer, where timers are not shared (SHARED_TIMER). */
   #timer: ReturnType<typeof setTimeout> | undefined;
@@ -134,7 +137,7 @@ export class Deadline {
     setTimeout(() => due === sweepDue && Deadline.#sweep(), SWEEP_MS);
   }
 
-  /** Settles a wait by `value`, or by `onExpiry` if the deadline passes first. */
+  /** Settles a wait by `value`, or by `onExpiry` if the deadline passes first (whichever is first wins). */
   #wait<T>(
     value: PromiseLike<T>,
     onValue: (value: T) => void,
@@ -145,18 +148,8 @@ export class Deadline {
       value.then(undefined, ignore); // the caller moves on: a late rejection is nobody's
       return onExpiry();
     }
-    const waits = (this.#onExpiry ??= new Set());
-    waits.add(onExpiry);
+    (this.#onExpiry ??= []).push(onExpiry);
     this.#watch();
-    value.then(
-      (settled) => {
-        waits.delete(onExpiry);
-        onValue(settled);
-      },
-      (error: unknown) => {
-        waits.delete(onExpiry);
-        onError(error);
-      },
-    );
+    value.then(onValue, onError);
   }
 }
