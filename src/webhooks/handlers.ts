@@ -18,6 +18,7 @@ const RESERVED = new Set<string>(['event', 'duplicate', 'stale', 'invalid', 'err
 type Listener = (...args: unknown[]) => unknown;
 
 const NONE: readonly Listener[] = [];
+const NOTHING = (): void => {};
 
 export class Handlers {
   readonly #lists = new Map<string, readonly Listener[]>();
@@ -67,6 +68,8 @@ export class Handlers {
       if (thrown) throw thrown.error;
       return;
     }
+    // One async handler, the usual case: its own promise, with neither allSettled's records nor its turns.
+    if (pending.length === 1 && !thrown) return Promise.resolve(pending[0]).then(NOTHING);
     return Promise.allSettled(pending).then((outcomes) => {
       if (thrown) throw thrown.error;
       const rejected = outcomes.find((o): o is PromiseRejectedResult => o.status === 'rejected');

@@ -35,6 +35,32 @@ describe('handlers', () => {
     expect(errors).toEqual([new Error('first')]);
   });
 
+  it('waits for async handlers: one alone (its own promise) or several, the first failure answering', async () => {
+    for (const handlers of [1, 3]) {
+      const receiver = new WebhookReceiver({ logger: false });
+      const finished: number[] = [];
+      for (let i = 0; i < handlers; i++)
+        receiver.on('i_ack', async () => {
+          await new Promise((resolve) => setTimeout(resolve, 5));
+          finished.push(i);
+        });
+      expect(await deliver(receiver)).toMatchObject({ status: 200, outcome: 'accepted' });
+      expect(finished).toHaveLength(handlers); // answered once every handler ended
+
+      const failing = new WebhookReceiver({ logger: false });
+      for (let i = 0; i < handlers; i++)
+        failing.on('i_ack', async () => {
+          await new Promise((resolve) => setTimeout(resolve, 5));
+          throw new Error(`async ${i}`);
+        });
+      expect(await deliver(failing)).toMatchObject({
+        status: 500,
+        reason: 'handler failed',
+        error: expect.objectContaining({ message: 'async 0' }),
+      });
+    }
+  });
+
   it('off() removes a handler (every registration of it) and leaves the others', async () => {
     const receiver = new WebhookReceiver();
     let removed = 0;
