@@ -98,25 +98,34 @@ describe.each([
   });
 });
 
+/** A Worker of test/integration/package/runtimes/, bundled as wrangler does (esbuild) and run by Miniflare. */
+async function startWorker(file: string): Promise<Miniflare> {
+  const bundle = await build({
+    entryPoints: [path.join(root, 'test/integration/package/runtimes', file)],
+    bundle: true,
+    write: false,
+    format: 'esm',
+    platform: 'browser',
+    conditions: ['workerd', 'worker', 'browser'],
+    // What a Worker cannot load stays out: msw (an optional peer) and the mock's node:http server.
+    external: ['msw', 'node:*'],
+    logLevel: 'silent',
+  });
+  const mf = new Miniflare({
+    modules: true,
+    script: bundle.outputFiles[0]?.text as string,
+    compatibilityDate: '2026-04-01',
+  });
+  stop.push(() => mf.dispose());
+  return mf;
+}
+
 describe('the built package under workerd (Miniflare)', () => {
   it(
     'calls the mock over HTTP from a Worker and receives deliveries with fetchHandler',
     { timeout: 60_000 },
     async () => {
-      const bundle = await build({
-        entryPoints: [path.join(root, 'test/integration/package/runtimes/worker.ts')],
-        bundle: true,
-        write: false,
-        format: 'esm',
-        platform: 'browser',
-        conditions: ['workerd', 'worker', 'browser'],
-        // What a Worker cannot load stays out: msw (an optional peer) and the mock's node:http server.
-        external: ['msw', 'node:*'],
-        logLevel: 'silent',
-      });
-      const script = bundle.outputFiles[0]?.text as string;
-      const mf = new Miniflare({ modules: true, script, compatibilityDate: '2026-04-01' });
-      stop.push(() => mf.dispose());
+      const mf = await startWorker('worker.ts');
       const { service, address } = await startMock();
 
       const client = await mf.dispatchFetch(`http://worker/client?mock=${encodeURIComponent(JSON.stringify(address))}`);
@@ -136,22 +145,7 @@ describe('deadlines under workerd (Miniflare)', () => {
     "answers by the deadline after the request whose timer watched it was answered (a request's timers go with it)",
     { timeout: 60_000 },
     async () => {
-      const bundle = await build({
-        entryPoints: [path.join(root, 'test/integration/package/runtimes/deadline-worker.ts')],
-        bundle: true,
-        write: false,
-        format: 'esm',
-        platform: 'browser',
-        conditions: ['workerd', 'worker', 'browser'],
-        external: ['msw', 'node:*'],
-        logLevel: 'silent',
-      });
-      const mf = new Miniflare({
-        modules: true,
-        script: bundle.outputFiles[0]?.text as string,
-        compatibilityDate: '2026-04-01',
-      });
-      stop.push(() => mf.dispose());
+      const mf = await startWorker('deadline-worker.ts');
       const deliver = async (eventId: string) => {
         const started = performance.now();
         const answer = await mf.dispatchFetch('http://worker/hooks', {
