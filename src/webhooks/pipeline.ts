@@ -24,7 +24,7 @@
 
 import { FlashdutyError } from '../internal/flashduty-error.js';
 import { loader } from '../internal/lazy.js';
-import { andThen, attempt, isThenable, type MaybePromise } from '../internal/maybe.js';
+import { andThen, attempt, isThenable, type MaybePromise, NOTHING } from '../internal/maybe.js';
 import type { Deadline } from './deadline.js';
 import type { Handlers } from './handlers.js';
 import type { DeliveryKeys } from './kinds.js';
@@ -76,7 +76,6 @@ const STALE: Fate = { outcome: 'stale' };
 // Given to handlers: frozen, so that one handler cannot change what the next is told.
 const FRESH: HandlerContext = Object.freeze({ superseded: false });
 const SUPERSEDED: HandlerContext = Object.freeze({ superseded: true });
-const NOTHING = () => {};
 /** Not claimed, as without dedup: fresh, with no claim to settle. */
 const UNCLAIMED = { status: 'claimed', token: undefined, superseded: false } as const;
 const STALE_CLAIM: Claim = { status: 'stale' };
@@ -103,7 +102,11 @@ export class Pipeline {
     if (run.deadline && this.#inFlight.size >= this.#options.maxInFlight) {
       return unrecorded(`maxInFlight (${this.#options.maxInFlight}) deliveries in flight already`);
     }
-    const scope = this.#judgedScope(keys);
+    return this.#claimAndRun(event, keys, this.#judgedScope(keys), run);
+  }
+
+  /** The event's claim, and what it leads to. */
+  #claimAndRun(event: WebhookEvent, keys: DeliveryKeys, scope: string | undefined, run: Run): MaybePromise<Fate> {
     return attempt(
       () => this.#claim(keys, scope, event, run),
       (claim) => this.#claimed(claim, event, keys, scope, run),
@@ -127,35 +130,30 @@ export class Pipeline {
       case 'stale':
         return this.#tell('stale', event);
       case 'pending':
-        return run.deadline
-          ? this.#waitForClaim(event, keys, scope, run.deadline)
-          : unrecorded(`event ${keys.eventId} is held by another process`);
+        return this.#waitForClaim(event, keys, scope, run);
     }
   }
 
   /**
    * A claim held by another delivery. Held here: its success (or its running past our deadline)
-   * makes this a duplicate; its failure released the claim, so take it over. Held by another
-   * process: look again until the deadline, then give up (unrecorded).
+   * makes this a duplicate; its failure released the claim, so claim it again. Held by another
+   * process: claim it again every CLAIM_POLL_MS until the deadline, then give up (unrecorded). A job
+   * does not wait: it is unrecorded at once (its next attempt comes).
    */
-  async #waitForClaim(
-    event: WebhookEvent,
-    keys: DeliveryKeys,
-    scope: string | undefined,
-    deadline: Deadline,
-  ): Promise<Fate> {
-    for (;;) {
-      const local = this.#inFlight.get(keys.eventId);
-      if (local) {
-        const fate = await deadline.settledBy(local, undefined);
-        if (!fate || fate.outcome === 'accepted') return this.#tell('duplicate', event);
-      } else {
-        if (deadline.remaining <= CLAIM_POLL_MS) return unrecorded(`event ${keys.eventId} is held by another process`);
-        await new Promise((resolve) => setTimeout(resolve, CLAIM_POLL_MS));
-      }
-      const claim = await this.#claim(keys, scope, event, { deadline });
-      if (claim.status !== 'pending') return this.#claimed(claim, event, keys, scope, { deadline });
+  #waitForClaim(event: WebhookEvent, keys: DeliveryKeys, scope: string | undefined, run: Run): MaybePromise<Fate> {
+    const { deadline } = run;
+    const local = this.#inFlight.get(keys.eventId);
+    if (!deadline || (!local && deadline.remaining <= CLAIM_POLL_MS)) {
+      return unrecorded(`event ${keys.eventId} is held by another process`);
     }
+    const waited = local
+      ? deadline.settledBy(local, undefined)
+      : new Promise<undefined>((resolve) => setTimeout(resolve, CLAIM_POLL_MS));
+    return waited.then((fate) =>
+      local && (!fate || fate.outcome === 'accepted')
+        ? this.#tell('duplicate', event)
+        : this.#claimAndRun(event, keys, scope, run),
+    );
   }
 
   /**
@@ -182,7 +180,7 @@ export class Pipeline {
         });
     const { deadline } = run;
     if (!deadline || !isThenable(claiming)) return claiming;
-    return Promise.resolve(deadline.race(claiming, 'the state store')).catch((error: unknown) => {
+    return (deadline.race(claiming, 'the state store') as Promise<Claim | Unclaimed>).catch((error: unknown) => {
       claiming.then(
         (late) =>
           late.status === 'claimed' &&
