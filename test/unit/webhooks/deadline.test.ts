@@ -12,6 +12,12 @@ afterEach(() => {
   vi.useRealTimers();
 });
 
+/**
+ * Lets the shared sweep find nothing left and stop, as every test here must end: its state is the
+ * module's, and a sweep left due would make the next test's deadlines wait for a timer that the next
+ * fake clock does not have.
+ */
+const stopSweeping = () => vi.advanceTimersByTimeAsync(20);
 const later = <T>(ms: number, value: T) => new Promise<T>((resolve) => setTimeout(resolve, ms, value));
 const settle = async (promise: Promise<unknown>) =>
   promise.then(
@@ -133,6 +139,100 @@ describe('Deadline', () => {
     const after = await settle(deadline.race(new Promise(() => {}), 'the body') as Promise<unknown>);
     expect((after as { error: Error }).error).toBeInstanceOf(DeadlineExceededError);
     expect(await deadline.settledBy(new Promise(() => {}), undefined)).toBeUndefined();
+  });
+});
+
+describe('Deadline.within: work that reports through a callback', () => {
+  it("runs what follows in the callback's own call, and answers with it", async () => {
+    const deadline = new Deadline(1000);
+    let report: ((bytes: string) => void) | undefined;
+    const steps: string[] = [];
+    const answer = deadline.within(
+      'reading the body',
+      (settle) => {
+        report = (bytes) =>
+          settle(() => {
+            steps.push(`handled ${bytes}`);
+            return 'answered';
+          });
+      },
+      (error) => `failed: ${String(error)}`,
+    );
+    report?.('{}');
+    steps.push('after the report');
+    expect(steps).toEqual(['handled {}', 'after the report']); // no promise between
+    expect(await answer).toBe('answered');
+    deadline.dispose();
+    await stopSweeping();
+  });
+
+  it('answers atDeadline(error) at the deadline, and never starts work reported after it', async () => {
+    const deadline = new Deadline(100);
+    let report: (() => void) | undefined;
+    let started = false;
+    const answer = deadline.within(
+      'reading the body',
+      (settle) => (report = () => settle(() => (started = true))),
+      (error) => error,
+    );
+    await vi.advanceTimersByTimeAsync(110);
+    const error = await answer;
+    expect(error).toBeInstanceOf(DeadlineExceededError);
+    expect((error as Error).message).toBe('reading the body did not finish within the ack deadline (100 ms)');
+    report?.();
+    expect(started).toBe(false);
+    await stopSweeping();
+  });
+
+  it('answers atDeadline(error) when the work throws, and settles once', async () => {
+    const deadline = new Deadline(1000);
+    const boom = new Error('boom');
+    const answer = deadline.within<unknown>(
+      'x',
+      (settle) => {
+        settle(() => {
+          throw boom;
+        });
+        settle(() => 'second');
+      },
+      (error) => error,
+    );
+    expect(await answer).toBe(boom);
+    deadline.dispose();
+    await stopSweeping();
+  });
+});
+
+describe('Deadline: the watched list', () => {
+  it('drops disposed deadlines at the next sweep, and stops once none is left', async () => {
+    const many = Array.from({ length: 50 }, () => new Deadline(1000));
+    for (const deadline of many) void deadline.race(new Promise(() => {}), 'x');
+    expect(vi.getTimerCount()).toBe(1);
+    for (const deadline of many) deadline.dispose();
+    await vi.advanceTimersByTimeAsync(10); // a sweep finds nothing waiting: no timer set again
+    expect(vi.getTimerCount()).toBe(0);
+  });
+
+  it('watches a deadline that an expiry started, and expires it at its own time', async () => {
+    const first = new Deadline(100);
+    const second = new Deadline(300);
+    let secondFailedAt = 0;
+    const watchSecond = () =>
+      void (second.race(new Promise(() => {}), 'y') as Promise<unknown>).then(
+        undefined,
+        () => (secondFailedAt = Date.now()),
+      );
+    // first's expiry (inside the sweep) starts a wait on second: it must not be lost by the sweep.
+    void first.within('x', () => {}, watchSecond);
+    const kept = Array.from({ length: 5 }, () => new Deadline(1000)); // others around it in the list
+    for (const deadline of kept) void deadline.race(new Promise(() => {}), 'z');
+    await vi.advanceTimersByTimeAsync(200);
+    expect(secondFailedAt).toBe(0);
+    await vi.advanceTimersByTimeAsync(110);
+    expect(secondFailedAt).toBeGreaterThanOrEqual(1_000_300);
+    expect(secondFailedAt).toBeLessThanOrEqual(1_000_310);
+    for (const deadline of kept) deadline.dispose();
+    await stopSweeping();
   });
 });
 
