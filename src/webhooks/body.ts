@@ -27,11 +27,17 @@ export function isJsonContentType(value: string | undefined): boolean {
 }
 
 /**
- * A body to read, up to `limit` bytes: the bytes, or `'too-large'` as soon as more arrived (reading
- * stops there). The receiver races it against the delivery's deadline, so a body that trickles in
- * is cut off with the rest of the delivery.
+ * Reads a body, up to `limit` bytes, then calls `done` once: with the bytes, or `'too-large'` as
+ * soon as more arrived (reading stops there); or `failed` with what broke the read. Callbacks, not a
+ * promise: the receiver goes on in the body's last event, with no promise between (a stream's end
+ * and the delivery's answer; measured in docs/performance.md). The receiver races the read against
+ * the delivery's deadline, so a body that trickles in is cut off with the rest of the delivery.
  */
-export type BodyReader = (limit: number) => Promise<Uint8Array | 'too-large'>;
+export type BodyReader = (
+  limit: number,
+  done: (bytes: Uint8Array | 'too-large') => void,
+  failed: (error: unknown) => void,
+) => void;
 
 /** How an adapter hands a body to the receiver. */
 export type BodySource =
@@ -42,9 +48,17 @@ export type BodySource =
   /** A stream still to read. */
   | { form: 'stream'; read: BodyReader };
 
+/** A body in hand: bytes or text still to parse, or a value a framework parsed already. */
+export function inHand(value: unknown): BodySource {
+  return typeof value === 'string' || value instanceof Uint8Array ? { form: 'raw', value } : { form: 'parsed', value };
+}
+
 /** Reads a web ReadableStream up to the limit, cancelling it beyond. */
 export function webStreamReader(stream: ReadableStream<Uint8Array> | null): BodyReader {
-  return (limit) => (stream ? readBounded(stream.getReader(), limit) : Promise.resolve(new Uint8Array(0)));
+  return (limit, done, failed) => {
+    if (stream) readBounded(stream.getReader(), limit).then(done, failed);
+    else done(new Uint8Array(0));
+  };
 }
 
 /** The parts of a node readable (an IncomingMessage) used here. */
@@ -65,31 +79,30 @@ export interface NodeReadable {
  * (cheaper than removing them); once settled they ignore what comes.
  */
 export function nodeStreamReader(stream: NodeReadable): BodyReader {
-  return (limit) =>
-    new Promise((resolve, reject) => {
-      const sink = new ByteSink(limit);
-      let settled = false;
-      stream.on('data', (chunk: Uint8Array | string) => {
-        if (settled) return;
-        if (!sink.push(typeof chunk === 'string' ? new TextEncoder().encode(chunk) : chunk)) {
-          settled = true;
-          resolve('too-large');
-        }
-      });
-      stream.on('end', () => {
-        if (settled) return;
+  return (limit, done, failed) => {
+    const sink = new ByteSink(limit);
+    let settled = false;
+    stream.on('data', (chunk: Uint8Array | string) => {
+      if (settled) return;
+      if (!sink.push(typeof chunk === 'string' ? new TextEncoder().encode(chunk) : chunk)) {
         settled = true;
-        resolve(sink.bytes());
-      });
-      stream.on('error', (error: Error) => {
-        if (settled) return; // a reset while discarding is no longer our business
-        settled = true;
-        reject(error);
-      });
-      stream.on('close', () => {
-        if (settled) return;
-        settled = true;
-        reject(new Error('the connection closed mid-body'));
-      });
+        done('too-large');
+      }
     });
+    stream.on('end', () => {
+      if (settled) return;
+      settled = true;
+      done(sink.bytes());
+    });
+    stream.on('error', (error: Error) => {
+      if (settled) return; // a reset while discarding is no longer our business
+      settled = true;
+      failed(error);
+    });
+    stream.on('close', () => {
+      if (settled) return;
+      settled = true;
+      failed(new Error('the connection closed mid-body'));
+    });
+  };
 }

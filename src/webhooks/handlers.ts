@@ -9,7 +9,7 @@
 //   a handler added or removed during a call takes effect from the next one.
 
 import type { Logger } from '../internal/logger.js';
-import { isThenable } from '../internal/maybe.js';
+import { isThenable, NOTHING } from '../internal/maybe.js';
 
 /** The informational events, which are never event types. */
 export type Reserved = 'event' | 'duplicate' | 'stale' | 'invalid' | 'error';
@@ -18,7 +18,6 @@ const RESERVED = new Set<string>(['event', 'duplicate', 'stale', 'invalid', 'err
 type Listener = (...args: unknown[]) => unknown;
 
 const NONE: readonly Listener[] = [];
-const NOTHING = (): void => {};
 
 export class Handlers {
   readonly #lists = new Map<string, readonly Listener[]>();

@@ -11,7 +11,7 @@
 //   answers in its delivery history), then a payload the reader accepts (400 naming the path).
 
 import { type BodySource, headerOf, type HeadersLike, isJsonContentType } from './body.js';
-import { andThen, isThenable } from '../internal/maybe.js';
+import { andThen, attempt, isThenable } from '../internal/maybe.js';
 import type { Deadline } from './deadline.js';
 import { type DeliveryKeys, type DeliveryReader, nestsDeeper, malformedAt, type ReadResult } from './kinds.js';
 import { type SecretOptions, secretMatches } from './secret.js';
@@ -34,26 +34,41 @@ export const MAX_JSON_DEPTH = 100;
 const decoder = new TextDecoder('utf-8', { fatal: true });
 
 /**
- * Checks and reads one delivery: at once when the body is there already, else once it is read.
- * Rejects only when reading the body or loading the payload reader fails (or passes the deadline).
+ * Checks and reads one delivery, and hands what it found to `next`: at once when the body is there
+ * already, else in the body's last event (no promise between the bytes and `next`). Never throws:
+ * what breaks the reading (the body's stream, a payload reader that cannot load, the deadline)
+ * goes to `failed` instead.
  */
-export function admit(
+export function admit<R>(
   rules: IngressRules,
   headers: HeadersLike | undefined,
   source: BodySource,
   deadline: Deadline,
-): Admission | Promise<Admission> {
+  next: (admission: Admission) => R | Promise<R>,
+  failed: (error: unknown) => R,
+): R | Promise<R> {
+  const admitting = (check: () => Admission | Promise<Admission>) => attempt(check, next, failed);
   if (rules.secret && !secretMatches(rules.secret, headerOf(headers, rules.secret.header))) {
-    return refuse(401, `missing or wrong ${rules.secret.header} header`);
+    return next(refuse(401, `missing or wrong ${rules.secret.header} header`));
   }
   if (source.form === 'parsed')
-    return valueTooDeep(source.value, MAX_JSON_DEPTH) ? tooDeep() : readPayload(rules, source.value, deadline);
+    return admitting(() =>
+      valueTooDeep(source.value, MAX_JSON_DEPTH) ? tooDeep() : readPayload(rules, source.value, deadline),
+    );
   const contentType = headerOf(headers, 'content-type');
   if (!isJsonContentType(contentType))
-    return refuse(415, contentType ? `content type ${contentType} is not JSON` : 'no Content-Type header');
-  if (source.form === 'raw') return parse(rules, source.value, deadline);
-  return andThen(deadline.race(source.read(rules.maxBodyBytes), 'reading the body'), (bytes) =>
-    bytes === 'too-large' ? tooLarge(rules) : parse(rules, bytes, deadline),
+    return next(refuse(415, contentType ? `content type ${contentType} is not JSON` : 'no Content-Type header'));
+  if (source.form === 'raw') return admitting(() => parse(rules, source.value, deadline));
+  return deadline.within(
+    'reading the body',
+    (settle) =>
+      source.read(
+        rules.maxBodyBytes,
+        (bytes) =>
+          settle(() => admitting(() => (bytes === 'too-large' ? tooLarge(rules) : parse(rules, bytes, deadline)))),
+        (error) => settle(() => failed(error)),
+      ),
+    failed,
   );
 }
 

@@ -7,6 +7,7 @@ import type { Problem } from '../core/problem.js';
 import { validKind } from './payload.js';
 import { findProblem } from './payload-problems.js';
 import { loader, withLoaded } from '../internal/lazy.js';
+import { NOTHING } from '../internal/maybe.js';
 import type { WebhookEvent } from './types.js';
 
 /** What the receiver takes from a valid delivery. */
@@ -64,7 +65,7 @@ export const nestsDeeper = (text: string, limit: number): boolean | Promise<bool
  */
 export function loadingReader(load: () => Promise<PayloadReader>): DeliveryReader {
   const loadReader = loader(load);
-  loadReader().catch(() => {}); // a failure now is met by the first delivery, which tries again
+  loadReader().catch(NOTHING); // a failure now is met by the first delivery, which tries again
   return (body) => withLoaded(loadReader, (read) => read(body));
 }
 

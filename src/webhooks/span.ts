@@ -29,7 +29,7 @@ export interface Traced {
 export async function inSpan<T extends Traced>(
   otel: OtelRegistry,
   name: string,
-  run: () => Promise<T>,
+  run: () => T | Promise<T>,
   failure: (error: unknown) => Traced,
 ): Promise<T> {
   const span = (await loadSpans()).startSpan(otel, name);

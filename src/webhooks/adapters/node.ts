@@ -4,8 +4,9 @@
 // sender retries (it never retries an HTTP error).
 
 import type { BodySource, HeadersLike, NodeReadable } from '../body.js';
-import { nodeStreamReader } from '../body.js';
-import type { WebhookReceiver } from '../receiver.js';
+import { inHand, nodeStreamReader } from '../body.js';
+import { andThen } from '../../internal/maybe.js';
+import type { ReceiveResult, WebhookReceiver } from '../receiver.js';
 import { answerBody, answerHeaders, UNRECORDED } from './respond.js';
 
 /** The parts of an IncomingMessage (or Express request) used here. */
@@ -33,7 +34,7 @@ export type NodeMiddleware = (req: NodeRequestLike, res: NodeResponseLike, next?
 /** The receiver as a node:http / Express / Connect handler. */
 export function nodeMiddleware(receiver: WebhookReceiver): NodeMiddleware {
   return (req, res, next) => {
-    void receiver.receiveFrom(req.headers, sourceOf(req)).then((result) => {
+    const respond = (result: ReceiveResult) => {
       try {
         if (result.status === UNRECORDED) res.destroy();
         else {
@@ -44,14 +45,13 @@ export function nodeMiddleware(receiver: WebhookReceiver): NodeMiddleware {
         // Another middleware answered first, or the response is gone: not ours to crash over.
         if (next) next(error);
       }
-    });
+    };
+    // Answered in the body's last event when the receiver could (no promise between them).
+    void andThen(receiver.receiveFrom(req.headers, sourceOf(req)), respond);
   };
 }
 
 function sourceOf(req: NodeRequestLike): BodySource {
   const consumed = req._body === true || (req.body !== undefined && req.readableEnded === true);
-  if (!consumed) return { form: 'stream', read: nodeStreamReader(req) };
-  const { body } = req;
-  if (typeof body === 'string' || body instanceof Uint8Array) return { form: 'raw', value: body }; // express.raw()/text()
-  return { form: 'parsed', value: body };
+  return consumed ? inHand(req.body) : { form: 'stream', read: nodeStreamReader(req) }; // express.json(), raw(), text()
 }

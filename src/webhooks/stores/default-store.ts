@@ -3,6 +3,7 @@
 // store.ts so that the interface does not import an implementation of it.
 
 import { loader, withLoaded } from '../../internal/lazy.js';
+import { NOTHING } from '../../internal/maybe.js';
 import type { StateStore } from './store.js';
 
 /** MemoryStateStore's code, loaded by the first receiver that uses the default store. */
@@ -15,7 +16,7 @@ const loadMemoryStore = /* @__PURE__ */ loader(() => import('./memory.js'));
  */
 export function defaultStore(): StateStore {
   const store = loader(async () => new (await loadMemoryStore()).MemoryStateStore());
-  store().catch(() => {}); // a failure now is met by the first delivery, which tries again
+  store().catch(NOTHING); // a failure now is met by the first delivery, which tries again
   return {
     claim: (request) => withLoaded(store, (s) => s.claim(request)),
     complete: (eventId, token) => withLoaded(store, (s) => s.complete(eventId, token)),

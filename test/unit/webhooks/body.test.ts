@@ -6,7 +6,13 @@
 import { PassThrough, Readable } from 'node:stream';
 import { describe, expect, it, vi } from 'vitest';
 import { ByteSink } from '../../../src/internal/bytes.js';
-import { headerOf, isJsonContentType, nodeStreamReader, webStreamReader } from '../../../src/webhooks/body.js';
+import {
+  type BodyReader,
+  headerOf,
+  isJsonContentType,
+  nodeStreamReader,
+  webStreamReader,
+} from '../../../src/webhooks/body.js';
 
 const text = (bytes: Uint8Array | 'too-large') => (typeof bytes === 'string' ? bytes : new TextDecoder().decode(bytes));
 const settle = async (promise: Promise<unknown>) =>
@@ -14,6 +20,10 @@ const settle = async (promise: Promise<unknown>) =>
     (value) => ({ value }),
     (error: unknown) => ({ error }),
   );
+
+/** A reader's outcome as a promise: the bytes (or 'too-large'), or what broke the read. */
+const readAll = (read: BodyReader, limit: number) =>
+  new Promise<Uint8Array | 'too-large'>((resolve, reject) => read(limit, resolve, reject));
 
 describe('headerOf', () => {
   it('reads a Headers object, whatever the case of the name', () => {
@@ -75,7 +85,7 @@ describe('isJsonContentType', () => {
 describe('nodeStreamReader', () => {
   it('gathers the chunks until the end', async () => {
     const stream = new PassThrough();
-    const read = nodeStreamReader(stream)(1024);
+    const read = readAll(nodeStreamReader(stream), 1024);
     stream.write(Buffer.from('{"event_id":'));
     stream.write(Buffer.from('"e1"'));
     stream.end(Buffer.from('}'));
@@ -84,9 +94,27 @@ describe('nodeStreamReader', () => {
     expect(text(bytes)).toBe('{"event_id":"e1"}');
   });
 
+  it("hands the bytes over in the stream's 'end' event itself, once, whatever follows", async () => {
+    const stream = new PassThrough();
+    const calls: unknown[] = [];
+    nodeStreamReader(stream)(
+      1024,
+      (bytes) => calls.push(text(bytes)),
+      (error) => calls.push(error),
+    );
+    let seenInEnd: unknown[] | undefined;
+    stream.on('end', () => (seenInEnd = [...calls])); // after the reader's own listener, in the same event
+    const closed = new Promise((resolve) => stream.once('close', resolve));
+    stream.end(Buffer.from('{}'));
+    await closed;
+    stream.emit('error', new Error('reset after the end'));
+    expect(seenInEnd).toEqual(['{}']);
+    expect(calls).toEqual(['{}']);
+  });
+
   it('gives empty bytes for an empty body', async () => {
     const stream = new PassThrough();
-    const read = nodeStreamReader(stream)(1024);
+    const read = readAll(nodeStreamReader(stream), 1024);
     stream.end();
     expect(await read).toEqual(new Uint8Array(0));
   });
@@ -95,13 +123,13 @@ describe('nodeStreamReader', () => {
     const chunks = ['héllo ', 'wörld'];
     const size = Buffer.byteLength(chunks.join(''));
     expect(size).toBe(13); // two characters of two bytes each
-    expect(text(await nodeStreamReader(Readable.from(chunks))(size))).toBe('héllo wörld');
-    expect(await nodeStreamReader(Readable.from(chunks))(size - 1)).toBe('too-large');
+    expect(text(await readAll(nodeStreamReader(Readable.from(chunks)), size))).toBe('héllo wörld');
+    expect(await readAll(nodeStreamReader(Readable.from(chunks)), size - 1)).toBe('too-large');
   });
 
   it('takes a body of exactly the limit', async () => {
     const stream = new PassThrough();
-    const read = nodeStreamReader(stream)(6);
+    const read = readAll(nodeStreamReader(stream), 6);
     stream.write(Buffer.from('abc'));
     stream.end(Buffer.from('def'));
     expect(text(await read)).toBe('abcdef');
@@ -110,7 +138,7 @@ describe('nodeStreamReader', () => {
   it("gives 'too-large' as soon as the bytes pass the limit, then keeps nothing that comes and discards it as it arrives", async () => {
     const push = vi.spyOn(ByteSink.prototype, 'push');
     const stream = new PassThrough();
-    const read = nodeStreamReader(stream)(8);
+    const read = readAll(nodeStreamReader(stream), 8);
     stream.write(Buffer.from('12345'));
     stream.write(Buffer.from('67890')); // 10 bytes: past the limit
     expect(await read).toBe('too-large');
@@ -130,7 +158,7 @@ describe('nodeStreamReader', () => {
 
   it("rejects with the stream's error", async () => {
     const stream = new PassThrough();
-    const read = settle(nodeStreamReader(stream)(1024));
+    const read = settle(readAll(nodeStreamReader(stream), 1024));
     stream.write(Buffer.from('{"partial":'));
     stream.destroy(new Error('socket hang up'));
     expect(await read).toEqual({ error: new Error('socket hang up') });
@@ -138,7 +166,7 @@ describe('nodeStreamReader', () => {
 
   it("rejects when the connection closes before the body's end", async () => {
     const stream = new PassThrough();
-    const read = settle(nodeStreamReader(stream)(1024));
+    const read = settle(readAll(nodeStreamReader(stream), 1024));
     stream.write(Buffer.from('{"partial":'));
     stream.destroy(); // 'close' with no 'end' and no error
     expect(await read).toEqual({ error: new Error('the connection closed mid-body') });
@@ -146,7 +174,7 @@ describe('nodeStreamReader', () => {
 
   it("is not fooled by the 'close' that follows a normal end", async () => {
     const stream = new PassThrough();
-    const read = settle(nodeStreamReader(stream)(1024));
+    const read = settle(readAll(nodeStreamReader(stream), 1024));
     const closed = new Promise((resolve) => stream.once('close', resolve));
     stream.end(Buffer.from('{}'));
     await closed;
@@ -176,12 +204,12 @@ describe('webStreamReader', () => {
 
   it('gathers the chunks until the end', async () => {
     const { stream, state } = webStream(['{"a":', '1}']);
-    expect(text(await webStreamReader(stream)(1024))).toBe('{"a":1}');
+    expect(text(await readAll(webStreamReader(stream), 1024))).toBe('{"a":1}');
     expect(state.cancelled).toBe(false);
   });
 
   it('gives empty bytes when there is no stream', async () => {
-    expect(await webStreamReader(null)(1024)).toEqual(new Uint8Array(0));
+    expect(await readAll(webStreamReader(null), 1024)).toEqual(new Uint8Array(0));
   });
 
   it("gives 'too-large' past the limit and cancels the stream, whose end never comes", async () => {
@@ -197,16 +225,16 @@ describe('webStreamReader', () => {
         cancelled = true;
       },
     });
-    expect(await webStreamReader(endless)(25)).toBe('too-large');
+    expect(await readAll(webStreamReader(endless), 25)).toBe('too-large');
     expect(cancelled).toBe(true);
     expect(pulled).toBeLessThan(10); // reading stopped at the limit
   });
 
   it('takes a body of exactly the limit', async () => {
     const { stream } = webStream(['12345', '67890']);
-    expect(text(await webStreamReader(stream)(10))).toBe('1234567890');
+    expect(text(await readAll(webStreamReader(stream), 10))).toBe('1234567890');
     const over = webStream(['12345', '67890']);
-    expect(await webStreamReader(over.stream)(9)).toBe('too-large');
+    expect(await readAll(webStreamReader(over.stream), 9)).toBe('too-large');
     expect(over.state.cancelled).toBe(true);
   });
 });

@@ -4,10 +4,27 @@
 // UTF-8, where malformed text stops), the same for text and for a value a framework parsed.
 import fc from 'fast-check';
 import { describe, expect, it, onTestFinished, vi } from 'vitest';
+import type { BodySource, HeadersLike } from '../../../src/webhooks/body.js';
 import { Deadline, DeadlineExceededError } from '../../../src/webhooks/deadline.js';
-import { admit, type IngressRules, MAX_JSON_DEPTH } from '../../../src/webhooks/ingress.js';
+import { type Admission, admit as admitTo, type IngressRules, MAX_JSON_DEPTH } from '../../../src/webhooks/ingress.js';
 import { type ReadResult } from '../../../src/webhooks/kinds.js';
 import { leaveFakeClock } from '../../helpers.js';
+
+/** The admission, at once or as a promise; rejecting with what broke the reading (which admit() hands to `failed`). */
+const admit = (
+  rules: IngressRules,
+  headers: HeadersLike | undefined,
+  source: BodySource,
+  deadline: Deadline,
+): Admission | Promise<Admission> =>
+  admitTo(
+    rules,
+    headers,
+    source,
+    deadline,
+    (admission) => admission,
+    (error) => Promise.reject(error as Error) as never,
+  );
 
 const rules = (read: IngressRules['read']): IngressRules => ({ secret: undefined, maxBodyBytes: 1024, read });
 const accepted: ReadResult = {
@@ -128,5 +145,82 @@ describe('admit: the body as JSON', () => {
     });
     expect(await admitRaw('{"a": [1, 2')).toMatchObject({ reason: 'malformed JSON at position 11' });
     expect(await admitRaw('  ')).toMatchObject({ reason: 'empty body' });
+  });
+});
+
+describe('admit: a body still to read', () => {
+  const headers = { 'content-type': 'application/json' };
+  const bytes = (text: string) => new TextEncoder().encode(text);
+  /** A stream source whose body the test hands over (`deliver`) or breaks (`fail`) when it likes. */
+  const controlled = () => {
+    const control: { deliver?: (body: Uint8Array | 'too-large') => void; fail?: (error: unknown) => void } = {};
+    const source: BodySource = {
+      form: 'stream',
+      read: (_limit, done, failed) => {
+        control.deliver = done;
+        control.fail = failed;
+      },
+    };
+    return { control, source };
+  };
+  const admitStream = (source: BodySource, deadline: Deadline, seen: string[]) =>
+    admitTo(
+      rules(() => accepted),
+      headers,
+      source,
+      deadline,
+      (admission) => {
+        seen.push(admission.ok ? 'admitted' : `refused ${admission.status}`);
+        return 'answered';
+      },
+      (error) => {
+        seen.push('failed');
+        return error;
+      },
+    );
+
+  it("hands the admission over in the body's last event (no promise between), and answers with it", async () => {
+    const deadline = new Deadline(1000);
+    const { control, source } = controlled();
+    const seen: string[] = [];
+    const answer = admitStream(source, deadline, seen);
+    control.deliver?.(bytes('{}'));
+    seen.push('after the body');
+    expect(seen).toEqual(['admitted', 'after the body']);
+    expect(await answer).toBe('answered');
+    deadline.dispose();
+  });
+
+  it('refuses a body over the limit (413) and hands a broken read to `failed`', async () => {
+    const deadline = new Deadline(1000);
+    const seen: string[] = [];
+    const over = controlled();
+    const tooLarge = admitStream(over.source, deadline, seen);
+    over.control.deliver?.('too-large');
+    expect(await tooLarge).toBe('answered');
+    const broken = controlled();
+    const reset = new Error('socket hang up');
+    const failed = admitStream(broken.source, deadline, seen);
+    broken.control.fail?.(reset);
+    broken.control.deliver?.(bytes('{}')); // after the failure: ignored
+    expect(await failed).toBe(reset);
+    expect(seen).toEqual(['refused 413', 'failed']);
+    deadline.dispose();
+  });
+
+  it('answers a body that misses the deadline with `failed`, and never admits it when it comes later', async () => {
+    vi.useFakeTimers();
+    onTestFinished(leaveFakeClock);
+    const deadline = new Deadline(100);
+    const { control, source } = controlled();
+    const seen: string[] = [];
+    const answer = admitStream(source, deadline, seen);
+    await vi.advanceTimersByTimeAsync(110);
+    const error = await answer;
+    expect(error).toBeInstanceOf(DeadlineExceededError);
+    expect((error as Error).message).toMatch(/reading the body/);
+    control.deliver?.(bytes('{}'));
+    expect(seen).toEqual(['failed']);
+    deadline.dispose();
   });
 });
