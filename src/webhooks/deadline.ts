@@ -82,7 +82,7 @@ export class Deadline {
 
   /** Milliseconds left (0 once passed). */
   get remaining(): number {
-    return this.#expired ? 0 : Math.max(0, this.#at - Date.now());
+    return Math.max(0, this.#at - Date.now());
   }
 
   /**
@@ -108,7 +108,7 @@ export class Deadline {
 
   /**
    * What `start` settles, by calling `settle(run)` once its work is done: what `run` returns. If the
-   * deadline comes first, or `run` throws, `atDeadline(error)` is the answer instead, and a later
+   * deadline comes first, or `run` throws (or rejects), `atDeadline(error)` is the answer instead, and a later
    * `run` is never called: work whose input came too late (a body after its deadline) never starts.
    * `run` runs where `start` settles, in the same event: for a body read from a stream, the whole
    * delivery runs in the body's last event.
@@ -124,7 +124,10 @@ export class Deadline {
         if (!open) return;
         open = false;
         try {
-          resolve(run());
+          const value = run();
+          // A promise is followed, not adopted: adopting one costs a turn more.
+          if (isThenable(value)) value.then(resolve, (error: unknown) => resolve(atDeadline(error)));
+          else resolve(value);
         } catch (error) {
           resolve(atDeadline(error));
         }

@@ -9,7 +9,7 @@
 //   a handler added or removed during a call takes effect from the next one.
 
 import type { Logger } from '../internal/logger.js';
-import { isThenable, NOTHING } from '../internal/maybe.js';
+import { isThenable } from '../internal/maybe.js';
 
 /** The informational events, which are never event types. */
 export type Reserved = 'event' | 'duplicate' | 'stale' | 'invalid' | 'error';
@@ -46,9 +46,9 @@ export class Handlers {
   /**
    * Calls every handler of `eventType` and of 'event' with the event and its context, and fails with
    * the first failure: at once when every handler returned a plain value, else once their promises
-   * settled.
+   * settled (what they resolve to means nothing).
    */
-  call(eventType: string, event: unknown, context: unknown): void | Promise<void> {
+  call(eventType: string, event: unknown, context: unknown): void | PromiseLike<unknown> {
     let pending: Array<PromiseLike<unknown>> | undefined;
     let thrown: { error: unknown } | undefined;
     const run = (handlers: readonly Listener[]) => {
@@ -68,7 +68,7 @@ export class Handlers {
       return;
     }
     // One async handler, the usual case: its own promise, with neither allSettled's records nor its turns.
-    if (pending.length === 1 && !thrown) return Promise.resolve(pending[0]).then(NOTHING);
+    if (pending.length === 1 && !thrown) return pending[0];
     return Promise.allSettled(pending).then((outcomes) => {
       if (thrown) throw thrown.error;
       const rejected = outcomes.find((o): o is PromiseRejectedResult => o.status === 'rejected');

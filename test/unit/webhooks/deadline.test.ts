@@ -201,6 +201,24 @@ describe('Deadline.within: work that reports through a callback', () => {
     deadline.dispose();
     await stopSweeping();
   });
+  it('follows a promise the work gives: its value is the answer, its rejection atDeadline(error)', async () => {
+    const deadline = new Deadline(1000);
+    const later = deadline.within<unknown>(
+      'x',
+      (settle) => settle(async () => 'later'),
+      (error) => error,
+    );
+    const boom = new Error('boom');
+    const failing = deadline.within<unknown>(
+      'y',
+      (settle) => settle(() => Promise.reject(boom)),
+      (error) => error,
+    );
+    expect(await later).toBe('later');
+    expect(await failing).toBe(boom);
+    deadline.dispose();
+    await stopSweeping();
+  });
 });
 
 describe('Deadline: the watched list', () => {
