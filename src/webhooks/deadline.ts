@@ -108,10 +108,11 @@ export class Deadline {
 
   /**
    * What `start` settles, by calling `settle(run)` once its work is done: what `run` returns. If the
-   * deadline comes first, or `run` throws (or rejects), `atDeadline(error)` is the answer instead, and a later
-   * `run` is never called: work whose input came too late (a body after its deadline) never starts.
-   * `run` runs where `start` settles, in the same event: for a body read from a stream, the whole
-   * delivery runs in the body's last event.
+   * deadline comes first, or `start` or `run` throws (or `run`'s promise rejects), `atDeadline(error)`
+   * is the answer instead, and a later `run` is never called: work whose input came after the
+   * deadline was seen to pass (SWEEP_MS late at most) never starts. `run` runs where `start` settles,
+   * in the same event: for a body read from a stream, the whole delivery runs in the body's last
+   * event. Expiries run inside the shared sweep, so `atDeadline` must not throw.
    */
   within<T>(
     what: string,
@@ -133,7 +134,11 @@ export class Deadline {
         }
       };
       this.#atExpiry(() => settle(() => atDeadline(new DeadlineExceededError(what, this.ms))));
-      start(settle);
+      try {
+        start(settle);
+      } catch (error) {
+        settle(() => atDeadline(error)); // a read that could not start (a locked stream)
+      }
     });
   }
 
@@ -172,20 +177,17 @@ export class Deadline {
 
   /** Expires the watched deadlines that passed; looks again in SWEEP_MS while some are left. */
   static #sweep(now = Date.now()): void {
-    // Compacted in place: a deadline watched while this runs (by what an expiry set off) is appended,
-    // and looked at too.
+    // Due again from now on, before any expiry runs: a deadline that an expiry gets watched joins
+    // this sweep (appended to the list it walks) instead of starting a sweep of its own over it.
+    const due = (sweepDue = now + SWEEP_MS);
     let kept = 0;
     for (const deadline of watched)
       if (!deadline.#expired)
         if (deadline.#at <= now) deadline.#expire();
         else watched[kept++] = deadline;
     watched.length = kept;
-    if (kept === 0) {
-      sweepDue = -Infinity;
-      return;
-    }
-    const due = (sweepDue = now + SWEEP_MS);
-    setTimeout(() => due === sweepDue && Deadline.#sweep(), SWEEP_MS);
+    if (kept === 0) sweepDue = -Infinity;
+    else setTimeout(() => due === sweepDue && Deadline.#sweep(), SWEEP_MS);
   }
 
   /** Calls `onExpiry` when the deadline passes (at once if it has). */

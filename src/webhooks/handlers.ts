@@ -104,7 +104,10 @@ function failureLog(logger: Logger | false | undefined): ((error: unknown, subje
   return (error, subject) => {
     const id = (subject as { event_id?: unknown } | undefined)?.event_id;
     const line = `[flashduty] webhook${typeof id === 'string' ? ` ${id}` : ''}: ${messageOf(error)}`;
-    if (logger) logger.error(line);
-    else console.error(line);
+    try {
+      (logger || console).error(line);
+    } catch {
+      // A logger that fails cannot be told so; the failure still goes to 'error' and the span.
+    }
   };
 }

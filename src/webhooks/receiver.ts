@@ -302,14 +302,18 @@ export class WebhookReceiver {
       this.#handlers.emit('error', error);
       return answer(notRecorded(error));
     };
-    return admit(
-      this.#ingress,
-      headers,
-      source,
-      deadline,
-      (admission) => attempt(() => this.#take(admission, deadline), answer, failed),
-      failed,
-    );
+    try {
+      return admit(
+        this.#ingress,
+        headers,
+        source,
+        deadline,
+        (admission) => attempt(() => this.#take(admission, deadline), answer, failed),
+        failed,
+      );
+    } catch (error) {
+      return failed(error); // headers that could not be read
+    }
   }
 
   /** A delivery let in, handed to the queue or run through the pipeline; one refused, answered so. */

@@ -46,7 +46,7 @@ export function nodeMiddleware(receiver: WebhookReceiver): NodeMiddleware {
         if (next) next(error);
       }
     };
-    // Answered in the body's last event when the receiver could (no promise between them).
+    // Answered at once when the body was there already, else one turn after the body's last event.
     void andThen(receiver.receiveFrom(req.headers, sourceOf(req)), respond);
   };
 }

@@ -252,6 +252,28 @@ describe('Deadline: the watched list', () => {
     for (const deadline of kept) deadline.dispose();
     await stopSweeping();
   });
+
+  it('keeps what an expiry gets watched when the sweep runs from a wait (the timer overdue), and the deadlines after it', async () => {
+    const never = new Promise(() => {});
+    const first = new Deadline(5);
+    const watchedByExpiry = new Deadline(1000);
+    void first.within(
+      'x',
+      () => {},
+      () => void (watchedByExpiry.race(never, 'y') as Promise<unknown>).catch(() => {}),
+    );
+    const after = new Deadline(50);
+    let afterFailedAt = 0;
+    void (after.race(never, 'z') as Promise<unknown>).catch(() => (afterFailedAt = Date.now()));
+    vi.setSystemTime(Date.now() + 30); // a busy loop: the clock moved, the shared timer did not fire
+    const last = new Deadline(1000);
+    void (last.race(never, 'w') as Promise<unknown>).catch(() => {}); // sweeps here: `first` expires
+    await vi.advanceTimersByTimeAsync(40);
+    expect(afterFailedAt).toBeGreaterThanOrEqual(1_000_050);
+    expect(afterFailedAt).toBeLessThanOrEqual(1_000_060);
+    for (const deadline of [watchedByExpiry, last]) deadline.dispose();
+    await stopSweeping();
+  });
 });
 
 describe('Deadline under fake timers that leave `performance` real', () => {

@@ -1,0 +1,83 @@
+// What the receiver is handed that fails (a logger, a headers object, a body that never ends or
+// cannot be read, a store): every delivery is still answered, as "not recorded" (503) with the
+// failure on 'error', and nothing is thrown at the caller, at a stream's listener or at the shared
+// timer that watches every delivery's deadline. Real timers: the deadlines are short.
+import { describe, expect, it } from 'vitest';
+import { buildWebhookEvent } from '../../../src/testing/index.js';
+import type { BodySource } from '../../../src/webhooks/body.js';
+import { type StateStore, WebhookReceiver } from '../../../src/webhooks/index.js';
+
+const headers = { 'content-type': 'application/json' };
+/** A body whose stream never ends (a sender that stopped sending). */
+const hung: BodySource = { form: 'stream', read: () => {} };
+const throwingLogger = {
+  debug() {},
+  info() {},
+  warn() {},
+  error() {
+    throw new Error('logger down');
+  },
+};
+
+describe('failures of what the receiver is handed', () => {
+  it("a logger that throws: the delivery is still answered at its deadline, and other receivers' deadlines still pass", async () => {
+    const failing = new WebhookReceiver({ ackTimeoutMs: 50, logger: throwingLogger });
+    const other = new WebhookReceiver({ ackTimeoutMs: 100, logger: false });
+    const errors: unknown[] = [];
+    failing.on('error', (error) => void errors.push(error));
+    const [first, second] = await Promise.all([
+      Promise.resolve(failing.receiveFrom(headers, hung)),
+      Promise.resolve(other.receiveFrom(headers, hung)),
+    ]);
+    expect(first).toMatchObject({ status: 503, reason: 'not recorded' });
+    expect(second).toMatchObject({ status: 503, reason: 'not recorded' });
+    expect(String(errors[0])).toMatch(/reading the body did not finish within the ack deadline \(50 ms\)/);
+  });
+
+  it('receive() never throws: headers that cannot be read, a store and a logger that throw', async () => {
+    const unreadable = new Proxy(
+      {},
+      {
+        get() {
+          throw new Error('headers gone');
+        },
+      },
+    );
+    const receiver = new WebhookReceiver({ logger: false });
+    const errors: unknown[] = [];
+    receiver.on('error', (error) => void errors.push(error));
+    const answering = receiver.receive({ body: '{}', headers: unreadable });
+    expect(answering).toBeInstanceOf(Promise);
+    expect(await answering).toMatchObject({ status: 503, reason: 'not recorded' });
+    expect(errors).toEqual([new Error('headers gone')]);
+
+    const broken: StateStore = {
+      claim() {
+        throw new Error('store down');
+      },
+      complete() {},
+      release() {},
+      advance: () => true,
+    };
+    const failing = new WebhookReceiver({ store: broken, logger: throwingLogger });
+    const result = failing.receive({ body: JSON.stringify(buildWebhookEvent('i_new')), headers });
+    expect(result).toBeInstanceOf(Promise);
+    expect(await result).toMatchObject({ status: 503, reason: 'not recorded' });
+  });
+
+  it('a body that cannot be read (a stream some middleware locked): 503 at once, the failure on "error"', async () => {
+    const receiver = new WebhookReceiver({ logger: false, ackTimeoutMs: 60_000 }); // waiting for it would time the test out
+    const errors: unknown[] = [];
+    receiver.on('error', (error) => void errors.push(error));
+    const request = new Request('http://receiver.test/hooks', {
+      method: 'POST',
+      headers,
+      body: JSON.stringify(buildWebhookEvent('i_new')),
+    });
+    request.body?.getReader(); // locked
+    const response = await receiver.fetchHandler(request);
+    expect(response.status).toBe(503);
+    expect(errors).toHaveLength(1);
+    expect(errors[0]).toBeInstanceOf(TypeError);
+  });
+});
