@@ -1,7 +1,7 @@
 // The receiver's queue mode, loaded when a receiver is made with a queue or its `processor()` runs a
 // job (a receiver that does neither never loads it): a delivery handed to the queue (`addJob`), and
-// a job of `processor()` run through the pipeline (`runJob`), its outcome made the job's result
-// (`endJob`).
+// a job of `processor()` run through the pipeline (`runJob`, inside its span), its outcome made the
+// job's result (`endJob`).
 //
 // Rules owned here:
 // - With `waitForReplicas: n`, a job counts as held only once `n` replicas hold it too: Redis
@@ -28,6 +28,7 @@ import { instruments } from '../internal/otel.js';
 import { SECONDS } from './metrics.js';
 import type { Fate, Pipeline } from './pipeline.js';
 import { connectionOf, jobIdFor, NO_REPLICAS, type WebhookJob, type WebhookQueue } from './queue.js';
+import type { Traced } from './span.js';
 import type { WebhookEvent } from './types.js';
 
 /**
@@ -93,6 +94,29 @@ const jobInstruments = /* @__PURE__ */ instruments((meter) => ({
 
 /** Longest wait between starts of a job whose store call failed. */
 const MAX_STORE_WAIT_MS = 30_000;
+
+/** How the receiver runs work in a span (receiver.ts `traced`). */
+export type InSpan = <T extends Traced>(
+  name: string,
+  run: () => Promise<T>,
+  failure: (error: unknown) => Traced,
+) => T | Promise<T>;
+
+/** @internal A job of `processor()`: run through the pipeline inside its span, then made the job's result. */
+export async function processJob(
+  job: WebhookJob,
+  token: string | undefined,
+  read: DeliveryReader,
+  pipeline: Pipeline,
+  inSpan: InSpan,
+): Promise<JobResult> {
+  const run = await inSpan(
+    'flashduty.webhook.process',
+    () => runJob(job, read, pipeline),
+    (error) => ({ outcome: 'rejected', error }),
+  );
+  return endJob(job, token, run);
+}
 
 /** @internal One job of `processor()` through the pipeline: what became of it. Throws for a job that is not a delivery. */
 export async function runJob(job: WebhookJob, read: DeliveryReader, pipeline: Pipeline): Promise<JobRun> {

@@ -275,15 +275,9 @@ export class WebhookReceiver {
    * using an attempt) and runs again; a job that is not a delivery fails for good.
    */
   processor(): (job: WebhookJob, token?: string) => Promise<JobResult> {
-    return async (job, token) => {
-      const ran = await traced(
-        'flashduty.webhook.process',
-        // Loaded inside the span: a job whose code could not load is a failed span too.
-        async () => (loadJobs.value ?? (await loadJobs())).runJob(job, this.#ingress.read, this.#pipeline),
-        (error) => ({ outcome: 'rejected', error }),
-      );
-      return (await loadJobs()).endJob(job, token, ran);
-    };
+    // A job whose code could not load fails its attempt (BullMQ retries it), before its span.
+    return async (job, token) =>
+      (loadJobs.value ?? (await loadJobs())).processJob(job, token, this.#ingress.read, this.#pipeline, traced);
   }
 
   /**
