@@ -6,11 +6,11 @@
 // - A value that is already there is returned as it is: no promise, no timer.
 // - A deadline something waits on is watched by one timer shared by every delivery, which looks at
 //   the watched deadlines every SWEEP_MS while there are any: a deadline passes at most SWEEP_MS
-//   late, never early. A delivery costs a Set entry, not a setTimeout and a clearTimeout of its
-//   own: that pair cost about a tenth of a delivery's CPU over HTTP (docs/performance.md). The timer
-//   is not cleared when the last watched delivery is answered (under load that happens between
-//   most deliveries, and clearing it to set it again is the cost saved): it looks once more, finds
-//   nothing and stops. Where a runtime cancels a request's timers with it (Cloudflare Workers),
+//   late, never early. A delivery costs an entry in a list (`watched`), not a setTimeout and a
+//   clearTimeout of its own: that pair cost about a tenth of a delivery's CPU over HTTP
+//   (docs/performance.md). The timer is not cleared when the last watched delivery is answered
+//   (under load that happens between most deliveries, and clearing it to set it again is the cost
+//   saved): it looks once more, finds nothing and stops. Where a runtime cancels a request's timers with it (Cloudflare Workers),
 //   each deadline keeps a timer of its own instead (SHARED_TIMER).
 // - A wait is one promise settled by whichever comes first, not a `Promise.race` of two; a wait on
 //   work that reports through a callback (a body's last event) settles in that event, with no

@@ -283,7 +283,8 @@ export class WebhookReceiver {
   /**
    * One delivery, answered by the deadline. Each step answers at once when it can: with the memory
    * store and synchronous handlers, a delivery runs whole in its body's last event and is answered
-   * there, with no promise on the way (each one cost about 2% of the throughput: docs/performance.md).
+   * there, with no promise on the way (each turn between the body and the answer costs throughput
+   * over HTTP: docs/performance.md).
    */
   #deliver(headers: HeadersLike | undefined, source: BodySource): ReceiveResult | Promise<ReceiveResult> {
     const deadline = new Deadline(this.#ackTimeoutMs);
