@@ -107,39 +107,31 @@ export class Deadline {
   }
 
   /**
-   * What `start` settles, by calling `settle(run)` once its work is done: what `run` returns. If the
-   * deadline comes first, or `start` or `run` throws (or `run`'s promise rejects), `atDeadline(error)`
-   * is the answer instead, and a later `run` is never called: work whose input came after the
-   * deadline was seen to pass (SWEEP_MS late at most) never starts. `run` runs where `start` settles,
-   * in the same event: for a body read from a stream, the whole delivery runs in the body's last
-   * event. Expiries run inside the shared sweep, so `atDeadline` must not throw.
+   * Runs `start`, which calls `settle(run)` once its work is done; `settle` runs `run` there and then,
+   * in the same event (for a body read from a stream, the whole delivery runs in the body's last
+   * event, with no promise between). If the deadline comes first, or `start` throws, `atDeadline(error)`
+   * runs instead, and a later `run` never does: work whose input came after the deadline was seen to
+   * pass (SWEEP_MS late at most) never starts. Expiries run inside the shared sweep, so `atDeadline`
+   * and `run` must not throw.
    */
-  within<T>(
+  within(
     what: string,
-    start: (settle: (run: () => T | Promise<T>) => void) => void,
-    atDeadline: (error: unknown) => T,
-  ): Promise<T> {
-    return new Promise<T>((resolve) => {
-      let open = true;
-      const settle = (run: () => T | Promise<T>) => {
-        if (!open) return;
+    start: (settle: (run: () => unknown) => void) => void,
+    atDeadline: (error: unknown) => void,
+  ): void {
+    let open = true;
+    const settle = (run: () => unknown) => {
+      if (open) {
         open = false;
-        try {
-          const value = run();
-          // A promise is followed, not adopted: adopting one costs a turn more.
-          if (isThenable(value)) value.then(resolve, (error: unknown) => resolve(atDeadline(error)));
-          else resolve(value);
-        } catch (error) {
-          resolve(atDeadline(error));
-        }
-      };
-      this.#atExpiry(() => settle(() => atDeadline(new DeadlineExceededError(what, this.ms))));
-      try {
-        start(settle);
-      } catch (error) {
-        settle(() => atDeadline(error)); // a read that could not start (a locked stream)
+        run();
       }
-    });
+    };
+    this.#atExpiry(() => settle(() => atDeadline(new DeadlineExceededError(what, this.ms))));
+    try {
+      start(settle);
+    } catch (error) {
+      settle(() => atDeadline(error)); // a read that could not start (a locked stream)
+    }
   }
 
   /** Stops watching: the delivery is answered. */

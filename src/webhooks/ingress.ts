@@ -35,19 +35,19 @@ const decoder = new TextDecoder('utf-8', { fatal: true });
 
 /**
  * Checks and reads one delivery, and hands what it found to `next`: at once when the body is there
- * already, else in the body's last event (no promise between the bytes and `next`). Never throws:
- * what breaks the reading (the body's stream, a payload reader that cannot load, the deadline)
- * goes to `failed` instead.
+ * already, else in the body's last event (no promise between the bytes and `next`). What breaks the
+ * reading (the body's stream, a payload reader that cannot load, the deadline) goes to `failed`
+ * instead. Exactly one of them is called, once; neither may throw.
  */
-export function admit<R>(
+export function admit(
   rules: IngressRules,
   headers: HeadersLike | undefined,
   source: BodySource,
   deadline: Deadline,
-  next: (admission: Admission) => R | Promise<R>,
-  failed: (error: unknown) => R,
-): R | Promise<R> {
-  const admitting = (check: () => Admission | Promise<Admission>) => attempt(check, next, failed);
+  next: (admission: Admission) => void,
+  failed: (error: unknown) => void,
+): void {
+  const admitting = (check: () => Admission | Promise<Admission>) => void attempt(check, next, failed);
   if (rules.secret && !secretMatches(rules.secret, headerOf(headers, rules.secret.header))) {
     return next(refuse(401, `missing or wrong ${rules.secret.header} header`));
   }
@@ -59,7 +59,7 @@ export function admit<R>(
   if (!isJsonContentType(contentType))
     return next(refuse(415, contentType ? `content type ${contentType} is not JSON` : 'no Content-Type header'));
   if (source.form === 'raw') return admitting(() => parse(rules, source.value, deadline));
-  return deadline.within(
+  deadline.within(
     'reading the body',
     (settle) =>
       source.read(

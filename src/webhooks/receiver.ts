@@ -257,15 +257,17 @@ export class WebhookReceiver {
   receive(delivery: Delivery): Promise<ReceiveResult> {
     const { body } = delivery ?? {};
     const source = inHand(body instanceof ArrayBuffer ? new Uint8Array(body) : body);
-    return Promise.resolve(this.receiveFrom(delivery?.headers, source));
+    return new Promise((resolve) => this.receiveFrom(delivery?.headers, source, resolve));
   }
 
   /**
-   * @internal What the adapters call, with the body as a stream, bytes or a parsed value: the answer,
-   * at once when every step was synchronous. Never throws.
+   * @internal What the adapters call, with the body as a stream, bytes or a parsed value: `respond`
+   * gets the answer, once, at once when every step was synchronous. Never throws.
    */
-  receiveFrom(headers: HeadersLike | undefined, source: BodySource): ReceiveResult | Promise<ReceiveResult> {
-    return traced('flashduty.webhook.receive', () => this.#deliver(headers, source), notRecorded);
+  receiveFrom(headers: HeadersLike | undefined, source: BodySource, respond: (result: ReceiveResult) => void): void {
+    if (!otelRegistry()) return this.#deliver(headers, source, respond);
+    const run = () => new Promise<ReceiveResult>((resolve) => this.#deliver(headers, source, resolve));
+    void andThen(traced('flashduty.webhook.receive', run, notRecorded), respond);
   }
 
   /**
@@ -281,53 +283,73 @@ export class WebhookReceiver {
   }
 
   /**
-   * One delivery, answered by the deadline. Each step answers at once when it can: with the memory
-   * store and synchronous handlers, a delivery runs whole in its body's last event and is answered
-   * there, with no promise on the way (each turn between the body and the answer costs throughput
-   * over HTTP: docs/performance.md).
+   * One delivery, answered (to `respond`) by the deadline. Each step answers at once when it can:
+   * with the memory store and synchronous handlers, a delivery runs whole in its body's last event
+   * and is answered there, with no promise on the way; after an async handler, each step goes on in
+   * the turn its input settled (each turn between the body and the answer costs throughput over
+   * HTTP: docs/performance.md).
    */
-  #deliver(headers: HeadersLike | undefined, source: BodySource): ReceiveResult | Promise<ReceiveResult> {
+  #deliver(headers: HeadersLike | undefined, source: BodySource, respond: (result: ReceiveResult) => void): void {
     const deadline = new Deadline(this.#ackTimeoutMs);
     const answer = (result: ReceiveResult) => {
       deadline.dispose();
       countDelivery(result.status === UNRECORDED ? 'unrecorded' : result.outcome, result.event?.event_type);
-      return result;
+      respond(result);
     };
     const failed = (error: unknown) => {
       this.#handlers.emit('error', error);
-      return answer(notRecorded(error));
+      answer(notRecorded(error));
     };
     try {
-      return admit(
+      admit(
         this.#ingress,
         headers,
         source,
         deadline,
-        (admission) => attempt(() => this.#take(admission, deadline), answer, failed),
+        (admission) => this.#take(admission, deadline, answer, failed),
         failed,
       );
     } catch (error) {
-      return failed(error); // headers that could not be read
+      failed(error); // headers that could not be read
     }
   }
 
-  /** A delivery let in, handed to the queue or run through the pipeline; one refused, answered so. */
-  #take(admission: Admission, deadline: Deadline): ReceiveResult | Promise<ReceiveResult> {
+  /**
+   * A delivery let in, handed to the queue or run through the pipeline; one refused, answered so.
+   * The answer goes to `answer` in the turn the last step settled, `failed` gets what broke.
+   */
+  #take(
+    admission: Admission,
+    deadline: Deadline,
+    answer: (result: ReceiveResult) => void,
+    failed: (error: unknown) => void,
+  ): void {
     if (!admission.ok) {
       this.#handlers.emit('invalid', { status: admission.status, reason: admission.reason });
-      return { status: admission.status, outcome: 'rejected', reason: admission.reason };
+      return answer({ status: admission.status, outcome: 'rejected', reason: admission.reason });
     }
     const { body, event, keys } = admission;
     if (keys.eventType === 'i_custom') deadline.tighten(CUSTOM_ACTION_ACK_MS);
     const queue = this.#queue;
-    if (!queue) return andThen(this.#pipeline.process(event, keys, { deadline }), (fate) => answerTo(fate, event));
+    if (!queue) {
+      void attempt(
+        () => this.#pipeline.process(event, keys, { deadline }),
+        (fate) => answer(answerTo(fate, event)),
+        failed,
+      );
+      return;
+    }
     // The body as it came: the worker's processor() reads it again, with the same reader. Once the
     // queue mode is loaded, handed over without awaiting the load (one race and one turn less).
     const job = { name: keys.eventType, data: body, eventId: this.#dedup ? keys.eventId : undefined };
-    return andThen(loadJobs.value ?? deadline.race(loadJobs(), 'loading the queue mode'), async ({ addJob }) => {
-      await addJob(queue, job, this.#waitForReplicas, deadline);
-      return { status: 200, outcome: 'accepted', event };
-    });
+    void attempt(
+      () =>
+        andThen(loadJobs.value ?? deadline.race(loadJobs(), 'loading the queue mode'), ({ addJob }) =>
+          addJob(queue, job, this.#waitForReplicas, deadline),
+        ),
+      () => answer({ status: 200, outcome: 'accepted', event }),
+      failed,
+    );
   }
 }
 

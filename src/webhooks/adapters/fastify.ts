@@ -5,7 +5,7 @@
 // connection closed, which the sender retries (it never retries an HTTP error).
 
 import { type NodeReadable, nodeStreamReader } from '../body.js';
-import type { WebhookReceiver } from '../receiver.js';
+import type { ReceiveResult, WebhookReceiver } from '../receiver.js';
 import { answerBody, answerHeaders, UNRECORDED } from './respond.js';
 
 /** Options of {@link fastifyWebhooks}. */
@@ -51,7 +51,9 @@ export async function fastifyWebhooks(app: FastifyLike, options: FastifyWebhooks
     const source = stream
       ? { form: 'stream' as const, read: nodeStreamReader(stream) }
       : { form: 'raw' as const, value: '' };
-    const result = await receiver.receiveFrom(request.headers, source);
+    const result = await new Promise<ReceiveResult>((resolve) =>
+      receiver.receiveFrom(request.headers, source, resolve),
+    );
     if (result.status === UNRECORDED) {
       reply.hijack();
       request.raw.socket.destroy();

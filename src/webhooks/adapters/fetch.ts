@@ -4,7 +4,7 @@
 // the delivery history recovers it).
 
 import { webStreamReader } from '../body.js';
-import type { WebhookReceiver } from '../receiver.js';
+import type { ReceiveResult, WebhookReceiver } from '../receiver.js';
 import { answerBody, answerHeaders } from './respond.js';
 
 /** A web-standard request handler. */
@@ -19,7 +19,10 @@ export function fetchHandler(receiver: WebhookReceiver): FetchHandler {
         headers: { 'Content-Type': 'application/json', Allow: 'POST' },
       });
     }
-    const result = await receiver.receiveFrom(request.headers, { form: 'stream', read: webStreamReader(request.body) });
+    const source = { form: 'stream', read: webStreamReader(request.body) } as const;
+    const result = await new Promise<ReceiveResult>((resolve) =>
+      receiver.receiveFrom(request.headers, source, resolve),
+    );
     return new Response(answerBody(result), { status: result.status, headers: answerHeaders(result) });
   };
 }

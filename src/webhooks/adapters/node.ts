@@ -5,7 +5,6 @@
 
 import type { BodySource, HeadersLike, NodeReadable } from '../body.js';
 import { inHand, nodeStreamReader } from '../body.js';
-import { andThen } from '../../internal/maybe.js';
 import type { ReceiveResult, WebhookReceiver } from '../receiver.js';
 import { answerBody, answerHeaders, UNRECORDED } from './respond.js';
 
@@ -46,8 +45,8 @@ export function nodeMiddleware(receiver: WebhookReceiver): NodeMiddleware {
         if (next) next(error);
       }
     };
-    // Answered at once when the body was there already, else one turn after the body's last event.
-    void andThen(receiver.receiveFrom(req.headers, sourceOf(req)), respond);
+    // Answered at once when the body was there already, else in the body's last event at the soonest.
+    receiver.receiveFrom(req.headers, sourceOf(req), respond);
   };
 }
 

@@ -10,21 +10,35 @@ import { type Admission, admit as admitTo, type IngressRules, MAX_JSON_DEPTH } f
 import { type ReadResult } from '../../../src/webhooks/kinds.js';
 import { leaveFakeClock } from '../../helpers.js';
 
-/** The admission, at once or as a promise; rejecting with what broke the reading (which admit() hands to `failed`). */
+/** Whether the last admit() below handed its answer over within its own call. */
+let answeredAtOnce = false;
+/** The admission as a promise, rejecting with what broke the reading (which admit() hands to `failed`). */
 const admit = (
   rules: IngressRules,
   headers: HeadersLike | undefined,
   source: BodySource,
   deadline: Deadline,
-): Admission | Promise<Admission> =>
-  admitTo(
-    rules,
-    headers,
-    source,
-    deadline,
-    (admission) => admission,
-    (error) => Promise.reject(error as Error) as never,
+): Promise<Admission> => {
+  let answered = false;
+  const admission = new Promise<Admission>((resolve, reject) =>
+    admitTo(
+      rules,
+      headers,
+      source,
+      deadline,
+      (admitted) => {
+        answered = true;
+        resolve(admitted);
+      },
+      (error) => {
+        answered = true;
+        reject(error instanceof Error ? error : new Error(String(error)));
+      },
+    ),
   );
+  answeredAtOnce = answered;
+  return admission;
+};
 
 const rules = (read: IngressRules['read']): IngressRules => ({ secret: undefined, maxBodyBytes: 1024, read });
 const accepted: ReadResult = {
@@ -44,8 +58,8 @@ describe('admit, with a reader that is still loading', () => {
       { form: 'parsed', value: {} },
       deadline,
     );
-    expect(admitting).toBeInstanceOf(Promise);
-    const outcome = Promise.resolve(admitting).then(
+    expect(answeredAtOnce).toBe(false);
+    const outcome = admitting.then(
       () => 'admitted',
       (error: unknown) => error,
     );
@@ -163,20 +177,23 @@ describe('admit: a body still to read', () => {
     };
     return { control, source };
   };
+  /** 'answered' once admitted or refused, or what `failed` was given; `seen` says which, in order. */
   const admitStream = (source: BodySource, deadline: Deadline, seen: string[]) =>
-    admitTo(
-      rules(() => accepted),
-      headers,
-      source,
-      deadline,
-      (admission) => {
-        seen.push(admission.ok ? 'admitted' : `refused ${admission.status}`);
-        return 'answered';
-      },
-      (error) => {
-        seen.push('failed');
-        return error;
-      },
+    new Promise<unknown>((resolve) =>
+      admitTo(
+        rules(() => accepted),
+        headers,
+        source,
+        deadline,
+        (admission) => {
+          seen.push(admission.ok ? 'admitted' : `refused ${admission.status}`);
+          resolve('answered');
+        },
+        (error) => {
+          seen.push('failed');
+          resolve(error);
+        },
+      ),
     );
 
   it("hands the admission over in the body's last event (no promise between), and answers with it", async () => {

@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { buildWebhookEvent } from '../../../src/testing/index.js';
 import type { BodySource } from '../../../src/webhooks/body.js';
-import { type StateStore, WebhookReceiver } from '../../../src/webhooks/index.js';
+import { type ReceiveResult, type StateStore, WebhookReceiver } from '../../../src/webhooks/index.js';
 
 const headers = { 'content-type': 'application/json' };
 /** A body whose stream never ends (a sender that stopped sending). */
@@ -26,8 +26,8 @@ describe('failures of what the receiver is handed', () => {
     const errors: unknown[] = [];
     failing.on('error', (error) => void errors.push(error));
     const [first, second] = await Promise.all([
-      Promise.resolve(failing.receiveFrom(headers, hung)),
-      Promise.resolve(other.receiveFrom(headers, hung)),
+      new Promise<ReceiveResult>((resolve) => failing.receiveFrom(headers, hung, resolve)),
+      new Promise<ReceiveResult>((resolve) => other.receiveFrom(headers, hung, resolve)),
     ]);
     expect(first).toMatchObject({ status: 503, reason: 'not recorded' });
     expect(second).toMatchObject({ status: 503, reason: 'not recorded' });
