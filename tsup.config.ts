@@ -43,8 +43,10 @@ const APART: Record<string, string> = {
   // receiver in an app without a tracer provider never loads them).
   'src/webhooks/stores/memory.ts': 'webhooks-memory-store.js',
   'src/webhooks/span.ts': 'webhooks-span.js',
-  // The web-standard adapter behind `receiver.fetchHandler` (a Node app never loads it).
+  // The adapters behind `receiver.fetchHandler` (a Node app never loads it) and
+  // `receiver.nodeMiddleware()` (an app on fetchHandler, Fastify or `receive()` never loads it).
   'src/webhooks/adapters/fetch.ts': 'webhooks-fetch-adapter.js',
+  'src/webhooks/adapters/node.ts': 'webhooks-node-adapter.js',
 };
 /** How an import of a file built apart is written until the build knows where the importer landed. */
 const APART_MARK = 'flashduty-sdk-apart:';

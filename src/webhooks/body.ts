@@ -1,7 +1,6 @@
-// Request bodies as the adapters meet them: raw bytes or text (read here with a limit), a stream
-// (read until the limit, then abandoned), or a value a framework already parsed.
-
-import { ByteSink, readBounded } from '../internal/bytes.js';
+// Request bodies as the adapters meet them: raw bytes or text, a stream (read by the adapter's
+// reader, adapters/readers.ts, until the limit, then abandoned), or a value a framework already
+// parsed; and the headers that come with them.
 
 /** Headers as frameworks give them: a `Headers`, or a plain object (node's `IncomingHttpHeaders`). */
 export type HeadersLike = Headers | Record<string, string | string[] | undefined>;
@@ -53,14 +52,6 @@ export function inHand(value: unknown): BodySource {
   return typeof value === 'string' || value instanceof Uint8Array ? { form: 'raw', value } : { form: 'parsed', value };
 }
 
-/** Reads a web ReadableStream up to the limit, cancelling it beyond. */
-export function webStreamReader(stream: ReadableStream<Uint8Array> | null): BodyReader {
-  return (limit, done, failed) => {
-    if (stream) readBounded(stream.getReader(), limit).then(done, failed);
-    else done(new Uint8Array(0));
-  };
-}
-
 /** The parts of a node readable (an IncomingMessage) used here. */
 export interface NodeReadable {
   /** Readable's method of that name. */
@@ -70,39 +61,4 @@ export interface NodeReadable {
   /** Readable's method of that name. */
   on(event: 'error', listener: (error: Error) => void): unknown;
   readableEnded?: boolean;
-}
-
-/**
- * Reads a node stream up to the limit. Past it, stops keeping bytes: the rest is discarded as it
- * arrives (never buffered) so the sender reads a clean 413 instead of a reset connection, and the
- * adapter closes the connection after the answer. The listeners stay until the request is dropped
- * (cheaper than removing them); once settled they ignore what comes.
- */
-export function nodeStreamReader(stream: NodeReadable): BodyReader {
-  return (limit, done, failed) => {
-    const sink = new ByteSink(limit);
-    let settled = false;
-    stream.on('data', (chunk: Uint8Array | string) => {
-      if (settled) return;
-      if (!sink.push(typeof chunk === 'string' ? new TextEncoder().encode(chunk) : chunk)) {
-        settled = true;
-        done('too-large');
-      }
-    });
-    stream.on('end', () => {
-      if (settled) return;
-      settled = true;
-      done(sink.bytes());
-    });
-    stream.on('error', (error: Error) => {
-      if (settled) return; // a reset while discarding is no longer our business
-      settled = true;
-      failed(error);
-    });
-    stream.on('close', () => {
-      if (settled) return;
-      settled = true;
-      failed(new Error('the connection closed mid-body'));
-    });
-  };
 }

@@ -28,7 +28,7 @@ import type { Logger } from '../internal/logger.js';
 import { andThen, attempt, NOTHING } from '../internal/maybe.js';
 import { positiveWhole } from '../internal/options.js';
 import type { FetchHandler } from './adapters/fetch.js';
-import { type NodeMiddleware, nodeMiddleware } from './adapters/node.js';
+import type { NodeMiddleware } from './adapters/node.js';
 import { UNRECORDED } from './adapters/respond.js';
 import { type BodySource, type HeadersLike, inHand } from './body.js';
 import { checkCustomBody, makeCustomBodyEvent } from './custom-body.js';
@@ -144,6 +144,8 @@ const CUSTOM_ACTION_ACK_MS = 900;
 
 /** The queue mode (jobs.ts), loaded when a receiver is made with a queue or a worker runs a job. */
 const loadJobs = /* @__PURE__ */ loader(() => import('./jobs.js'));
+/** The node:http adapter (adapters/node.ts), loaded when `nodeMiddleware()` is called. */
+const loadNodeAdapter = /* @__PURE__ */ loader(() => import('./adapters/node.js'));
 /** The web-standard adapter (adapters/fetch.ts), loaded with the first request `fetchHandler` takes. */
 const loadFetchAdapter = /* @__PURE__ */ loader(() => import('./adapters/fetch.js'));
 /** The spans (span.ts), loaded with the first delivery traced. */
@@ -248,9 +250,25 @@ export class WebhookReceiver {
     return this;
   }
 
-  /** `(req, res, next?)` for node:http, Express 4/5 and Connect, with or without a body parser in front. */
+  /**
+   * `(req, res, next?)` for node:http, Express 4/5 and Connect, with or without a body parser in
+   * front. Its code loads now, apart from the receiver's: a request that comes before it did waits
+   * for it (its body stays in the socket meanwhile); if it cannot load, the connection is closed (the
+   * sender retries) and the failure goes to 'error'.
+   */
   nodeMiddleware(): NodeMiddleware {
-    return nodeMiddleware(this);
+    let handle: NodeMiddleware | undefined;
+    loadNodeAdapter().catch(NOTHING);
+    return (req, res, next) => {
+      if ((handle ??= loadNodeAdapter.value?.nodeMiddleware(this))) return handle(req, res, next);
+      loadNodeAdapter().then(
+        ({ nodeMiddleware }) => (handle ??= nodeMiddleware(this))(req, res, next),
+        (error: unknown) => {
+          this.#handlers.emit('error', error);
+          res.destroy();
+        },
+      );
+    };
   }
 
   /** Handles one delivery and says what to answer. Never throws. */

@@ -313,6 +313,15 @@ describe('webhook delivery spans', () => {
     expect(delivery.status).toEqual({ code: SpanStatusCode.ERROR, message: 'Error: database down' });
   });
 
+  it("over HTTP too: a body read from the socket, handlers' spans children of the delivery's", async () => {
+    const tracer = trace.getTracer('app');
+    const receiver = new WebhookReceiver().on('i_new', () => tracer.startActiveSpan('handler', (span) => span.end()));
+    const { url } = await standIn(receiver.nodeMiddleware());
+    const response = await fetch(url, buildDelivery(buildWebhookEvent('i_new')).init());
+    expect(response.status).toBe(200);
+    expect(only('handler').parentSpanContext?.spanId).toBe(only('flashduty.webhook.receive').spanContext().spanId);
+  });
+
   it('names the kind of an alert delivery', async () => {
     const receiver = new WebhookReceiver();
     const alert = await import('../fixtures/alert-webhook.example.json', { with: { type: 'json' } });

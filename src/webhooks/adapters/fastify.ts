@@ -4,7 +4,8 @@
 // A delivery that could not be recorded in time gets no answer: the reply is hijacked and the
 // connection closed, which the sender retries (it never retries an HTTP error).
 
-import { type NodeReadable, nodeStreamReader } from '../body.js';
+import type { NodeReadable } from '../body.js';
+import { nodeStreamReader } from './readers.js';
 import type { ReceiveResult, WebhookReceiver } from '../receiver.js';
 import { answerBody, answerHeaders, UNRECORDED } from './respond.js';
 

@@ -3,7 +3,7 @@
 // that could not be recorded in time is answered 503 (the sender records a failure; replay from
 // the delivery history recovers it).
 
-import { webStreamReader } from '../body.js';
+import { webStreamReader } from './readers.js';
 import type { ReceiveResult, WebhookReceiver } from '../receiver.js';
 import { answerBody, answerHeaders } from './respond.js';
 

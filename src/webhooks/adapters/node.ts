@@ -3,8 +3,8 @@
 // A delivery that could not be recorded in time gets no answer: the connection is closed, which the
 // sender retries (it never retries an HTTP error).
 
-import type { BodySource, HeadersLike, NodeReadable } from '../body.js';
-import { inHand, nodeStreamReader } from '../body.js';
+import { type BodySource, type HeadersLike, inHand, type NodeReadable } from '../body.js';
+import { nodeStreamReader } from './readers.js';
 import type { ReceiveResult, WebhookReceiver } from '../receiver.js';
 import { answerBody, answerHeaders, UNRECORDED } from './respond.js';
 

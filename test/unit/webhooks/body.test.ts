@@ -1,18 +1,15 @@
-// Request bodies as the adapters meet them (src/webhooks/body.ts): a header read from a `Headers` or
+// Request bodies as the adapters meet them (src/webhooks/body.ts, adapters/readers.ts): a header read from a `Headers` or
 // a plain record (names matched whatever their case, repeated values joined); which content types
 // count as JSON; a node stream read up to the limit, its rest discarded as it arrives, a failure or
-// a connection closed before the end refused; a web stream read up to the limit and cancelled beyond.
+// a connection closed before the end refused, its end told in the async context the read started in;
+// a web stream read up to the limit and cancelled beyond.
 // Real streams (node:stream and the web's ReadableStream), no sockets.
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { PassThrough, Readable } from 'node:stream';
 import { describe, expect, it, vi } from 'vitest';
 import { ByteSink } from '../../../src/internal/bytes.js';
-import {
-  type BodyReader,
-  headerOf,
-  isJsonContentType,
-  nodeStreamReader,
-  webStreamReader,
-} from '../../../src/webhooks/body.js';
+import { nodeStreamReader, webStreamReader } from '../../../src/webhooks/adapters/readers.js';
+import { type BodyReader, headerOf, isJsonContentType } from '../../../src/webhooks/body.js';
 
 const text = (bytes: Uint8Array | 'too-large') => (typeof bytes === 'string' ? bytes : new TextDecoder().decode(bytes));
 const settle = async (promise: Promise<unknown>) =>
@@ -110,6 +107,32 @@ describe('nodeStreamReader', () => {
     stream.emit('error', new Error('reset after the end'));
     expect(seenInEnd).toEqual(['{}']);
     expect(calls).toEqual(['{}']);
+  });
+
+  it('tells the end, a failure and too-large in the async context the read started in, not the one the event comes in', async () => {
+    const context = new AsyncLocalStorage<string>();
+    const seen: Array<string | undefined> = [];
+    const started = (stream: PassThrough, limit = 1024) =>
+      context.run('the delivery', () =>
+        nodeStreamReader(stream)(
+          limit,
+          () => seen.push(context.getStore()),
+          () => seen.push(context.getStore()),
+        ),
+      );
+    const ended = new PassThrough();
+    const failing = new PassThrough();
+    const over = new PassThrough();
+    started(ended);
+    started(failing);
+    started(over, 1);
+    context.run('the socket', () => {
+      ended.end(Buffer.from('{}'));
+      failing.destroy(new Error('reset'));
+      over.write(Buffer.from('{}'));
+    });
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(seen).toEqual(['the delivery', 'the delivery', 'the delivery']);
   });
 
   it('gives empty bytes for an empty body', async () => {
