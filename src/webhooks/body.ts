@@ -29,8 +29,10 @@ export function isJsonContentType(value: string | undefined): boolean {
  * Reads a body, up to `limit` bytes, then calls `done` once: with the bytes, or `'too-large'` as
  * soon as more arrived (reading stops there); or `failed` with what broke the read. Callbacks, not a
  * promise: the receiver goes on in the body's last event, with no promise between (a stream's end
- * and the delivery's answer; measured in docs/performance.md). The receiver races the read against
- * the delivery's deadline, so a body that trickles in is cut off with the rest of the delivery.
+ * and the delivery's answer; measured in docs/performance.md). Call them in the async context the
+ * read started in (adapters/readers.ts does, for node streams), or the handlers lose the app's
+ * AsyncLocalStorage and the delivery's span. The receiver races the read against the delivery's
+ * deadline, so a body that trickles in is cut off with the rest of the delivery.
  */
 export type BodyReader = (
   limit: number,
