@@ -109,10 +109,11 @@ export class Deadline {
   /**
    * Runs `start`, which calls `settle(run)` once its work is done; `settle` runs `run` there and then,
    * in the same event (for a body read from a stream, the whole delivery runs in the body's last
-   * event, with no promise between). If the deadline comes first, or `start` throws, `atDeadline(error)`
-   * runs instead, and a later `run` never does: work whose input came after the deadline was seen to
-   * pass (SWEEP_MS late at most) never starts. Expiries run inside the shared sweep, so `atDeadline`
-   * and `run` must not throw.
+   * event, with no promise between). If the deadline comes first, or `start` throws before it
+   * settled, `atDeadline(error)` runs instead, and a later `run` never does: work whose input came
+   * after the deadline was seen to pass (SWEEP_MS late at most) never starts. What `run` throws goes
+   * to `atDeadline` too, never to the stream's listener or the shared sweep; `atDeadline` must not
+   * throw.
    */
   within(
     what: string,
@@ -121,9 +122,12 @@ export class Deadline {
   ): void {
     let open = true;
     const settle = (run: () => unknown) => {
-      if (open) {
-        open = false;
+      if (!open) return;
+      open = false;
+      try {
         run();
+      } catch (error) {
+        atDeadline(error);
       }
     };
     this.#atExpiry(() => settle(() => atDeadline(new DeadlineExceededError(what, this.ms))));

@@ -261,13 +261,12 @@ export class WebhookReceiver {
     loadNodeAdapter().catch(NOTHING);
     return (req, res, next) => {
       if ((handle ??= loadNodeAdapter.value?.nodeMiddleware(this))) return handle(req, res, next);
-      loadNodeAdapter().then(
-        ({ nodeMiddleware }) => (handle ??= nodeMiddleware(this))(req, res, next),
-        (error: unknown) => {
+      loadNodeAdapter()
+        .then(({ nodeMiddleware }) => (handle ??= nodeMiddleware(this))(req, res, next))
+        .catch((error: unknown) => {
           this.#handlers.emit('error', error);
           res.destroy();
-        },
-      );
+        });
     };
   }
 
@@ -280,12 +279,18 @@ export class WebhookReceiver {
 
   /**
    * @internal What the adapters call, with the body as a stream, bytes or a parsed value: `respond`
-   * gets the answer, once, at once when every step was synchronous. Never throws.
+   * gets the answer, once, at once when every step was synchronous. Never throws. Traced, a span
+   * that fails (its code missing, an exporter that throws) costs the span: the answer is then "not
+   * recorded", the failure on 'error'.
    */
   receiveFrom(headers: HeadersLike | undefined, source: BodySource, respond: (result: ReceiveResult) => void): void {
     if (!otelRegistry()) return this.#deliver(headers, source, respond);
     const run = () => new Promise<ReceiveResult>((resolve) => this.#deliver(headers, source, resolve));
-    void andThen(traced('flashduty.webhook.receive', run, notRecorded), respond);
+    void attempt(
+      () => traced('flashduty.webhook.receive', run, notRecorded),
+      respond,
+      (error) => respond(this.#told(error)),
+    );
   }
 
   /**
@@ -309,15 +314,21 @@ export class WebhookReceiver {
    */
   #deliver(headers: HeadersLike | undefined, source: BodySource, respond: (result: ReceiveResult) => void): void {
     const deadline = new Deadline(this.#ackTimeoutMs);
+    let answered = false;
+    // Once, and never throwing: what `respond` or a meter throws goes to 'error', not to the stream's
+    // listener or the shared sweep it may run in, and is not answered a second time.
     const answer = (result: ReceiveResult) => {
+      if (answered) return;
+      answered = true;
       deadline.dispose();
-      countDelivery(result.status === UNRECORDED ? 'unrecorded' : result.outcome, result.event?.event_type);
-      respond(result);
+      try {
+        countDelivery(result.status === UNRECORDED ? 'unrecorded' : result.outcome, result.event?.event_type);
+        respond(result);
+      } catch (error) {
+        this.#handlers.emit('error', error);
+      }
     };
-    const failed = (error: unknown) => {
-      this.#handlers.emit('error', error);
-      answer(notRecorded(error));
-    };
+    const failed = (error: unknown) => answer(this.#told(error));
     try {
       admit(
         this.#ingress,
@@ -328,8 +339,14 @@ export class WebhookReceiver {
         failed,
       );
     } catch (error) {
-      failed(error); // headers that could not be read
+      failed(error); // headers that could not be read, a body read that could not start
     }
+  }
+
+  /** A failure on this side, told to 'error': the delivery is not recorded. */
+  #told(error: unknown): ReceiveResult {
+    this.#handlers.emit('error', error);
+    return notRecorded(error);
   }
 
   /**

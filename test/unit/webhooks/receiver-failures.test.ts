@@ -2,10 +2,12 @@
 // cannot be read, a store): every delivery is still answered, as "not recorded" (503) with the
 // failure on 'error', and nothing is thrown at the caller, at a stream's listener or at the shared
 // timer that watches every delivery's deadline. Real timers: the deadlines are short.
-import { describe, expect, it } from 'vitest';
+import { context, type ContextManager, ROOT_CONTEXT, trace } from '@opentelemetry/api';
+import { describe, expect, it, onTestFinished } from 'vitest';
 import { buildWebhookEvent } from '../../../src/testing/index.js';
 import type { BodySource } from '../../../src/webhooks/body.js';
-import { type ReceiveResult, type StateStore, WebhookReceiver } from '../../../src/webhooks/index.js';
+import { MemoryStateStore, type ReceiveResult, type StateStore, WebhookReceiver } from '../../../src/webhooks/index.js';
+import { inMemoryTracing } from '../../otel.js';
 
 const headers = { 'content-type': 'application/json' };
 /** A body whose stream never ends (a sender that stopped sending). */
@@ -79,5 +81,59 @@ describe('failures of what the receiver is handed', () => {
     expect(response.status).toBe(503);
     expect(errors).toHaveLength(1);
     expect(errors[0]).toBeInstanceOf(TypeError);
+  });
+
+  it('an adapter whose answer throws: told to "error", never thrown at the body\'s event, never answered twice', () => {
+    const receiver = new WebhookReceiver({ logger: false, store: new MemoryStateStore() }); // answered at once
+    const errors: unknown[] = [];
+    receiver.on('error', (error) => void errors.push(error));
+    let deliver: ((bytes: Uint8Array) => void) | undefined;
+    const stream: BodySource = { form: 'stream', read: (_limit, done) => (deliver = done) };
+    const answers: ReceiveResult[] = [];
+    const respond = (result: ReceiveResult) => {
+      answers.push(result);
+      throw new Error('response gone');
+    };
+    receiver.receiveFrom(headers, stream, respond);
+    expect(() => deliver?.(new TextEncoder().encode(JSON.stringify(buildWebhookEvent('i_new'))))).not.toThrow();
+    receiver.receiveFrom(headers, { form: 'raw', value: JSON.stringify(buildWebhookEvent('i_new')) }, respond);
+    expect(answers.map((answer) => answer.status)).toEqual([200, 200]);
+    expect(errors).toEqual([new Error('response gone'), new Error('response gone')]);
+  });
+
+  it('a span that fails (a context manager that throws after the work): answered once, 503, the failure on "error"', async () => {
+    const { provider } = inMemoryTracing();
+    trace.setGlobalTracerProvider(provider);
+    context.setGlobalContextManager({
+      active: () => ROOT_CONTEXT,
+      with: ((_context: unknown, run: () => unknown) => {
+        run();
+        throw new Error('context manager broke');
+      }) as ContextManager['with'],
+      bind: (_context, target) => target,
+      enable() {
+        return this;
+      },
+      disable() {
+        return this;
+      },
+    });
+    onTestFinished(() => {
+      trace.disable();
+      context.disable();
+    });
+    const receiver = new WebhookReceiver({ logger: false });
+    const errors: unknown[] = [];
+    receiver.on('error', (error) => void errors.push(error));
+    const answers: ReceiveResult[] = [];
+    await new Promise<void>((resolve) =>
+      receiver.receiveFrom(headers, { form: 'raw', value: JSON.stringify(buildWebhookEvent('i_new')) }, (result) => {
+        answers.push(result);
+        resolve();
+      }),
+    );
+    await new Promise((resolve) => setTimeout(resolve, 10)); // a second answer would have come by now
+    expect(answers).toEqual([expect.objectContaining({ status: 503, reason: 'not recorded' })]);
+    expect(errors).toEqual([new Error('context manager broke')]);
   });
 });
