@@ -213,9 +213,10 @@ export class Pipeline {
     );
     if (!isThenable(running) || !run.deadline) return running;
     this.#inFlight.set(keys.eventId, running);
-    void running.then(() => {
+    const forget = () => {
       if (this.#inFlight.get(keys.eventId) === running) this.#inFlight.delete(keys.eventId);
-    });
+    };
+    running.then(forget, forget); // a rejection (a meter that threw) is the answer's, below: not unhandled here
     return run.deadline.settledBy(running, ACCEPTED);
   }
 

@@ -2,7 +2,7 @@
 // cannot be read, a store): every delivery is still answered, as "not recorded" (503) with the
 // failure on 'error', and nothing is thrown at the caller, at a stream's listener or at the shared
 // timer that watches every delivery's deadline. Real timers: the deadlines are short.
-import { context, type ContextManager, ROOT_CONTEXT, trace } from '@opentelemetry/api';
+import { context, type ContextManager, metrics, type MeterProvider, ROOT_CONTEXT, trace } from '@opentelemetry/api';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { buildWebhookEvent } from '../../../src/testing/index.js';
 import type { BodySource } from '../../../src/webhooks/body.js';
@@ -135,5 +135,21 @@ describe('failures of what the receiver is handed', () => {
     await new Promise((resolve) => setTimeout(resolve, 10)); // a second answer would have come by now
     expect(answers).toEqual([expect.objectContaining({ status: 503, reason: 'not recorded' })]);
     expect(errors).toEqual([new Error('context manager broke')]);
+  });
+
+  it("a meter that throws when an async handler's run is recorded: 503 at once, not an answer held to the deadline", async () => {
+    const throwing = () => {
+      throw new Error('meter broke');
+    };
+    const meter = { createCounter: () => ({ add() {} }), createHistogram: () => ({ record: throwing }) };
+    metrics.setGlobalMeterProvider({ getMeter: () => meter } as unknown as MeterProvider);
+    onTestFinished(() => metrics.disable());
+    const receiver = new WebhookReceiver({ logger: false, ackTimeoutMs: 60_000 }); // waiting for it would time the test out
+    const errors: unknown[] = [];
+    receiver.on('error', (error) => void errors.push(error));
+    receiver.on('event', async () => {});
+    const answer = await receiver.receive({ body: JSON.stringify(buildWebhookEvent('i_new')), headers });
+    expect(answer).toMatchObject({ status: 503, reason: 'not recorded' });
+    expect(errors).toEqual([new Error('meter broke')]);
   });
 });
