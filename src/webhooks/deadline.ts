@@ -10,8 +10,8 @@
 //   clearTimeout of its own: that pair cost about a tenth of a delivery's CPU over HTTP
 //   (docs/performance.md). The timer is not cleared when the last watched delivery is answered
 //   (under load that happens between most deliveries, and clearing it to set it again is the cost
-//   saved): it looks once more, finds nothing and stops. Where a runtime cancels a request's timers with it (Cloudflare Workers),
-//   each deadline keeps a timer of its own instead (SHARED_TIMER).
+//   saved): it looks once more, finds nothing and stops. Where a runtime cancels a request's timers
+//   with it (Cloudflare Workers), each deadline keeps a timer of its own instead (SHARED_TIMER).
 // - A wait is one promise settled by whichever comes first, not a `Promise.race` of two; a wait on
 //   work that reports through a callback (a body's last event) settles in that event, with no
 //   promise between the work and what follows it (`within`).

@@ -29,7 +29,7 @@ import { andThen, attempt, NOTHING } from '../internal/maybe.js';
 import { positiveWhole } from '../internal/options.js';
 import type { FetchHandler } from './adapters/fetch.js';
 import type { NodeMiddleware } from './adapters/node.js';
-import { UNRECORDED } from './adapters/respond.js';
+import { answerOf, UNRECORDED } from './adapters/respond.js';
 import { type BodySource, type HeadersLike, inHand } from './body.js';
 import { checkCustomBody, makeCustomBodyEvent } from './custom-body.js';
 import { Deadline } from './deadline.js';
@@ -274,7 +274,7 @@ export class WebhookReceiver {
   receive(delivery: Delivery): Promise<ReceiveResult> {
     const { body } = delivery ?? {};
     const source = inHand(body instanceof ArrayBuffer ? new Uint8Array(body) : body);
-    return new Promise((resolve) => this.receiveFrom(delivery?.headers, source, resolve));
+    return answerOf(this, delivery?.headers, source);
   }
 
   /**

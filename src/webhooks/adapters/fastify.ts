@@ -6,8 +6,8 @@
 
 import type { NodeReadable } from '../body.js';
 import { nodeStreamReader } from './readers.js';
-import type { ReceiveResult, WebhookReceiver } from '../receiver.js';
-import { answerBody, answerHeaders, UNRECORDED } from './respond.js';
+import type { WebhookReceiver } from '../receiver.js';
+import { answerBody, answerHeaders, answerOf, UNRECORDED } from './respond.js';
 
 /** Options of {@link fastifyWebhooks}. */
 export interface FastifyWebhooksOptions {
@@ -52,9 +52,7 @@ export async function fastifyWebhooks(app: FastifyLike, options: FastifyWebhooks
     const source = stream
       ? { form: 'stream' as const, read: nodeStreamReader(stream) }
       : { form: 'raw' as const, value: '' };
-    const result = await new Promise<ReceiveResult>((resolve) =>
-      receiver.receiveFrom(request.headers, source, resolve),
-    );
+    const result = await answerOf(receiver, request.headers, source);
     if (result.status === UNRECORDED) {
       reply.hijack();
       request.raw.socket.destroy();

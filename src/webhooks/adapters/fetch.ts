@@ -4,8 +4,8 @@
 // the delivery history recovers it).
 
 import { webStreamReader } from './readers.js';
-import type { ReceiveResult, WebhookReceiver } from '../receiver.js';
-import { answerBody, answerHeaders } from './respond.js';
+import type { WebhookReceiver } from '../receiver.js';
+import { answerBody, answerHeaders, answerOf } from './respond.js';
 
 /** A web-standard request handler. */
 export type FetchHandler = (request: Request) => Promise<Response>;
@@ -19,10 +19,7 @@ export function fetchHandler(receiver: WebhookReceiver): FetchHandler {
         headers: { 'Content-Type': 'application/json', Allow: 'POST' },
       });
     }
-    const source = { form: 'stream', read: webStreamReader(request.body) } as const;
-    const result = await new Promise<ReceiveResult>((resolve) =>
-      receiver.receiveFrom(request.headers, source, resolve),
-    );
+    const result = await answerOf(receiver, request.headers, { form: 'stream', read: webStreamReader(request.body) });
     return new Response(answerBody(result), { status: result.status, headers: answerHeaders(result) });
   };
 }

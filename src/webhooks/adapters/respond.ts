@@ -1,6 +1,7 @@
 // The answer every adapter sends: the status, and a small JSON body saying what happened.
 
-import type { ReceiveResult } from '../receiver.js';
+import type { BodySource, HeadersLike } from '../body.js';
+import type { ReceiveResult, WebhookReceiver } from '../receiver.js';
 
 /** The status of a delivery that could not be recorded in time: the sender should send it again. */
 export const UNRECORDED = 503;
@@ -33,4 +34,13 @@ export function answerHeaders(result: ReceiveResult): Readonly<Record<string, st
 /** Whether an answer may leave before the whole body was read. */
 export function answeredEarly(status: number): boolean {
   return status === 401 || status === 413 || status === 415 || status === UNRECORDED;
+}
+
+/** The receiver's answer to a delivery, as a promise: for `receive()` and the adapters that await it. */
+export function answerOf(
+  receiver: WebhookReceiver,
+  headers: HeadersLike | undefined,
+  source: BodySource,
+): Promise<ReceiveResult> {
+  return new Promise((resolve) => receiver.receiveFrom(headers, source, resolve));
 }
