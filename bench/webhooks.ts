@@ -10,10 +10,15 @@
 // to the next:
 //   alone         each server in turn on CPU 0, wrk on CPU 1 (taskset), rounds alternating; the
 //                 ratio of medians (rounds seconds apart drift: read it with its spread).
-//   side by side  the bare server and one receiver on CPU 0 at the same time, one wrk each on CPU 1:
+//   side by side  a bare server and one receiver on CPU 0 at the same time, one wrk each on CPU 1:
 //                 the scheduler gives both the same CPU time, so their rates compare their costs
 //                 per request under the very same conditions. (Slightly harsh on the receiver: the
-//                 two processes share one core's caches, and its state store is the larger.)
+//                 two processes share one core's caches, and its state store is the larger.) Each
+//                 comparison starts a fresh pair and loads both in every round, the wrk started first
+//                 alternating: a server that sat idle while others ran is slower for a while (likely
+//                 V8 shrinking an idle heap), and a bare server shared by every comparison measured 2–6%
+//                 faster than a second bare server (bare against bare). The pair bare/bare is run
+//                 too: its ratio is the method's own error.
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
@@ -24,6 +29,8 @@ import { MemoryStateStore, renderCustomBody } from '../dist/webhooks/index.js';
 const CONNECTIONS = 32;
 const SECONDS = 3;
 const ROUNDS = 7;
+/** A fresh pair's warm-up: its first rounds after 2 s measured up to 0.76× against 0.95× later. */
+const WARM_UP_SECONDS = 6;
 type Kind = 'bare' | 'sdk' | 'sdk-async' | 'bare-queue' | 'sdk-queue';
 const LABELS: Record<Kind, string> = {
   bare: 'bare node:http + JSON.parse',
@@ -59,6 +66,7 @@ end
 `,
 );
 
+const children: ChildProcess[] = [];
 async function startServer(kind: Kind, redisPort: number): Promise<{ port: number; child: ChildProcess }> {
   const [command, args] = pinned(0, process.execPath, [
     '--import',
@@ -68,6 +76,7 @@ async function startServer(kind: Kind, redisPort: number): Promise<{ port: numbe
     String(redisPort),
   ]);
   const child = spawn(command, args, { stdio: ['ignore', 'pipe', 'inherit'] });
+  children.push(child); // stopped at the end, whatever happens
   const port = await new Promise<number>((resolve) => {
     child.stdout?.on('data', (chunk: Buffer) => {
       const match = /LISTENING (\d+)/.exec(chunk.toString());
@@ -103,6 +112,13 @@ function load(port: number, seconds = SECONDS): Promise<number> {
   });
 }
 
+/** Both rates, loaded at the same time; `secondFirst` starts the second's wrk first (alternated by round). */
+async function together(first: number, second: number, secondFirst: boolean): Promise<[number, number]> {
+  if (!secondFirst) return Promise.all([load(first), load(second)]);
+  const [b, a] = await Promise.all([load(second), load(first)]);
+  return [a, b];
+}
+
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] as number;
 const rates = (values: number[]) => values.map((v) => v.toFixed(0)).join(' ');
 const ratios = (values: number[]) => values.map((v) => v.toFixed(2)).join(' ');
@@ -112,7 +128,6 @@ console.log(
     `${ROUNDS} rounds × ${SECONDS} s${pinning ? ', servers on CPU 0 and wrk on CPU 1' : ' (taskset unavailable: not pinned)'}\n`,
 );
 const kinds: Kind[] = ['bare', 'sdk', 'sdk-async'];
-const queueKinds: Kind[] = ['bare-queue', 'sdk-queue'];
 const servers = new Map<Kind, { port: number; child: ChildProcess }>();
 // The queues' Redis shares CPU 0 with the servers: both queue servers pay for it alike.
 const redisPort = 16_379 + (process.pid % 1000);
@@ -129,9 +144,9 @@ const [redisCommand, redisArgs] = pinned(0, 'redis-server', [
 const redis = spawn(redisCommand, redisArgs, { stdio: 'ignore' });
 try {
   await new Promise((resolve) => setTimeout(resolve, 300));
-  for (const kind of [...kinds, ...queueKinds]) servers.set(kind, await startServer(kind, redisPort));
+  for (const kind of kinds) servers.set(kind, await startServer(kind, redisPort));
   const port = (kind: Kind) => (servers.get(kind) as { port: number }).port;
-  for (const kind of [...kinds, ...queueKinds]) await load(port(kind), 2); // warm-up: JIT and a full state store
+  for (const kind of kinds) await load(port(kind), 2); // warm-up: JIT and a full state store
 
   console.log('alone (one server at a time, alternating):');
   const alone = new Map<Kind, number[]>(kinds.map((k) => [k, []]));
@@ -147,25 +162,33 @@ try {
     );
   }
 
-  console.log('side by side (the bare server and one receiver on one core at the same time):');
+  console.log('side by side (a fresh bare server and one receiver on one core at the same time):');
   for (const [kind, baseline] of [
+    ['bare', 'bare'],
     ['sdk', 'bare'],
     ['sdk-async', 'bare'],
     ['sdk-queue', 'bare-queue'],
   ] as const) {
+    const bareServer = await startServer(baseline, redisPort);
+    const server = await startServer(kind, redisPort);
+    // Warm-up, together: the receiver's code optimized, its state store at tens of thousands of ids.
+    await Promise.all([load(bareServer.port, WARM_UP_SECONDS), load(server.port, WARM_UP_SECONDS)]);
     const perRound: number[] = [];
     const rounds: string[] = [];
     for (let round = 0; round < ROUNDS; round++) {
-      const [bare, sdk] = await Promise.all([load(port(baseline)), load(port(kind))]);
+      const [bare, sdk] = await together(bareServer.port, server.port, round % 2 === 1);
       perRound.push(sdk / bare);
       rounds.push(`${sdk.toFixed(0)}/${bare.toFixed(0)}`);
     }
+    bareServer.child.kill('SIGTERM');
+    server.child.kill('SIGTERM');
+    const label = kind === baseline ? `${LABELS[kind]} (method check)` : LABELS[kind];
     console.log(
-      `  ${LABELS[kind].padEnd(40)} ${median(perRound).toFixed(2)}× ${LABELS[baseline]} (rounds ${ratios(perRound)}; req/s ${rounds.join(' ')})`,
+      `  ${label.padEnd(40)} ${median(perRound).toFixed(2)}× ${LABELS[baseline]} (rounds ${ratios(perRound)}; req/s ${rounds.join(' ')})`,
     );
   }
 } finally {
-  for (const { child } of servers.values()) child.kill('SIGTERM');
+  for (const child of children) child.kill('SIGTERM');
   redis.kill('SIGTERM');
 }
 
