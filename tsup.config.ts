@@ -26,27 +26,14 @@ const shared: Options = {
 
 // Code loaded on first use, in ESM: each file below is built as one self-contained file of its own,
 // its dynamic import pointed at it. Were such a file a chunk of the main build, it would share files
-// with what the entries also export statically (the schemas, `checkPayload`, `customBodyReader`),
-// and an app bundled by esbuild with code splitting would load it up front (esbuild puts a file
-// live in any chunk into a chunk shared with every entry that can reach it, used or not). With its
-// own copy, an app loads it only when used (measured: scripts/size.ts). A copy holds no class that
-// is told apart by `instanceof` elsewhere (FlashdutyError is recognised across copies by its brand).
+// with what the entries also export statically (the schemas), and an app bundled by esbuild with code
+// splitting would load it up front (esbuild puts a file live in any chunk into a chunk shared with
+// every entry that can reach it, used or not). With its own copy, an app loads it only when used
+// (measured: scripts/size.ts). Such a copy must throw no class of the SDK's error tree (it would not
+// be `instanceof` the tree's class): `validate: 'deep'` only builds checks from zod and the schemas.
 const APART: Record<string, string> = {
   // `validate: 'deep'`: zod and the request schemas.
   'src/schemas/deep.ts': 'schemas-deep.js',
-  // The receiver: why a payload is invalid (with the first invalid delivery), a custom body's keys
-  // (when a receiver is made with one), the queue mode (when made with a queue, or a job runs).
-  'src/webhooks/payload-problems.ts': 'webhooks-payload-problems.js',
-  'src/webhooks/custom-body-keys.ts': 'webhooks-custom-body-keys.js',
-  'src/webhooks/jobs.ts': 'webhooks-jobs.js',
-  // The default state store (a receiver given a store of its own never loads it), and the spans (a
-  // receiver in an app without a tracer provider never loads them).
-  'src/webhooks/stores/memory.ts': 'webhooks-memory-store.js',
-  'src/webhooks/span.ts': 'webhooks-span.js',
-  // The adapters behind `receiver.fetchHandler` (a Node app never loads it) and
-  // `receiver.nodeMiddleware()` (an app on fetchHandler, Fastify or `receive()` never loads it).
-  'src/webhooks/adapters/fetch.ts': 'webhooks-fetch-adapter.js',
-  'src/webhooks/adapters/node.ts': 'webhooks-node-adapter.js',
 };
 /** How an import of a file built apart is written until the build knows where the importer landed. */
 const APART_MARK = 'flashduty-sdk-apart:';
@@ -124,7 +111,9 @@ export default defineConfig([
     format: 'cjs',
     // Its declarations are the ESM build's with `.cjs` imports: scripts/cjs-types.ts writes them.
     dts: false,
-    splitting: false,
+    // Shared chunks, as in ESM: each class (the errors above all) is defined once, so `instanceof`
+    // holds across `require('flashduty-sdk')`, `/webhooks`, `/testing` and `/operations`.
+    splitting: true,
     // ky is ESM-only: left external, the CJS output would call a missing `default.create`.
     noExternal: ['ky', ...BUNDLED],
     esbuildPlugins: [

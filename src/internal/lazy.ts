@@ -3,7 +3,7 @@
 // loader hooks such as tsx and vitest; the literal path stays in the arrow so that bundlers still
 // see it and split the module into its own chunk); `lazy(() => fingerprint(wire))` hashes once, and
 // only if asked. `loader()` is the same for a load whose result a hot path then uses without a
-// promise: the webhook receiver's parts that load apart.
+// promise: the client's request loop.
 
 /**
  * A getter that runs `make` on its first call and returns that same value on every call. A promise
@@ -36,9 +36,4 @@ export interface Loader<T> {
 export function loader<T>(make: () => Promise<T>): Loader<T> {
   const load: Loader<T> = lazy(() => make().then((made) => (load.value = made)));
   return load;
-}
-
-/** `use(value)`: at once when `load` has given its value, else once it has (a failed load rejects). */
-export function withLoaded<T, U>(load: Loader<T>, use: (value: T) => U): U | Promise<U> {
-  return load.value !== undefined ? use(load.value) : load().then(use);
 }

@@ -1,11 +1,9 @@
 // Reading a custom-body delivery's keys: each from the place the template put its variable (found
-// at construction, custom-body.ts), with value mapping undone. A receiver made with a custom body
-// loads this file then, apart (it is built self-contained), so that a receiver without one never does.
+// at construction, custom-body.ts), with value mapping undone.
 
 import type { Slot, SlotProblem } from './custom-body.js';
-import type { DeliveryKeys, PayloadReader } from './kinds.js';
-import { ID_EXPECTED, isId, MIN_EVENT_TIME_MS } from './payload.js';
-import type { CustomBodyEvent } from './types.js';
+import { type DeliveryKeys, ID_EXPECTED, isId, MIN_EVENT_TIME_MS, type PayloadReader } from './payload.js';
+import { CustomBodyEvent } from './types.js';
 
 /** @internal The variables the receiver reads keys from. */
 export const KEY_VARIABLES = [
@@ -17,9 +15,6 @@ export const KEY_VARIABLES = [
 ] as const;
 /** @internal One of {@link KEY_VARIABLES}. */
 export type KeyVariable = (typeof KEY_VARIABLES)[number];
-
-/** @internal What a custom-body event is made of: its keys. */
-export type CustomBodyEventKeys = ConstructorParameters<typeof CustomBodyEvent>[0];
 
 /** The keys a delivery holds, by the template's variables. */
 export interface FoundKeys {
@@ -33,15 +28,8 @@ export interface FoundKeys {
 /** @internal A dotted place for messages; empty for the whole body. */
 export const where = (location: readonly string[]): string => location.join('.');
 
-/**
- * @internal The reader of deliveries whose keys sit in `slots` (from custom-body.ts'
- * `checkCustomBody`); `makeEvent` is `makeCustomBodyEvent`, so that the event is of the caller's
- * class even when this file is a copy of its own.
- */
-export function readerOf(
-  slots: Partial<Record<KeyVariable, Slot>>,
-  makeEvent: (keys: CustomBodyEventKeys, body: unknown) => CustomBodyEvent,
-): PayloadReader<CustomBodyEvent> {
+/** @internal The reader of deliveries whose keys sit in `slots` (from custom-body.ts' `checkCustomBody`). */
+export function readerOf(slots: Partial<Record<KeyVariable, Slot>>): PayloadReader<CustomBodyEvent> {
   const keys = KEY_VARIABLES.filter((key) => slots[key]);
   return (body) => {
     const keysRead = readKeys(body, slots, keys);
@@ -53,7 +41,7 @@ export function readerOf(
         : found.alert_id !== undefined
           ? `alert:${found.alert_id}`
           : undefined;
-    const event = makeEvent(
+    const event = new CustomBodyEvent(
       {
         // Without dedup each delivery is its own: a fresh key never matches another.
         event_id: found.event_id ?? `no-dedup:${crypto.randomUUID()}`,

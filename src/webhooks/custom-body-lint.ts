@@ -10,13 +10,6 @@ import { findSlots, isValueMapping, placements, VALUE_MAPPING_SHAPE } from './cu
 import { where } from './custom-body-keys.js';
 import { parseTemplate, type ValueMapping } from './template.js';
 
-/**
- * A problem of a template: where in it (dotted, empty for the whole template), and what.
- *
- * @deprecated The same as {@link Problem}; use that name.
- */
-export type TemplateProblem = Problem;
-
 /** What {@link lintCustomBody} finds; no problems means the receiver can use the template fully. */
 export interface CustomBodyLint {
   problems: Problem[];

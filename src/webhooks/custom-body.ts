@@ -2,7 +2,7 @@
 // not the default payload. The keys the receiver needs (dedup key, event time and type, the
 // incident or alert id) are wherever the template placed their variables, so the template is read
 // once, at construction, into "slots" (here), and each delivery is read by walking to those places
-// (custom-body-keys.ts, which the receiver loads apart).
+// (custom-body-keys.ts).
 //
 // A key can be read back only from a string that is its variable alone (any JSON type survives), or
 // its variable with fixed text around it (read as text). Value mapping may have replaced a value:
@@ -14,11 +14,10 @@
 
 import type { Problem } from '../core/problem.js';
 import { FlashdutyError } from '../internal/flashduty-error.js';
-import { type CustomBodyEventKeys, KEY_VARIABLES, type KeyVariable, readerOf, where } from './custom-body-keys.js';
-import type { PayloadReader } from './kinds.js';
+import { KEY_VARIABLES, type KeyVariable, readerOf, where } from './custom-body-keys.js';
 import { parseTemplate, stringify, type ValueMapping, VARIABLE, WHOLE_VARIABLE } from './template.js';
-import { isServiceEventType } from './payload.js';
-import { CustomBodyEvent } from './types.js';
+import { isServiceEventType, type PayloadReader } from './payload.js';
+import type { CustomBodyEvent } from './types.js';
 
 /** A custom body the receiver cannot read keys from (found at construction). */
 export class CustomBodyError extends FlashdutyError {}
@@ -206,9 +205,5 @@ export function checkCustomBody(options: CustomBodyOptions): Partial<Record<KeyV
  * without `{{event_id}}` unless `dedup: false`; `TemplateSyntaxError` for invalid JSON text.
  */
 export function customBodyReader(options: CustomBodyOptions): PayloadReader<CustomBodyEvent> {
-  return readerOf(checkCustomBody(options), makeCustomBodyEvent);
+  return readerOf(checkCustomBody(options));
 }
-
-/** @internal How the reader (custom-body-keys.ts, which may be a copy of its own) makes an event: with this copy's class. */
-export const makeCustomBodyEvent = (keys: CustomBodyEventKeys, body: unknown): CustomBodyEvent =>
-  new CustomBodyEvent(keys, body);

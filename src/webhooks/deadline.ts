@@ -1,23 +1,23 @@
 // The ack deadline of one delivery. The sender waits 2 s and never retries a late answer, so every
 // wait on something outside the receiver (the body, the store, the queue, the handlers) is raced
-// against one deadline.
+// against one deadline, and an answer leaves by then.
 //
-// Cheap because it runs on every delivery:
-// - A value that is already there is returned as it is: no promise, no timer.
-// - A deadline something waits on is watched by one timer shared by every delivery, which looks at
-//   the watched deadlines every SWEEP_MS while there are any: a deadline passes at most SWEEP_MS
-//   late, never early. A delivery costs an entry in a list (`watched`), not a setTimeout and a
-//   clearTimeout of its own: that pair cost about a tenth of a delivery's CPU over HTTP
-//   (docs/performance.md). The timer is not cleared when the last watched delivery is answered
-//   (under load that happens between most deliveries, and clearing it to set it again is the cost
-//   saved): it looks once more, finds nothing and stops. Where a runtime cancels a request's timers
-//   with it (Cloudflare Workers), each deadline keeps a timer of its own instead (SHARED_TIMER).
-// - A wait is one promise settled by whichever comes first, not a `Promise.race` of two; a wait on
-//   work that reports through a callback (a body's last event) settles in that event, with no
-//   promise between the work and what follows it (`within`).
+// One timer serves every delivery: it looks at the deadlines being waited on every SWEEP_MS while
+// there are any, and expires those that passed. A delivery costs an entry in a list, not a
+// setTimeout and a clearTimeout of its own (that pair is a measurable share of a delivery's CPU:
+// docs/performance.md). The timer is not cleared when the last delivery is answered (under load that
+// happens between most deliveries): it looks once more, finds nothing and stops.
+//
+// A loop kept busy (a flood of deliveries) runs the timer late, and every deadline due meanwhile
+// with it. So each sweep notes how late it ran, and also expires the deadlines due before the next
+// sweep is likely to come (`lead`: MAX_LEAD_MS at most, and a quarter of the deadline's time): under
+// load an answer leaves a little early rather than late; on an idle loop, never early, at most
+// SWEEP_MS late.
+//
+// Where a runtime cancels a request's timers with it (Cloudflare Workers), each deadline keeps a
+// timer of its own instead (SHARED_TIMER).
 
 import { FlashdutyError } from '../internal/flashduty-error.js';
-import { isThenable } from '../internal/maybe.js';
 
 /** A wait that did not finish by the delivery's deadline. */
 export class DeadlineExceededError extends FlashdutyError {
@@ -27,38 +27,40 @@ export class DeadlineExceededError extends FlashdutyError {
 }
 DeadlineExceededError.prototype.name = 'DeadlineExceededError';
 
-/** How often the watched deadlines are looked at: one passes at most this late. */
+/** How often the watched deadlines are looked at. */
 const SWEEP_MS = 10;
+/**
+ * The most a deadline is expired ahead of its time: a loop later than this is not a busy one but a
+ * timer lost (a runtime that dropped it, a clock that stepped), whose lateness says nothing of the
+ * next sweep's.
+ */
+const MAX_LEAD_MS = 250;
 /**
  * The deadlines something waits on, of every delivery in progress, and of some answered since the
  * last sweep: a deadline leaves when a sweep finds it expired or disposed. An array the sweep
- * compacts, not a Set: a Set's add and delete per delivery cost about 8% of the throughput over
- * HTTP (measured).
+ * compacts, not a Set: cheaper per delivery.
  */
 const watched: Deadline[] = [];
 /**
  * When the sweep to come is due (`Date.now()`); -Infinity while none is. The clock is Date's, the
- * one fake timers fake along with setTimeout (a test that fakes those two but not `performance`
- * would see no deadline pass); a step of the wall clock moves the deadlines in progress with it.
+ * one fake timers fake along with setTimeout.
  */
 let sweepDue = -Infinity;
+/** How late the next sweep is likely to run, in ms: how late the recent ones ran (halved each sweep). */
+let lead = 0;
 /**
  * Whether a timer outlives the request that set it. Not in Cloudflare Workers: there a request's
- * timers are cancelled once it is answered (in workerd, a timer set by a request answered at once
- * never fired while another request ran on), so a shared timer would go with whichever delivery set
- * it. There each deadline keeps a timer of its own.
+ * timers are cancelled once it is answered, so a shared timer would go with whichever delivery set
+ * it.
  */
 const SHARED_TIMER =
   (globalThis as { navigator?: { userAgent?: unknown } }).navigator?.userAgent !== 'Cloudflare-Workers';
 
-/** One delivery's deadline: `race()` each wait against it, `dispose()` when the delivery is answered. */
+/** One delivery's deadline: `race()` each wait against it, `dispose()` once the delivery is answered. */
 export class Deadline {
   #at: number;
-  /**
-   * What to do when it passes: one entry per wait. A wait that settled stays (a delivery makes a
-   * few): its entry then settles a settled wait, which does nothing.
-   */
-  #onExpiry: Array<() => void> | undefined;
+  /** What to do when it passes: one entry per wait (a settled wait's entry does nothing). */
+  #onExpiry: Array<() => void> = [];
   /** Passed, or disposed: nothing waits on it any more. */
   #expired = false;
   #watched = false;
@@ -82,23 +84,22 @@ export class Deadline {
 
   /** Milliseconds left (0 once passed). */
   get remaining(): number {
-    return Math.max(0, this.#at - Date.now());
+    return this.#expired ? 0 : Math.max(0, this.#at - Date.now());
   }
 
   /**
-   * The value once it settles, or a `DeadlineExceededError` naming `what` if the deadline comes
-   * first. A plain value is returned as it is. A late rejection of `value` is handled here (the
-   * caller has moved on), so it never becomes an unhandled rejection.
+   * What `promise` resolves to, or a `DeadlineExceededError` naming `what` if the deadline comes
+   * first. A late rejection of `promise` is handled here (the caller has moved on), so it never
+   * becomes an unhandled rejection.
    */
-  race<T>(value: T | PromiseLike<T>, what: string): T | Promise<T> {
-    if (!isThenable(value)) return value;
+  race<T>(promise: PromiseLike<T>, what: string): Promise<T> {
     return new Promise<T>((resolve, reject) => {
       this.#atExpiry(() => reject(new DeadlineExceededError(what, this.ms)));
-      value.then(resolve, reject);
+      promise.then(resolve, reject);
     });
   }
 
-  /** The value if it settles by the deadline, else `atDeadline` (the work keeps running). */
+  /** What `promise` resolves to if it settles by the deadline, else `atDeadline` (the work goes on). */
   settledBy<T, D>(promise: PromiseLike<T>, atDeadline: D): Promise<T | D> {
     return new Promise((resolve, reject) => {
       this.#atExpiry(() => resolve(atDeadline));
@@ -106,50 +107,24 @@ export class Deadline {
     });
   }
 
-  /**
-   * Runs `start`, which calls `settle(run)` once its work is done; `settle` runs `run` there and then,
-   * in the same event (for a body read from a stream, the whole delivery runs in the body's last
-   * event, with no promise between). If the deadline comes first, or `start` throws before it
-   * settled, `atDeadline(error)` runs instead, and a later `run` never does: work whose input came
-   * after the deadline was seen to pass (SWEEP_MS late at most) never starts. What `run` throws goes
-   * to `atDeadline` too, never to the stream's listener or the shared sweep; `atDeadline` must not
-   * throw.
-   */
-  within(
-    what: string,
-    start: (settle: (run: () => unknown) => void) => void,
-    atDeadline: (error: unknown) => void,
-  ): void {
-    let open = true;
-    const settle = (run: () => unknown) => {
-      if (!open) return;
-      open = false;
-      try {
-        run();
-      } catch (error) {
-        atDeadline(error);
-      }
-    };
-    this.#atExpiry(() => settle(() => atDeadline(new DeadlineExceededError(what, this.ms))));
-    try {
-      start(settle);
-    } catch (error) {
-      settle(() => atDeadline(error)); // a read that could not start (a locked stream)
-    }
-  }
-
   /** Stops watching: the delivery is answered. */
   dispose(): void {
     this.#expired = true; // nothing waits on it any more: the sweep drops it
     clearTimeout(this.#timer);
-    this.#onExpiry = undefined;
+    this.#onExpiry = [];
+  }
+
+  /** Calls `onExpiry` when the deadline passes (at once if it has). */
+  #atExpiry(onExpiry: () => void): void {
+    if (this.#expired) return onExpiry();
+    this.#onExpiry.push(onExpiry);
+    this.#watch();
   }
 
   /**
    * Watches this deadline. When no sweep is due (none was, or the one due is overdue by more than
    * SWEEP_MS: a timer the runtime dropped, or a loop too busy to run timers), this wait sweeps now
-   * and sets the next: under a loop that keeps timers waiting, the deliveries that come still expire
-   * what passed (an overdue timer that fires later finds itself superseded and does nothing).
+   * and sets the next.
    */
   #watch(): void {
     const now = Date.now();
@@ -161,35 +136,31 @@ export class Deadline {
       this.#watched = true;
       watched.push(this);
     }
-    if (Math.abs(now - sweepDue) > SWEEP_MS) Deadline.#sweep(now);
+    if (Math.abs(now - sweepDue) > SWEEP_MS) Deadline.#sweep(now); // none due, or overdue (or the clock stepped back)
   }
 
   #expire(): void {
     this.#expired = true;
     const waits = this.#onExpiry;
-    this.#onExpiry = undefined;
-    if (waits) for (const onExpiry of waits) onExpiry();
+    this.#onExpiry = [];
+    for (const onExpiry of waits) onExpiry();
   }
 
-  /** Expires the watched deadlines that passed; looks again in SWEEP_MS while some are left. */
+  /** Expires the watched deadlines due before the next sweep is likely to run; sweeps again in SWEEP_MS while some are left. */
   static #sweep(now = Date.now()): void {
+    if (sweepDue !== -Infinity) lead = Math.min(MAX_LEAD_MS, Math.max(0, now - sweepDue, lead / 2));
     // Due again from now on, before any expiry runs: a deadline that an expiry gets watched joins
     // this sweep (appended to the list it walks) instead of starting a sweep of its own over it.
     const due = (sweepDue = now + SWEEP_MS);
     let kept = 0;
     for (const deadline of watched)
       if (!deadline.#expired)
-        if (deadline.#at <= now) deadline.#expire();
+        if (deadline.#at - Math.min(lead, deadline.ms / 4) <= now) deadline.#expire();
         else watched[kept++] = deadline;
     watched.length = kept;
-    if (kept === 0) sweepDue = -Infinity;
-    else setTimeout(() => due === sweepDue && Deadline.#sweep(), SWEEP_MS);
-  }
-
-  /** Calls `onExpiry` when the deadline passes (at once if it has). */
-  #atExpiry(onExpiry: () => void): void {
-    if (this.#expired) return onExpiry();
-    (this.#onExpiry ??= []).push(onExpiry);
-    this.#watch();
+    if (kept === 0) {
+      sweepDue = -Infinity;
+      lead = 0;
+    } else setTimeout(() => due === sweepDue && Deadline.#sweep(), SWEEP_MS);
   }
 }

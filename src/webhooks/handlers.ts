@@ -1,15 +1,13 @@
 // The receiver's listeners: handlers of accepted events (by type, and 'event' for all), and the
 // informational events ('duplicate', 'stale', 'invalid', 'error'). Rules owned here:
 // - Every handler of an event runs, even when one throws; the first failure is what counts.
-// - Handlers that return no promise cost no promise: the call stays synchronous.
 // - Informational listeners never break a delivery: what they throw, or their promise rejects with,
 //   goes to 'error' (never an unhandled rejection).
 // - Every failure told to 'error' also goes to the receiver's logger first, so none is silent.
-// - Lists are replaced, never changed, on `on`/`off`: a delivery iterates them without a copy, and
-//   a handler added or removed during a call takes effect from the next one.
+// - Lists are replaced, never changed, on `on`/`off`: a handler added or removed during a call
+//   takes effect from the next one.
 
 import type { Logger } from '../internal/logger.js';
-import { isThenable } from '../internal/maybe.js';
 
 /** The informational events, which are never event types. */
 export type Reserved = 'event' | 'duplicate' | 'stale' | 'invalid' | 'error';
@@ -44,36 +42,14 @@ export class Handlers {
   }
 
   /**
-   * Calls every handler of `eventType` and of 'event' with the event and its context, and fails with
-   * the first failure: at once when every handler returned a plain value, else once their promises
-   * settled (what they resolve to means nothing).
+   * Runs every handler of `eventType` and of 'event' with the event and its context, and rejects
+   * with the first failure once all have settled (what they resolve to means nothing).
    */
-  call(eventType: string, event: unknown, context: unknown): void | PromiseLike<unknown> {
-    let pending: Array<PromiseLike<unknown>> | undefined;
-    let thrown: { error: unknown } | undefined;
-    const run = (handlers: readonly Listener[]) => {
-      for (const handler of handlers) {
-        try {
-          const result: unknown = handler(event, context);
-          if (isThenable(result)) (pending ??= []).push(result);
-        } catch (error) {
-          thrown ??= { error };
-        }
-      }
-    };
-    if (!RESERVED.has(eventType)) run(this.#listeners(eventType));
-    run(this.#listeners('event'));
-    if (!pending) {
-      if (thrown) throw thrown.error;
-      return;
-    }
-    // One async handler, the usual case: its own promise, with neither allSettled's records nor its turns.
-    if (pending.length === 1 && !thrown) return pending[0];
-    return Promise.allSettled(pending).then((outcomes) => {
-      if (thrown) throw thrown.error;
-      const rejected = outcomes.find((o): o is PromiseRejectedResult => o.status === 'rejected');
-      if (rejected) throw rejected.reason;
-    });
+  async call(eventType: string, event: unknown, context: unknown): Promise<void> {
+    const typed = RESERVED.has(eventType) ? NONE : this.#listeners(eventType);
+    const runs = [...typed, ...this.#listeners('event')].map(async (handler) => handler(event, context));
+    const failure = (await Promise.allSettled(runs)).find((o): o is PromiseRejectedResult => o.status === 'rejected');
+    if (failure) throw failure.reason;
   }
 
   /** Tells informational listeners (not awaited); what they throw or reject with goes to 'error' (and is dropped there). */
@@ -84,8 +60,7 @@ export class Handlers {
     };
     for (const listener of this.#listeners(name)) {
       try {
-        const result: unknown = listener(...args);
-        if (isThenable(result)) void result.then(undefined, failed);
+        Promise.resolve(listener(...args)).catch(failed);
       } catch (error) {
         failed(error);
       }

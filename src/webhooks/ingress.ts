@@ -1,5 +1,5 @@
-// What a delivery must be before the pipeline takes it, read from what an adapter hands over
-// (headers and a body in some form); else the answer that refuses it. Rules owned here, in order:
+// What a delivery must be before the receiver takes it, read from what an adapter hands over
+// (headers and a body in some form); else the refusal that answers it. Rules owned here, in order:
 // - The secret header is checked first, in constant time (401), before a byte of the body is read.
 // - The content type must be JSON (415), unless a framework parsed the body (then it was JSON).
 // - At most `maxBodyBytes` are read (413, and reading stops there), raced against the deadline.
@@ -10,23 +10,41 @@
 // - The text must be JSON (400, naming the position, never quoting the body: the service keeps
 //   answers in its delivery history), then a payload the reader accepts (400 naming the path).
 
-import { type BodySource, headerOf, type HeadersLike, isJsonContentType } from './body.js';
-import { andThen, attempt, isThenable } from '../internal/maybe.js';
+import { jsonErrorAt, nestedDeeper } from './json-text.js';
 import type { Deadline } from './deadline.js';
-import { type DeliveryKeys, type DeliveryReader, nestsDeeper, malformedAt, type ReadResult } from './kinds.js';
+import type { DeliveryKeys, PayloadReader } from './payload.js';
 import { type SecretOptions, secretMatches } from './secret.js';
 import type { WebhookEvent } from './types.js';
 
-/** What ingress checks a delivery against. */
+/** Headers as frameworks give them: a `Headers`, or a plain object (node's `IncomingHttpHeaders`). */
+export type HeadersLike = Headers | Record<string, string | string[] | undefined>;
+
+/**
+ * Reads a body, up to `limit` bytes: resolves with the bytes, or `'too-large'` as soon as more
+ * arrived (reading stops there); rejects with what broke the read.
+ */
+export type BodyReader = (limit: number) => Promise<Uint8Array | 'too-large'>;
+
+/** How an adapter hands a body to the receiver. */
+export type BodySource =
+  /** A value a framework already parsed (it was JSON). */
+  | { form: 'parsed'; value: unknown }
+  /** Bytes or text read already (express.raw(), express.text()). */
+  | { form: 'raw'; value: string | Uint8Array }
+  /** A stream still to read. */
+  | { form: 'stream'; read: BodyReader };
+
+/** What a delivery is checked against. */
 export interface IngressRules {
   secret: SecretOptions | undefined;
   maxBodyBytes: number;
-  read: DeliveryReader;
+  read: PayloadReader;
 }
 
-/** A delivery let in (the body as parsed, the event and its keys), or why not. */
+/** A delivery let in (the body as parsed, the event and its keys), or the refusal that answers it. */
 export type Admission =
-  { ok: true; body: unknown; event: WebhookEvent; keys: DeliveryKeys } | { ok: false; status: number; reason: string };
+  | { ok: true; body: unknown; event: WebhookEvent; keys: DeliveryKeys }
+  | { ok: false; status: 400 | 401 | 413 | 415; reason: string };
 
 /** Deepest nesting of objects and arrays let in (real deliveries nest about 5 deep). */
 export const MAX_JSON_DEPTH = 100;
@@ -34,82 +52,72 @@ export const MAX_JSON_DEPTH = 100;
 const decoder = new TextDecoder('utf-8', { fatal: true });
 
 /**
- * Checks and reads one delivery, and hands what it found to `next`: at once when the body is there
- * already, else in the body's last event (no promise between the bytes and `next`). What breaks the
- * reading (the body's stream, a payload reader that cannot load, the deadline) goes to `failed`
- * instead. Exactly one of them is called, once; neither may throw.
+ * Checks and reads one delivery. Rejects only with what broke the reading (the body's stream, the
+ * deadline passing while it was read), never for what the delivery is.
  */
-export function admit(
+export async function admit(
   rules: IngressRules,
   headers: HeadersLike | undefined,
   source: BodySource,
   deadline: Deadline,
-  next: (admission: Admission) => void,
-  failed: (error: unknown) => void,
-): void {
-  const admitting = (check: () => Admission | Promise<Admission>) => void attempt(check, next, failed);
-  if (rules.secret && !secretMatches(rules.secret, headerOf(headers, rules.secret.header))) {
-    return next(refuse(401, `missing or wrong ${rules.secret.header} header`));
-  }
+): Promise<Admission> {
+  if (rules.secret && !secretMatches(rules.secret, headerOf(headers, rules.secret.header)))
+    return refuse(401, `missing or wrong ${rules.secret.header} header`);
   if (source.form === 'parsed')
-    return admitting(() =>
-      valueTooDeep(source.value, MAX_JSON_DEPTH) ? tooDeep() : readPayload(rules, source.value, deadline),
-    );
+    return valueTooDeep(source.value, MAX_JSON_DEPTH) ? tooDeep() : readPayload(rules, source.value);
   const contentType = headerOf(headers, 'content-type');
   if (!isJsonContentType(contentType))
-    return next(refuse(415, contentType ? `content type ${contentType} is not JSON` : 'no Content-Type header'));
-  if (source.form === 'raw') return admitting(() => parse(rules, source.value, deadline));
-  deadline.within(
-    'reading the body',
-    (settle) =>
-      source.read(
-        rules.maxBodyBytes,
-        (bytes) =>
-          settle(() => admitting(() => (bytes === 'too-large' ? tooLarge(rules) : parse(rules, bytes, deadline)))),
-        (error) => settle(() => failed(error)),
-      ),
-    failed,
-  );
-}
-
-/** The body's bytes or text, within the size limit and as JSON. */
-function parse(rules: IngressRules, bytes: string | Uint8Array, deadline: Deadline): Admission | Promise<Admission> {
-  if (overLimit(bytes, rules.maxBodyBytes)) return tooLarge(rules);
+    return refuse(415, contentType ? `content type ${contentType} is not JSON` : 'no Content-Type header');
+  const bytes =
+    source.form === 'raw' ? source.value : await deadline.race(source.read(rules.maxBodyBytes), 'reading the body');
+  if (bytes === 'too-large' || overLimit(bytes, rules.maxBodyBytes))
+    return refuse(413, `body over ${rules.maxBodyBytes} bytes`);
   let text: string;
   try {
     text = typeof bytes === 'string' ? bytes : decoder.decode(bytes);
   } catch {
     return refuse(400, 'the body is not UTF-8');
   }
-  return andThen(textTooDeep(text, deadline), (deep) => (deep ? tooDeep() : parseText(rules, text, deadline)));
-}
-
-/** Text that is not too deep, as JSON. */
-function parseText(rules: IngressRules, text: string, deadline: Deadline): Admission | Promise<Admission> {
+  if (textTooDeep(text)) return tooDeep();
   let body: unknown;
   try {
     body = JSON.parse(text);
   } catch {
-    if (text.trim() === '') return refuse(400, 'empty body');
-    return andThen(deadline.race(malformedAt(text), 'loading the payload reader'), (at) =>
-      refuse(400, `malformed JSON at position ${at}`),
-    );
+    return refuse(400, text.trim() === '' ? 'empty body' : `malformed JSON at position ${jsonErrorAt(text)}`);
   }
-  return readPayload(rules, body, deadline);
+  return readPayload(rules, body);
 }
 
-/**
- * The parsed body as a delivery, by the receiver's payload reader: at once, or (its code loading
- * with the first delivery that needs it) within the deadline.
- */
-function readPayload(rules: IngressRules, body: unknown, deadline: Deadline): Admission | Promise<Admission> {
+/** A header's value, whatever the case of its name in a plain object; repeated values joined. */
+export function headerOf(headers: HeadersLike | undefined, name: string): string | undefined {
+  if (!headers) return undefined;
+  if (typeof (headers as Headers).get === 'function') return (headers as Headers).get(name) ?? undefined;
+  const record = headers as Record<string, string | string[] | undefined>;
+  let value = record[name];
+  if (value === undefined) {
+    const key = Object.keys(record).find((k) => k.toLowerCase() === name);
+    value = key === undefined ? undefined : record[key];
+  }
+  return Array.isArray(value) ? value.join(', ') : value;
+}
+
+/** `application/json`, or any `+json` type, with or without parameters. */
+export function isJsonContentType(value: string | undefined): boolean {
+  if (!value) return false;
+  if (value === 'application/json') return true; // what the sender sends
+  const type = value.split(';')[0]?.trim().toLowerCase() ?? '';
+  return type === 'application/json' || /^application\/[\w.+-]+\+json$/.test(type);
+}
+
+/** A body in hand: bytes or text still to parse, or a value a framework parsed already. */
+export function inHand(value: unknown): BodySource {
+  if (value instanceof ArrayBuffer) return { form: 'raw', value: new Uint8Array(value) };
+  return typeof value === 'string' || value instanceof Uint8Array ? { form: 'raw', value } : { form: 'parsed', value };
+}
+
+/** The parsed body as a delivery, by the receiver's payload reader. */
+function readPayload(rules: IngressRules, body: unknown): Admission {
   const read = rules.read(body);
-  return isThenable(read)
-    ? andThen(deadline.race(read, 'loading the payload reader'), (loaded) => admitted(body, loaded))
-    : admitted(body, read);
-}
-
-function admitted(body: unknown, read: ReadResult): Admission {
   if (read.ok) return { ok: true, body, event: read.event, keys: read.keys };
   const { path, message } = read.problem;
   return refuse(400, `invalid payload${path ? ` at ${path}` : ''}: ${message}`);
@@ -119,11 +127,7 @@ function tooDeep(): Admission {
   return refuse(400, `JSON nested deeper than ${MAX_JSON_DEPTH} levels`);
 }
 
-function tooLarge(rules: IngressRules): Admission {
-  return refuse(413, `body over ${rules.maxBodyBytes} bytes`);
-}
-
-function refuse(status: number, reason: string): Admission {
+function refuse(status: 400 | 401 | 413 | 415, reason: string): Admission {
   return { ok: false, status, reason };
 }
 
@@ -138,16 +142,14 @@ function overLimit(body: string | Uint8Array, limit: number): boolean {
 /**
  * Whether JSON text might open more than MAX_JSON_DEPTH objects or arrays at once: text with no
  * more opening brackets than that, in strings or not, cannot (most deliveries hold about ten, told
- * by two `indexOf` walks); text with more is counted outside strings by `depthOf`, which loads with
- * the first such body.
+ * by two `indexOf` walks); text with more is counted outside strings.
  */
-function textTooDeep(text: string, deadline: Deadline): boolean | Promise<boolean> {
+function textTooDeep(text: string): boolean {
   let opening = 0;
   for (const bracket of '{[')
     for (let i = text.indexOf(bracket); i >= 0 && opening <= MAX_JSON_DEPTH; i = text.indexOf(bracket, i + 1))
       opening++;
-  if (opening <= MAX_JSON_DEPTH) return false;
-  return deadline.race(nestsDeeper(text, MAX_JSON_DEPTH), 'loading the payload reader');
+  return opening > MAX_JSON_DEPTH && nestedDeeper(text, MAX_JSON_DEPTH);
 }
 
 /** Whether a parsed value nests more than `left` levels of objects and arrays. */

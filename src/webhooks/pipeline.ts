@@ -1,8 +1,8 @@
 // An accepted event's whole fate, in one place, for a delivery and a queue job alike:
-//   claim (judged fresh or stale once; the verdict kept with the claim) → handlers → claim settled
-// ending in one outcome: accepted, duplicate, stale, rejected (a handler failed) or unrecorded (the
-// store failed or was too slow, or another process holds the event). The receiver maps outcomes to
-// HTTP answers (receiver.ts), the queue mode to a job's result (jobs.ts).
+//   claim (judged fresh or stale once; the verdict kept with the claim) → handlers → settle the claim
+// ending in one fate: accepted, duplicate, stale, failed (a handler threw) or unrecorded (the store
+// failed or was too slow, or another process holds the event). The receiver makes a fate the
+// delivery's result (receiver.ts), the worker a job's (queue/worker.ts).
 //
 // Rules owned here:
 // - An event judged fresh when first claimed stays fresh for its retries (a redelivery, a replay, a
@@ -17,18 +17,19 @@
 //   may have died holding it), it is looked at again until the deadline, then unrecorded: never
 //   `duplicate` for what may be lost.
 // - A claim is completed after the handlers succeeded and released after they failed. A delivery's
-//   settle that the store refuses is tried again in the background (about 30 s), else the claim
+//   settlement that the store refuses is tried again in the background (about 30 s), else the claim
 //   would hold off the sender's retries for the rest of its lease; a job's completion is tried again
 //   before the job ends, and a job's release not at all (its next attempt holds the same token).
-// - Every failure on this side goes to 'error' (the handlers' logger first), never to the sender.
+// - Every failure on this side goes to 'error' (the handlers' logger first), never to the sender; a
+//   store that keeps failing (an outage) is told once per interval (outage.ts), not per delivery.
 
 import { FlashdutyError } from '../internal/flashduty-error.js';
-import { loader } from '../internal/lazy.js';
-import { andThen, attempt, isThenable, type MaybePromise, NOTHING } from '../internal/maybe.js';
 import type { Deadline } from './deadline.js';
 import type { Handlers } from './handlers.js';
-import type { DeliveryKeys } from './kinds.js';
+import { OutageReport } from './outage.js';
 import { handlerTimer } from './metrics.js';
+import type { DeliveryKeys } from './payload.js';
+import { settleAgain } from './settle-again.js';
 import type { Claim, StateStore } from './stores/store.js';
 import { CustomBodyEvent, type WebhookEvent } from './types.js';
 
@@ -46,16 +47,11 @@ export interface HandlerContext {
 /** What became of an event. */
 export type Fate =
   | { outcome: 'accepted' | 'duplicate' | 'stale' }
-  /** `rejected`: a handler failed; `unrecorded`: the event could not be recorded (try it again later). */
-  | { outcome: 'rejected' | 'unrecorded'; error: unknown };
+  /** `failed`: a handler threw; `unrecorded`: the event could not be recorded (try it again later). */
+  | { outcome: 'failed' | 'unrecorded'; error: unknown };
 
-/** How one event is being run: a delivery (with its deadline) or a queue job (with its own token). */
-export interface Run {
-  /** A delivery's ack deadline: nothing is waited for past it. */
-  deadline?: Deadline | undefined;
-  /** A job's id: its claim, taken again by the job's next attempt. */
-  token?: string | undefined;
-}
+/** How one event is run: a delivery (with its deadline) or a queue job (with its own token). */
+export type Run = { deadline: Deadline; token?: undefined } | { deadline?: undefined; token: string };
 
 /** The rules of the steps, from the receiver's options. */
 export interface PipelineOptions {
@@ -69,7 +65,7 @@ export interface PipelineOptions {
   maxInFlight: number;
 }
 
-// Shared answers, never changed (internal: no caller gets to hold one but the receiver).
+// Shared fates, never changed (no caller but the receiver and the worker gets to hold one).
 const ACCEPTED: Fate = { outcome: 'accepted' };
 const DUPLICATE: Fate = { outcome: 'duplicate' };
 const STALE: Fate = { outcome: 'stale' };
@@ -78,7 +74,6 @@ const FRESH: HandlerContext = Object.freeze({ superseded: false });
 const SUPERSEDED: HandlerContext = Object.freeze({ superseded: true });
 /** Not claimed, as without dedup: fresh, with no claim to settle. */
 const UNCLAIMED = { status: 'claimed', token: undefined, superseded: false } as const;
-const STALE_CLAIM: Claim = { status: 'stale' };
 type Unclaimed = typeof UNCLAIMED;
 
 /** How often a delivery looks again at a claim another process holds. */
@@ -90,111 +85,102 @@ export class Pipeline {
   readonly #options: PipelineOptions;
   /** Deliveries whose handlers run in this process, so that a concurrent duplicate waits for their fate. */
   readonly #inFlight = new Map<string, Promise<Fate>>();
+  /** The store's failures, told once per interval while they keep coming. */
+  readonly #storeFailures: OutageReport;
 
   constructor(options: PipelineOptions) {
     this.#store = options.store;
     this.#handlers = options.handlers;
     this.#options = options;
-  }
-
-  /** The event's fate, from its claim to its settled claim. Never throws. */
-  process(event: WebhookEvent, keys: DeliveryKeys, run: Run): MaybePromise<Fate> {
-    if (run.deadline && this.#inFlight.size >= this.#options.maxInFlight) {
-      return unrecorded(`maxInFlight (${this.#options.maxInFlight}) deliveries in flight already`);
-    }
-    return this.#claimAndRun(event, keys, this.#judgedScope(keys), run);
-  }
-
-  /** The event's claim, and what it leads to. */
-  #claimAndRun(event: WebhookEvent, keys: DeliveryKeys, scope: string | undefined, run: Run): MaybePromise<Fate> {
-    return attempt(
-      () => this.#claim(keys, scope, event, run),
-      (claim) => this.#claimed(claim, event, keys, scope, run),
-      (error) => this.#failed(error, event),
+    this.#storeFailures = new OutageReport('the state store', (error, event) =>
+      this.#handlers.emit('error', error, event),
     );
   }
 
-  /** What a claim leads to. */
-  #claimed(
-    claim: Claim | Unclaimed,
-    event: WebhookEvent,
-    keys: DeliveryKeys,
-    scope: string | undefined,
-    run: Run,
-  ): MaybePromise<Fate> {
-    switch (claim.status) {
-      case 'claimed':
-        return this.#handle(event, keys, claim.token, claim.superseded ? SUPERSEDED : FRESH, run);
-      case 'done':
-        return this.#tell('duplicate', event);
-      case 'stale':
-        return this.#tell('stale', event);
-      case 'pending':
-        return this.#waitForClaim(event, keys, scope, run);
-    }
-  }
-
-  /**
-   * A claim held by another delivery. Held here: its success (or its running past our deadline)
-   * makes this a duplicate; its failure released the claim, so claim it again. Held by another
-   * process: claim it again every CLAIM_POLL_MS until the deadline, then give up (unrecorded). A job
-   * does not wait: it is unrecorded at once (its next attempt comes).
-   */
-  #waitForClaim(event: WebhookEvent, keys: DeliveryKeys, scope: string | undefined, run: Run): MaybePromise<Fate> {
+  /** The event's fate, from its claim to its settled claim. Never rejects. */
+  async run(event: WebhookEvent, keys: DeliveryKeys, run: Run): Promise<Fate> {
     const { deadline } = run;
-    const local = this.#inFlight.get(keys.eventId);
-    if (!deadline || (!local && deadline.remaining <= CLAIM_POLL_MS)) {
-      return unrecorded(`event ${keys.eventId} is held by another process`);
+    if (deadline && this.#inFlight.size >= this.#options.maxInFlight)
+      return unrecorded(`maxInFlight (${this.#options.maxInFlight}) deliveries in flight already`);
+    const scope = this.#judgedScope(keys);
+    for (;;) {
+      let claim: Claim | Unclaimed;
+      try {
+        claim = await this.#claim(keys, scope, event, run);
+      } catch (error) {
+        return this.#storeFailed(error, event);
+      }
+      switch (claim.status) {
+        case 'claimed':
+          return this.#handle(event, keys, claim.token, claim.superseded ? SUPERSEDED : FRESH, run);
+        case 'done':
+          return this.#tell('duplicate', event);
+        case 'stale':
+          return this.#tell('stale', event);
+        case 'pending': {
+          // A job does not wait: its next attempt comes.
+          if (!deadline) return unrecorded(`event ${keys.eventId} is held by another process`);
+          const holder = this.#inFlight.get(keys.eventId);
+          if (holder) {
+            // Held here: its success (or its running past our deadline) makes this a duplicate; its
+            // failure released the claim, so claim it again.
+            const fate = await deadline.settledBy(holder, undefined);
+            if (!fate || fate.outcome === 'accepted') return this.#tell('duplicate', event);
+            continue;
+          }
+          // Held by another process, which may have died holding it: looked at again until the deadline.
+          const slept = await deadline.settledBy(sleep(CLAIM_POLL_MS), PASSED);
+          if (slept === PASSED) return unrecorded(`event ${keys.eventId} is held by another process`);
+        }
+      }
     }
-    const waited = local
-      ? deadline.settledBy(local, undefined)
-      : new Promise<undefined>((resolve) => setTimeout(resolve, CLAIM_POLL_MS));
-    return waited.then((fate) =>
-      local && (!fate || fate.outcome === 'accepted')
-        ? this.#tell('duplicate', event)
-        : this.#claimAndRun(event, keys, scope, run),
-    );
   }
 
   /**
    * The store's claim; a delivery's, by its deadline (a claim landing later is released). Without
    * dedup nothing is claimed: the event is only judged (each delivery its own).
    */
-  #claim(
+  async #claim(
     keys: DeliveryKeys,
     scope: string | undefined,
     event: WebhookEvent,
     run: Run,
-  ): MaybePromise<Claim | Unclaimed> {
-    const claiming: MaybePromise<Claim | Unclaimed> = !this.#options.dedup
-      ? scope === undefined
-        ? UNCLAIMED
-        : andThen(this.#store.advance(scope, keys.eventTime, Date.now()), (fresh) => (fresh ? UNCLAIMED : STALE_CLAIM))
-      : this.#store.claim({
-          eventId: keys.eventId,
-          leaseMs: this.#options.leaseMs,
-          token: run.token,
-          scope,
-          eventTime: keys.eventTime,
-          now: Date.now(),
-        });
-    const { deadline } = run;
-    if (!deadline || !isThenable(claiming)) return claiming;
-    return (deadline.race(claiming, 'the state store') as Promise<Claim | Unclaimed>).catch((error: unknown) => {
+  ): Promise<Claim | Unclaimed> {
+    const store = this.#store;
+    if (!this.#options.dedup) {
+      if (scope === undefined) return UNCLAIMED;
+      const fresh = Promise.resolve(store.advance(scope, keys.eventTime, Date.now()));
+      return (await (run.deadline ? run.deadline.race(fresh, 'the state store') : fresh)) ? UNCLAIMED : STALE_CLAIM;
+    }
+    const claiming = Promise.resolve(
+      store.claim({
+        eventId: keys.eventId,
+        leaseMs: this.#options.leaseMs,
+        token: run.token,
+        scope,
+        eventTime: keys.eventTime,
+        now: Date.now(),
+      }),
+    );
+    if (!run.deadline) return claiming;
+    try {
+      return await run.deadline.race(claiming, 'the state store');
+    } catch (error) {
+      // Released once it lands: a claim held by nobody would hold off the sender's retry.
       claiming.then(
-        (late) =>
-          late.status === 'claimed' &&
-          late.token !== undefined &&
-          this.#settle('release', keys.eventId, late.token, event, 'background'),
-        NOTHING,
+        (late) => {
+          if (late.status === 'claimed') void this.#settle('release', keys.eventId, late.token, event, 'background');
+        },
+        () => {},
       );
       throw error;
-    });
+    }
   }
 
   /**
    * Runs the handlers, then settles the claim (with its `token`). A delivery waits for them until
-   * its deadline (still running then: accepted); a job until they are done.
+   * its deadline (still running then: accepted), and a concurrent duplicate waits on them meanwhile;
+   * a job waits until they are done.
    */
   #handle(
     event: WebhookEvent,
@@ -202,69 +188,83 @@ export class Pipeline {
     token: string | undefined,
     context: HandlerContext,
     run: Run,
-  ): MaybePromise<Fate> {
-    // A custom body is not the default payload that typed handlers expect: 'event' handlers only.
-    const name = event instanceof CustomBodyEvent ? 'event' : keys.eventType;
-    const timer = handlerTimer(keys.eventType);
-    const running = attempt(
-      () => this.#handlers.call(name, event, context),
-      () => this.#finish(ACCEPTED, event, keys.eventId, token, run, timer),
-      (error) => this.#finish({ outcome: 'rejected', error }, event, keys.eventId, token, run, timer),
-    );
-    if (!isThenable(running) || !run.deadline) return running;
+  ): Promise<Fate> {
+    const running = this.#runHandlers(event, keys, token, context, run);
+    if (!run.deadline) return running;
     this.#inFlight.set(keys.eventId, running);
-    const forget = () => {
+    void running.finally(() => {
       if (this.#inFlight.get(keys.eventId) === running) this.#inFlight.delete(keys.eventId);
-    };
-    running.then(forget, forget); // a rejection (a meter that threw) is the answer's, below: not unhandled here
+    });
     return run.deadline.settledBy(running, ACCEPTED);
   }
 
-  #finish(
-    fate: Fate,
+  async #runHandlers(
     event: WebhookEvent,
-    eventId: string,
+    keys: DeliveryKeys,
     token: string | undefined,
+    context: HandlerContext,
     run: Run,
-    timer: ((error?: unknown) => void) | undefined,
-  ): MaybePromise<Fate> {
-    const failed = fate.outcome === 'rejected';
-    timer?.(failed ? fate.error : undefined);
-    if (failed) this.#handlers.emit('error', fate.error, event);
+  ): Promise<Fate> {
+    // A custom body is not the default payload that typed handlers expect: 'event' handlers only.
+    const name = event instanceof CustomBodyEvent ? 'event' : keys.eventType;
+    const timer = handlerTimer(keys.eventType);
+    let fate: Fate = ACCEPTED;
+    try {
+      await this.#handlers.call(name, event, context);
+    } catch (error) {
+      fate = { outcome: 'failed', error };
+    }
+    const failure = fate.outcome === 'failed' ? fate.error : undefined;
+    try {
+      timer?.(failure);
+    } catch (error) {
+      this.#handlers.emit('error', error, event); // a meter that throws costs its measurement only
+    }
+    if (failure !== undefined) this.#handlers.emit('error', failure, event);
     if (token === undefined) return fate;
-    const how = failed ? 'release' : 'complete';
-    if (run.deadline) return andThen(this.#settle(how, eventId, token, event, 'background'), () => fate);
-    if (failed) return andThen(this.#settle(how, eventId, token, event, 'once'), () => fate);
+    if (run.deadline) {
+      await this.#settle(failure !== undefined ? 'release' : 'complete', keys.eventId, token, event, 'background');
+      return fate;
+    }
+    if (failure !== undefined) {
+      await this.#settle('release', keys.eventId, token, event, 'once');
+      return fate;
+    }
     // The handlers succeeded: until the store says so, a re-run of this job would run them again.
-    return Promise.resolve(this.#settle(how, eventId, token, event, 'awaited')).then(
-      () => fate,
-      (error: unknown) => ({ outcome: 'unrecorded', error }) as const,
-    );
+    try {
+      await this.#settle('complete', keys.eventId, token, event, 'awaited');
+      return fate;
+    } catch (error) {
+      return { outcome: 'unrecorded', error };
+    }
   }
 
   /**
    * Completes or releases a claim. A store failure is told to 'error', and tried again
    * (settle-again.ts): in the `background` for a delivery, whose claim would otherwise hold the
-   * event for the rest of its lease with the sender's retries refused meanwhile; `awaited` (rejecting
-   * with the last failure) for a job's completion; not at all (`once`) for a job's release, as the
-   * job's next attempt holds the same token and a release landing during it would free its event.
+   * event for the rest of its lease with the sender's retries refused meanwhile; `awaited`
+   * (rejecting with the last failure) for a job's completion; not at all (`once`) for a job's
+   * release, as the job's next attempt holds the same token and a release landing during it would
+   * free its event.
    */
-  #settle(
+  async #settle(
     how: 'complete' | 'release',
     eventId: string,
     token: string,
     event: WebhookEvent,
     retries: 'background' | 'awaited' | 'once',
-  ): MaybePromise<void> {
-    const settle = () => this.#store[how](eventId, token);
-    const told = (error: unknown) => this.#handlers.emit('error', error, event);
-    return attempt(settle, NOTHING, (error) => {
+  ): Promise<void> {
+    const settle = async () => this.#store[how](eventId, token);
+    const told = (error: unknown) => this.#storeFailures.failed(error, event);
+    try {
+      await settle();
+    } catch (error) {
       told(error);
       if (retries === 'once') return;
-      const again = loadSettleAgain().then(({ settleAgain }) => settleAgain(settle, told, retries === 'background'));
+      const again = settleAgain(settle, told, retries === 'background');
       if (retries === 'awaited') return again;
-      void again.catch(NOTHING);
-    });
+      again.catch(() => {});
+    }
   }
 
   /** A duplicate or stale event, told to its listeners. */
@@ -274,8 +274,8 @@ export class Pipeline {
   }
 
   /** The store failed: the event is not recorded. */
-  #failed(error: unknown, event: WebhookEvent): Fate {
-    this.#handlers.emit('error', error, event);
+  #storeFailed(error: unknown, event: WebhookEvent): Fate {
+    this.#storeFailures.failed(error, event);
     return { outcome: 'unrecorded', error };
   }
 
@@ -286,10 +286,13 @@ export class Pipeline {
   }
 }
 
+const STALE_CLAIM: Claim = { status: 'stale' };
+
+/** What a wait raced against the deadline gives when the deadline came first. */
+const PASSED = Symbol('the deadline passed');
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
 /** Not recorded, for a reason of this side that is no failure of the store's. */
 function unrecorded(reason: string): Fate {
   return { outcome: 'unrecorded', error: new FlashdutyError(reason) };
 }
-
-/** The retries of a settlement the store refused, loaded with the first. */
-const loadSettleAgain = /* @__PURE__ */ loader(() => import('./settle-again.js'));

@@ -1,48 +1,49 @@
-// The webhook receiver. One delivery goes one way, each step returning to this file:
-//   adapter (adapters/) → ingress (ingress.ts: secret → content type → size → JSON → payload)
-//   → the queue handoff (jobs.ts), or the pipeline (pipeline.ts: claim → handlers → settle)
-//   → its outcome as an HTTP answer (here) → adapter;
-// every wait raced against one ack deadline. Each step answers at once when it can, so that with the
-// memory store and synchronous handlers a delivery runs whole in its body's last event, as a bare
-// node:http server would. A job of `processor()` goes through the same pipeline (jobs.ts maps its
-// outcome to the job's result). Adapters are free functions over this class.
+// The webhook receiver. A delivery is one async path, read top-down in `#deliver`:
+//   admit (ingress.ts: secret → content type → size → JSON → payload)
+//   → the queue's add (queue/enqueue.ts), or the pipeline (pipeline.ts: claim → handlers → settle)
+//   → its result, and the reply an adapter sends (`replyTo`, here);
+// every wait raced against one ack deadline (deadline.ts). A job of `processor()` goes through the
+// same pipeline (queue/worker.ts). Adapters (adapters/) only translate a request into `reply()`'s
+// input and its reply into a response: every rule of what is answered lives here. The receiver
+// imports no adapter: a member that offers one (`nodeMiddleware()`, `fetchHandler`) loads it.
 //
 // Rules owned here. The sender counts only a 200 as delivered, waits 2 s (1 s for custom actions),
 // and retries at most once, and only after a network error: the connection closed (EOF) or an i/o
 // timeout. It never retries an HTTP error, a late answer, or its own deadline hit while awaiting
 // the answer's headers. So:
-// - An answer never leaves after `ackTimeoutMs` (10 ms late at most: deadline.ts). A delivery that
-//   cannot be recorded by then (store or queue slow, down or full) gets status 503: adapters that
-//   can close the connection without an answer do, so the sender retries; `fetchHandler` answers
-//   503 (a failure in the delivery history, recovered by `replayFromHistory`).
+// - A reply never leaves after `ackTimeoutMs` (deadline.ts says how close to it). A delivery that
+//   cannot be recorded by then (store or queue slow, down or full) gets 503 and `drop`: adapters
+//   that can close the connection without an answer do, so the sender retries; `fetchHandler`
+//   answers 503 (a failure in the delivery history, recovered by `replayFromHistory`).
 // - With a queue, 200 means the queue holds the event: its handlers then run in `processor()`, and it
 //   ends handled or in BullMQ's failed set.
 // - Without a queue, 200 means the handlers succeeded, or still ran at the deadline; a failure after
 //   that is reported on 'error' and is not recovered (nor is a crash while they run): the figures
 //   of docs/reliability.md say so. A 500 (a handler failed) is not retried by the sender, but
 //   replaying it runs the handlers again: the event was judged fresh and stays so.
+// - Only POST delivers (405 otherwise). A reply sent before the body was read whole (401, 405, 413,
+//   415, 503) closes the connection: a sender that keeps sending would otherwise hold it open for
+//   as long as it dribbles, and the rest of its body cannot be told apart from a next request.
 
-import { loader } from '../internal/lazy.js';
-import { otelRegistry } from '../internal/otel.js';
 import type { Logger } from '../internal/logger.js';
-import { andThen, attempt, NOTHING } from '../internal/maybe.js';
+import { type Loader, loader } from '../internal/lazy.js';
+import { otelRegistry } from '../internal/otel.js';
 import { positiveWhole } from '../internal/options.js';
 import type { FetchHandler } from './adapters/fetch.js';
 import type { NodeMiddleware } from './adapters/node.js';
-import { answerOf, UNRECORDED } from './adapters/respond.js';
-import { type BodySource, type HeadersLike, inHand } from './body.js';
-import { checkCustomBody, makeCustomBodyEvent } from './custom-body.js';
+import { customBodyReader } from './custom-body.js';
 import { Deadline } from './deadline.js';
 import { Handlers } from './handlers.js';
-import { type Admission, admit, type IngressRules } from './ingress.js';
-import type { JobResult } from './jobs.js';
-import { loadingReader, readDelivery } from './kinds.js';
+import { admit, type BodySource, type HeadersLike, type IngressRules, inHand } from './ingress.js';
 import { countDelivery } from './metrics.js';
+import { OutageReport } from './outage.js';
+import { readDefaultPayload } from './payload.js';
 import { type Fate, type HandlerContext, Pipeline } from './pipeline.js';
-import { checkQueue, checkWaitForReplicas, type WebhookJob, type WebhookQueue } from './queue.js';
+import { checkQueue, checkWaitForReplicas, enqueue, type WebhookQueue } from './queue/enqueue.js';
+import { type JobResult, processJob, type WebhookJob } from './queue/worker.js';
 import { checkSecretOptions, type SecretOptions } from './secret.js';
-import type { Traced } from './span.js';
-import { defaultStore } from './stores/default-store.js';
+import { traced } from './span.js';
+import { MemoryStateStore } from './stores/memory.js';
 import type { StateStore } from './stores/store.js';
 import type { ValueMapping } from './template.js';
 import type { KnownWebhookEventType, WebhookEvent, WebhookEventOf } from './types.js';
@@ -79,8 +80,8 @@ export interface WebhookReceiverOptions {
   /** Largest body read, in bytes; default 1 MiB (larger → 413, read no further). */
   maxBodyBytes?: number;
   /**
-   * Every answer leaves by then, 10 ms late at most (the sender waits 2 s); default 1500 ms. Custom
-   * actions (`i_custom`, whose sender waits 1 s) within 900 ms at most.
+   * Every reply leaves by then (the sender waits 2 s); default 1500 ms. Custom actions (`i_custom`,
+   * whose sender waits 1 s) within 900 ms at most.
    */
   ackTimeoutMs?: number;
   /** How far ahead of this clock an `event_time` may be and still be judged for staleness; default 300 000 ms. */
@@ -100,7 +101,7 @@ export interface WebhookReceiverOptions {
 /** What became of a delivery. */
 export type ReceiveOutcome = 'accepted' | 'duplicate' | 'stale' | 'rejected';
 
-/** The answer to a delivery, as `receive()` gives it. */
+/** What became of a delivery, as `receive()` gives it. */
 export interface ReceiveResult {
   /**
    * The HTTP status: 200 for accepted, duplicate and stale; 400, 401, 413 or 415 for a bad
@@ -112,12 +113,12 @@ export interface ReceiveResult {
   /** The delivery, once it parsed as a valid payload. */
   event?: WebhookEvent;
   /**
-   * Why it was rejected, as the answer's body tells the sender: the path at fault for a bad payload;
+   * Why it was rejected, as the reply's body tells the sender: the path at fault for a bad payload;
    * only `handler failed` or `not recorded` for a failure on this side (the service keeps answer
    * bodies in its delivery history, which every member of the account can read).
    */
   reason?: string;
-  /** What failed on this side (a handler's, the store's or the queue's error): never sent in the answer. */
+  /** What failed on this side (a handler's, the store's or the queue's error): never sent to the sender. */
   error?: unknown;
 }
 
@@ -139,32 +140,30 @@ export interface InvalidDelivery {
  */
 export type EventHandler<E> = (event: E, context: HandlerContext) => unknown;
 
+/** One HTTP request, as an adapter hands it over. */
+export interface WebhookRequest {
+  method: string;
+  headers: HeadersLike | undefined;
+  body: BodySource;
+}
+
+/** What an adapter sends back. */
+export interface Reply {
+  status: number;
+  headers: Readonly<Record<string, string>>;
+  body: string;
+  /**
+   * Close the connection instead of sending this, where the transport can: the sender retries only
+   * a dropped connection (a web `Response` cannot drop one, and sends the 503).
+   */
+  drop: boolean;
+}
+
+/** The status of a delivery that could not be recorded in time: the sender should send it again. */
+export const UNRECORDED = 503;
+
 /** A custom action's sender waits 1 s (not 2): `i_custom` deliveries are answered within this. */
 const CUSTOM_ACTION_ACK_MS = 900;
-
-/** The queue mode (jobs.ts), loaded when a receiver is made with a queue or a worker runs a job. */
-const loadJobs = /* @__PURE__ */ loader(() => import('./jobs.js'));
-/** The node:http adapter (adapters/node.ts), loaded when `nodeMiddleware()` is called. */
-const loadNodeAdapter = /* @__PURE__ */ loader(() => import('./adapters/node.js'));
-/** The web-standard adapter (adapters/fetch.ts), loaded with the first request `fetchHandler` takes. */
-const loadFetchAdapter = /* @__PURE__ */ loader(() => import('./adapters/fetch.js'));
-/** The spans (span.ts), loaded with the first delivery traced. */
-const loadSpan = /* @__PURE__ */ loader(() => import('./span.js'));
-
-/**
- * `run()` inside a span named `name` when a tracer provider is registered, else just `run()` (no
- * promise added); `failure(error)` is what the span records when `run` throws.
- */
-function traced<T extends Traced>(
-  name: string,
-  run: () => T | Promise<T>,
-  failure: (error: unknown) => Traced,
-): T | Promise<T> {
-  const otel = otelRegistry();
-  if (!otel) return run();
-  // A span module that cannot load costs the span, never the delivery.
-  return Promise.resolve(loadSpan.value ?? loadSpan()).then(({ inSpan }) => inSpan(otel, name, run, failure), run);
-}
 
 /**
  * Receives Flashduty webhooks: checks, deduplicates, drops stale events, hands them to a queue or
@@ -186,6 +185,7 @@ export class WebhookReceiver {
   readonly #ingress: IngressRules;
   readonly #pipeline: Pipeline;
   readonly #queue: WebhookQueue | undefined;
+  readonly #queueFailures: OutageReport;
   readonly #waitForReplicas: number;
   readonly #ackTimeoutMs: number;
   readonly #dedup: boolean;
@@ -193,24 +193,17 @@ export class WebhookReceiver {
   constructor(options: WebhookReceiverOptions = {}) {
     this.#handlers = new Handlers(options.logger);
     this.#queue = checkQueue(options.queue);
-    // With a queue, its code loads now, so that the first delivery does not wait for it.
-    if (this.#queue) loadJobs().catch(NOTHING);
+    this.#queueFailures = new OutageReport('the queue', (error, event) => this.#handlers.emit('error', error, event));
     this.#waitForReplicas = checkWaitForReplicas(options.waitForReplicas, this.#queue);
     const dedup = (this.#dedup = options.dedup ?? true);
-    let read = readDelivery;
-    if (options.customBody !== undefined) {
-      // Checked now (a template the receiver cannot read throws here); its reader loads apart.
-      const slots = checkCustomBody({ ...options.customBody, dedup });
-      read = loadingReader(async () => (await import('./custom-body-keys.js')).readerOf(slots, makeCustomBodyEvent));
-    }
     this.#ingress = {
       secret: checkSecretOptions(options.secret),
       maxBodyBytes: positiveWhole(options.maxBodyBytes ?? 1024 * 1024, 'maxBodyBytes'),
-      read,
+      read: options.customBody === undefined ? readDefaultPayload : customBodyReader({ ...options.customBody, dedup }),
     };
     this.#ackTimeoutMs = positiveWhole(options.ackTimeoutMs ?? 1500, 'ackTimeoutMs');
     this.#pipeline = new Pipeline({
-      store: options.store ?? defaultStore(),
+      store: options.store ?? new MemoryStateStore(),
       handlers: this.#handlers,
       dedup,
       dropStale: options.dropStale ?? true,
@@ -218,12 +211,11 @@ export class WebhookReceiver {
       maxClockSkewMs: positiveWhole(options.maxClockSkewMs ?? 300_000, 'maxClockSkewMs'),
       maxInFlight: positiveWhole(options.maxInFlight ?? 10_000, 'maxInFlight'),
     });
-    // The adapter loads with the first request it takes (a Node app never loads it), as the default
-    // store does with the first delivery. A load that failed (a chunk missing from a deployment)
-    // rejects that request, which the framework answers 500, and is tried again with the next.
-    let handle: FetchHandler | undefined;
-    this.fetchHandler = async (request) =>
-      (handle ??= (loadFetchAdapter.value ?? (await loadFetchAdapter())).fetchHandler(this))(request);
+    const web = loader(() => import('./adapters/fetch.js'));
+    this.fetchHandler = async (request) => {
+      const adapter = web.value ?? (await web());
+      return adapter.responseOf(await this.reply(adapter.requestOf(request)));
+    };
   }
 
   /** Every accepted event, known type or not. */
@@ -235,7 +227,11 @@ export class WebhookReceiver {
   on(name: 'duplicate' | 'stale', handler: (event: WebhookEvent) => unknown): this;
   /** A delivery refused with 400, 401, 413 or 415. */
   on(name: 'invalid', handler: (info: InvalidDelivery) => unknown): this;
-  /** A handler, the state store or the queue failed; `event` is the delivery it was handling. */
+  /**
+   * A handler, the state store or the queue failed; `event` is the delivery it was handling. A store
+   * or queue that keeps failing is told once per 10 s (an `OutageError` saying how many failures it
+   * stands for).
+   */
   on(name: 'error', handler: (error: unknown, event?: WebhookEvent) => unknown): this;
   /** Accepted events of one known type (a misspelt type does not compile; types added later come to `'event'`). */
   on<T extends KnownWebhookEventType>(type: T, handler: EventHandler<WebhookEventOf<T>>): this;
@@ -252,45 +248,25 @@ export class WebhookReceiver {
 
   /**
    * `(req, res, next?)` for node:http, Express 4/5 and Connect, with or without a body parser in
-   * front. Its code loads now, apart from the receiver's: a request that comes before it did waits
-   * for it (its body stays in the socket meanwhile); if it cannot load, the connection is closed (the
-   * sender retries) and the failure goes to 'error'.
+   * front. Its code loads now: a request that comes before it did waits for it (its body stays in
+   * the socket meanwhile); if it cannot load, the connection is closed (the sender retries) and the
+   * failure goes to 'error'.
    */
   nodeMiddleware(): NodeMiddleware {
-    let handle: NodeMiddleware | undefined;
-    loadNodeAdapter().catch(NOTHING);
-    return (req, res, next) => {
-      if ((handle ??= loadNodeAdapter.value?.nodeMiddleware(this))) return handle(req, res, next);
-      loadNodeAdapter()
-        .then(({ nodeMiddleware }) => (handle ??= nodeMiddleware(this))(req, res, next))
-        .catch((error: unknown) => {
-          this.#handlers.emit('error', error);
-          res.destroy();
-        });
-    };
+    const node = loader(() => import('./adapters/node.js'));
+    node().catch(() => {}); // a failure now is met by the first request, which tries again
+    return (req, res, next) => void this.#serveNode(node, req, res, next);
   }
 
-  /** Handles one delivery and says what to answer. Never throws. */
+  /** Handles one delivery and says what became of it. Never rejects. */
   receive(delivery: Delivery): Promise<ReceiveResult> {
-    const { body } = delivery ?? {};
-    const source = inHand(body instanceof ArrayBuffer ? new Uint8Array(body) : body);
-    return answerOf(this, delivery?.headers, source);
+    return this.#receive(delivery?.headers, inHand(delivery?.body));
   }
 
-  /**
-   * @internal What the adapters call, with the body as a stream, bytes or a parsed value: `respond`
-   * gets the answer, once, at once when every step was synchronous. Never throws. Traced, a span
-   * that fails (its code missing, an exporter that throws) costs the span: the answer is then "not
-   * recorded", the failure on 'error'.
-   */
-  receiveFrom(headers: HeadersLike | undefined, source: BodySource, respond: (result: ReceiveResult) => void): void {
-    if (!otelRegistry()) return this.#deliver(headers, source, respond);
-    const run = () => new Promise<ReceiveResult>((resolve) => this.#deliver(headers, source, resolve));
-    void attempt(
-      () => traced('flashduty.webhook.receive', run, notRecorded),
-      respond,
-      (error) => respond(this.#told(error)),
-    );
+  /** @internal The adapters' one call: a request, and the reply to send. Never rejects. */
+  async reply(request: WebhookRequest): Promise<Reply> {
+    if (request.method !== 'POST') return NOT_POST;
+    return replyTo(await this.#receive(request.headers, request.body));
   }
 
   /**
@@ -300,104 +276,77 @@ export class WebhookReceiver {
    * using an attempt) and runs again; a job that is not a delivery fails for good.
    */
   processor(): (job: WebhookJob, token?: string) => Promise<JobResult> {
-    // A job whose code could not load fails its attempt (BullMQ retries it), before its span.
-    return async (job, token) =>
-      (loadJobs.value ?? (await loadJobs())).processJob(job, token, this.#ingress.read, this.#pipeline, traced);
+    return (job, token) => processJob(job, token, this.#ingress.read, this.#pipeline);
   }
 
-  /**
-   * One delivery, answered (to `respond`) by the deadline. Each step answers at once when it can:
-   * with the memory store and synchronous handlers, a delivery runs whole in its body's last event
-   * and is answered there, with no promise on the way; after an async handler, each step goes on in
-   * the turn its input settled (each turn between the body and the answer costs throughput over
-   * HTTP: docs/performance.md).
-   */
-  #deliver(headers: HeadersLike | undefined, source: BodySource, respond: (result: ReceiveResult) => void): void {
-    const deadline = new Deadline(this.#ackTimeoutMs);
-    let answered = false;
-    // Once, and never throwing: what `respond` or a meter throws goes to 'error', not to the stream's
-    // listener or the shared sweep it may run in, and is not answered a second time.
-    const answer = (result: ReceiveResult) => {
-      if (answered) return;
-      answered = true;
-      deadline.dispose();
-      try {
-        countDelivery(result.status === UNRECORDED ? 'unrecorded' : result.outcome, result.event?.event_type);
-        respond(result);
-      } catch (error) {
-        this.#handlers.emit('error', error);
-      }
-    };
-    const failed = (error: unknown) => answer(this.#told(error));
+  /** One request through the node adapter, once its code has loaded (if it cannot, the connection is closed). */
+  async #serveNode(
+    node: Loader<typeof import('./adapters/node.js')>,
+    ...[req, res, next]: Parameters<NodeMiddleware>
+  ): Promise<void> {
+    let adapter;
     try {
-      admit(
-        this.#ingress,
-        headers,
-        source,
-        deadline,
-        (admission) => this.#take(admission, deadline, answer, failed),
-        failed,
-      );
+      adapter = node.value ?? (await node());
     } catch (error) {
-      failed(error); // headers that could not be read, a body read that could not start
+      this.#handlers.emit('error', error);
+      return void res.destroy();
     }
+    adapter.send(res, await this.reply(adapter.requestOf(req)), next);
   }
 
-  /** A failure on this side, told to 'error': the delivery is not recorded. */
-  #told(error: unknown): ReceiveResult {
-    this.#handlers.emit('error', error);
-    return notRecorded(error);
+  /** One delivery in its span, counted. Never rejects: a span or a meter that fails goes to 'error'. */
+  async #receive(headers: HeadersLike | undefined, body: BodySource): Promise<ReceiveResult> {
+    const deliver = () => this.#deliver(headers, body);
+    let result: ReceiveResult;
+    try {
+      result = await (otelRegistry() ? traced('flashduty.webhook.receive', deliver, notRecorded) : deliver());
+    } catch (error) {
+      this.#handlers.emit('error', error); // the span's code could not load
+      result = notRecorded(error);
+    }
+    try {
+      countDelivery(result.status === UNRECORDED ? 'unrecorded' : result.outcome, result.event?.event_type);
+    } catch (error) {
+      this.#handlers.emit('error', error);
+    }
+    return result;
   }
 
-  /**
-   * A delivery let in, handed to the queue or run through the pipeline; one refused, answered so.
-   * The answer goes to `answer` in the turn the last step settled, `failed` gets what broke.
-   */
-  #take(
-    admission: Admission,
-    deadline: Deadline,
-    answer: (result: ReceiveResult) => void,
-    failed: (error: unknown) => void,
-  ): void {
-    if (!admission.ok) {
-      this.#handlers.emit('invalid', { status: admission.status, reason: admission.reason });
-      return answer({ status: admission.status, outcome: 'rejected', reason: admission.reason });
+  /** One delivery: admitted, handed to the queue or run through the pipeline, within its deadline. */
+  async #deliver(headers: HeadersLike | undefined, body: BodySource): Promise<ReceiveResult> {
+    const deadline = new Deadline(this.#ackTimeoutMs);
+    try {
+      const admission = await admit(this.#ingress, headers, body, deadline);
+      if (!admission.ok) {
+        this.#handlers.emit('invalid', { status: admission.status, reason: admission.reason });
+        return { status: admission.status, outcome: 'rejected', reason: admission.reason };
+      }
+      const { event, keys } = admission;
+      if (keys.eventType === 'i_custom') deadline.tighten(CUSTOM_ACTION_ACK_MS);
+      if (!this.#queue) return resultOf(await this.#pipeline.run(event, keys, { deadline }), event);
+      // The body as it came: the worker's processor() reads it again, with the same reader.
+      const job = { name: keys.eventType, data: admission.body, eventId: this.#dedup ? keys.eventId : undefined };
+      try {
+        await enqueue(this.#queue, job, this.#waitForReplicas, deadline);
+      } catch (error) {
+        this.#queueFailures.failed(error, event);
+        return { ...notRecorded(error), event };
+      }
+      return { status: 200, outcome: 'accepted', event };
+    } catch (error) {
+      // The body's read broke, or outlasted the deadline.
+      this.#handlers.emit('error', error);
+      return notRecorded(error);
+    } finally {
+      deadline.dispose();
     }
-    const { body, event, keys } = admission;
-    if (keys.eventType === 'i_custom') deadline.tighten(CUSTOM_ACTION_ACK_MS);
-    const queue = this.#queue;
-    if (!queue) {
-      void attempt(
-        () => this.#pipeline.process(event, keys, { deadline }),
-        (fate) => answer(answerTo(fate, event)),
-        failed,
-      );
-      return;
-    }
-    // The body as it came: the worker's processor() reads it again, with the same reader. Once the
-    // queue mode is loaded, handed over without awaiting the load (one race and one turn less).
-    const job = { name: keys.eventType, data: body, eventId: this.#dedup ? keys.eventId : undefined };
-    void attempt(
-      () =>
-        andThen(loadJobs.value ?? deadline.race(loadJobs(), 'loading the queue mode'), ({ addJob }) =>
-          addJob(queue, job, this.#waitForReplicas, deadline),
-        ),
-      () => answer({ status: 200, outcome: 'accepted', event }),
-      failed,
-    );
   }
 }
 
-/**
- * @deprecated The receiver's framework-neutral core is the receiver itself (the adapters take a
- * {@link WebhookReceiver}): use that name.
- */
-export type ReceiverCore = WebhookReceiver;
-
-/** The answer to an event's fate. */
-function answerTo(fate: Fate, event: WebhookEvent): ReceiveResult {
+/** The result of an event's fate. */
+function resultOf(fate: Fate, event: WebhookEvent): ReceiveResult {
   switch (fate.outcome) {
-    case 'rejected':
+    case 'failed':
       return { status: 500, outcome: 'rejected', event, reason: 'handler failed', error: fate.error };
     case 'unrecorded':
       return { ...notRecorded(fate.error), event };
@@ -409,4 +358,33 @@ function answerTo(fate: Fate, event: WebhookEvent): ReceiveResult {
 /** The delivery could not be recorded in time (or at all): the sender should deliver it again. */
 function notRecorded(error: unknown): ReceiveResult {
   return { status: UNRECORDED, outcome: 'rejected', reason: 'not recorded', error };
+}
+
+const JSON_HEADERS: Readonly<Record<string, string>> = { 'Content-Type': 'application/json' };
+const CLOSING_HEADERS: Readonly<Record<string, string>> = { 'Content-Type': 'application/json', Connection: 'close' };
+/** Statuses sent before the body was read whole: the connection closes after them. */
+const EARLY = new Set([401, 405, 413, 415, UNRECORDED]);
+// Built once: most replies are one of these.
+const PLAIN: Record<string, Reply> = Object.fromEntries(
+  (['accepted', 'duplicate', 'stale'] as const).map((outcome) => [
+    outcome,
+    { status: 200, headers: JSON_HEADERS, body: `{"outcome":"${outcome}"}`, drop: false },
+  ]),
+);
+const NOT_POST: Reply = {
+  status: 405,
+  headers: { ...CLOSING_HEADERS, Allow: 'POST' },
+  body: '{"outcome":"rejected","reason":"use POST"}',
+  drop: false,
+};
+
+/** What an adapter sends for a result: its status, and a small JSON body saying what happened. */
+function replyTo(result: ReceiveResult): Reply {
+  if (result.reason === undefined) return PLAIN[result.outcome] as Reply;
+  return {
+    status: result.status,
+    headers: EARLY.has(result.status) ? CLOSING_HEADERS : JSON_HEADERS,
+    body: JSON.stringify({ outcome: result.outcome, reason: result.reason }),
+    drop: result.status === UNRECORDED,
+  };
 }

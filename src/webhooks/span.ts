@@ -1,10 +1,10 @@
 // The receiver's spans, in one place: a delivery is a `flashduty.webhook.receive` span and a job of
 // `processor()` a `flashduty.webhook.process` span, each the parent of the handlers' spans, with the
-// same attributes (the outcome, the event, the answer's status; `error.type` when rejected). Loaded
-// with the first delivery that a registered tracer provider traces (receiver.ts `traced`): with none,
-// a delivery pays one property read.
+// same attributes (the outcome, the event, the reply's status; `error.type` when rejected). With no
+// tracer provider registered, a delivery pays one property read; with one, OpenTelemetry's code
+// (internal/otel-spans.ts) loads with the first span.
 
-import { loadSpans, type OtelRegistry } from '../internal/otel.js';
+import { loadSpans, otelRegistry } from '../internal/otel.js';
 import type { Attributes } from '../internal/otel-spans.js';
 import { messageOf } from './handlers.js';
 import { kindOf } from './payload.js';
@@ -14,7 +14,7 @@ import { CustomBodyEvent, type WebhookEvent } from './types.js';
 export interface Traced {
   outcome: 'accepted' | 'duplicate' | 'stale' | 'rejected' | 'unrecorded';
   event?: WebhookEvent | undefined;
-  /** The answer's status (deliveries; jobs have none). */
+  /** The reply's status (deliveries; jobs have none). */
   status?: number;
   /** Why it was rejected, as the sender is told. */
   reason?: string | undefined;
@@ -23,15 +23,17 @@ export interface Traced {
 }
 
 /**
- * `run()` inside a span named `name`. The span ends with what it resolved to, or with
- * `failure(error)` when it throws (the error is thrown on).
+ * `run()` inside a span named `name` when a tracer provider is registered, else just `run()`. The
+ * span ends with what it resolved to, or with `failure(error)` when it throws (the error is thrown
+ * on).
  */
-export async function inSpan<T extends Traced>(
-  otel: OtelRegistry,
+export async function traced<T extends Traced>(
   name: string,
-  run: () => T | Promise<T>,
+  run: () => Promise<T>,
   failure: (error: unknown) => Traced,
 ): Promise<T> {
+  const otel = otelRegistry();
+  if (!otel) return run();
   const span = (await loadSpans()).startSpan(otel, name);
   if (!span) return run();
   try {
@@ -46,7 +48,7 @@ export async function inSpan<T extends Traced>(
 
 /**
  * The span's attributes; a rejected delivery's `error.type` is its status, as HTTP's semantic
- * conventions name a failed answer, a rejected job's the class of what it threw.
+ * conventions name a failed response, a rejected job's the class of what it threw.
  */
 function attributesOf({ outcome, event, status, error }: Traced): Attributes {
   const errorType = status !== undefined ? String(status) : ((error as Error | undefined)?.name ?? 'Error');

@@ -37,8 +37,6 @@ export const ALERT_EVENT_TYPES = ['a_new', 'a_update', 'a_merge', 'a_close'] as 
 /** An incident event type of the spec. */
 export type IncidentEventType = (typeof INCIDENT_EVENT_TYPES)[number];
 
-/** @deprecated The incident event types only, as the name did not say: use {@link INCIDENT_EVENT_TYPES}. */
-export const WEBHOOK_EVENT_TYPES = INCIDENT_EVENT_TYPES;
 /** An alert event type. */
 export type AlertEventType = (typeof ALERT_EVENT_TYPES)[number];
 

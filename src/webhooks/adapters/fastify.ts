@@ -1,13 +1,11 @@
 // The Fastify plugin: `app.register(fastifyWebhooks, { receiver, path })`. Inside its own scope it
 // replaces Fastify's body parsers with a pass-through, so the receiver reads the raw stream itself,
 // after the secret check and with its own limit (Fastify's parser would answer 413 before either).
-// A delivery that could not be recorded in time gets no answer: the reply is hijacked and the
-// connection closed, which the sender retries (it never retries an HTTP error).
+// The route takes every method, so the receiver answers a non-POST as it does through any adapter. A
+// reply to drop hijacks the reply and closes the connection without an answer.
 
-import type { NodeReadable } from '../body.js';
-import { nodeStreamReader } from './readers.js';
 import type { WebhookReceiver } from '../receiver.js';
-import { answerBody, answerHeaders, answerOf, UNRECORDED } from './respond.js';
+import { type NodeReadable, nodeStreamReader } from './node-stream.js';
 
 /** Options of {@link fastifyWebhooks}. */
 export interface FastifyWebhooksOptions {
@@ -25,17 +23,18 @@ export interface FastifyLike {
     type: string,
     parser: (request: unknown, payload: NodeReadable, done: (error: Error | null, body?: unknown) => void) => void,
   ): unknown;
-  /** Fastify's method of that name. */
-  post(
+  /** Fastify's method of that name: a route for every method. */
+  all(
     path: string,
     handler: (
       request: {
+        method: string;
         headers: Record<string, string | string[] | undefined>;
         body?: unknown;
         raw: { socket: { destroy(): unknown } };
       },
       reply: {
-        code(status: number): { headers(h: Record<string, string>): { send(body: string): unknown } };
+        code(status: number): { headers(h: Readonly<Record<string, string>>): { send(body: string): unknown } };
         hijack(): unknown;
       },
     ) => Promise<unknown>,
@@ -47,17 +46,18 @@ export async function fastifyWebhooks(app: FastifyLike, options: FastifyWebhooks
   const { receiver, path = '/' } = options;
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('*', (_request, payload, done) => done(null, payload));
-  app.post(path, async (request, reply) => {
+  app.all(path, async (request, reply) => {
     const stream = request.body as NodeReadable | undefined;
-    const source = stream
-      ? { form: 'stream' as const, read: nodeStreamReader(stream) }
-      : { form: 'raw' as const, value: '' };
-    const result = await answerOf(receiver, request.headers, source);
-    if (result.status === UNRECORDED) {
+    const result = await receiver.reply({
+      method: request.method,
+      headers: request.headers,
+      body: stream ? { form: 'stream', read: nodeStreamReader(stream) } : { form: 'raw', value: '' },
+    });
+    if (result.drop) {
       reply.hijack();
       request.raw.socket.destroy();
       return reply;
     }
-    return reply.code(result.status).headers(answerHeaders(result)).send(answerBody(result));
+    return reply.code(result.status).headers(result.headers).send(result.body);
   });
 }

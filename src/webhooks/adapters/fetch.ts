@@ -1,25 +1,28 @@
-// Web-standard runtimes: `(request: Request) => Promise<Response>` for Hono, Next.js route
-// handlers, Bun, Deno and Cloudflare Workers. A Response cannot drop its connection, so a delivery
-// that could not be recorded in time is answered 503 (the sender records a failure; replay from
-// the delivery history recovers it).
+// Web-standard runtimes (`receiver.fetchHandler`, for Hono, Next.js route handlers, Bun, Deno and
+// Cloudflare Workers): a `Request` translated into the receiver's input, and its reply into a
+// `Response`. A Response cannot drop its connection, so a reply to drop is sent as it is (503: the
+// sender records a failure, and replay from the delivery history recovers it).
 
-import { webStreamReader } from './readers.js';
-import type { WebhookReceiver } from '../receiver.js';
-import { answerBody, answerHeaders, answerOf } from './respond.js';
+import { readBounded } from '../../internal/bytes.js';
+import type { Reply, WebhookRequest } from '../receiver.js';
 
 /** A web-standard request handler. */
 export type FetchHandler = (request: Request) => Promise<Response>;
 
-/** The receiver as a web-standard `(request) => Promise<Response>` handler. */
-export function fetchHandler(receiver: WebhookReceiver): FetchHandler {
-  return async (request) => {
-    if (request.method !== 'POST') {
-      return new Response('{"outcome":"rejected","reason":"use POST"}', {
-        status: 405,
-        headers: { 'Content-Type': 'application/json', Allow: 'POST' },
-      });
-    }
-    const result = await answerOf(receiver, request.headers, { form: 'stream', read: webStreamReader(request.body) });
-    return new Response(answerBody(result), { status: result.status, headers: answerHeaders(result) });
+/** The request as the receiver takes it: the body still in its stream. */
+export function requestOf(request: Request): WebhookRequest {
+  const stream = request.body;
+  return {
+    method: request.method,
+    headers: request.headers,
+    body: {
+      form: 'stream',
+      read: async (limit) => (stream ? readBounded(stream.getReader(), limit) : new Uint8Array(0)),
+    },
   };
+}
+
+/** The reply as a Response. */
+export function responseOf(reply: Reply): Response {
+  return new Response(reply.body, { status: reply.status, headers: reply.headers });
 }

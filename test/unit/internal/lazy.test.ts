@@ -1,7 +1,7 @@
 // Values made on first use (src/internal/lazy.ts): made once and kept; a promise that rejects is
 // not kept, so the next call tries again; a loader's value at hand once it came.
 import { describe, expect, it } from 'vitest';
-import { lazy, loader, withLoaded } from '../../../src/internal/lazy.js';
+import { lazy, loader } from '../../../src/internal/lazy.js';
 
 describe('lazy', () => {
   it('makes its value once', () => {
@@ -20,10 +20,10 @@ describe('lazy', () => {
 });
 
 describe('loader', () => {
-  it('has its value at hand once loaded, and uses it without a promise then', async () => {
+  it('has its value at hand once loaded, without a promise', async () => {
     const load = loader(async () => 'module');
     expect(load.value).toBeUndefined();
-    expect(await withLoaded(load, (value) => `${value}!`)).toBe('module!');
-    expect(withLoaded(load, (value) => `${value}?`)).toBe('module?');
+    expect(await load()).toBe('module');
+    expect(load.value).toBe('module');
   });
 });

@@ -1,15 +1,14 @@
-// Request bodies as the adapters meet them (src/webhooks/body.ts, adapters/readers.ts): a header read from a `Headers` or
-// a plain record (names matched whatever their case, repeated values joined); which content types
+// Request bodies as the adapters meet them (src/webhooks/ingress.ts, adapters/node.ts): a header read from a `Headers`
+// or a plain record (names matched whatever their case, repeated values joined); which content types
 // count as JSON; a node stream read up to the limit, its rest discarded as it arrives, a failure or
-// a connection closed before the end refused, its end told in the async context the read started in;
-// a web stream read up to the limit and cancelled beyond.
-// Real streams (node:stream and the web's ReadableStream), no sockets.
+// a connection closed before the end refused, what follows the read awaited in the async context it
+// started in. Real streams (node:stream), no sockets.
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { PassThrough, Readable } from 'node:stream';
 import { describe, expect, it, vi } from 'vitest';
 import { ByteSink } from '../../../src/internal/bytes.js';
-import { nodeStreamReader, webStreamReader } from '../../../src/webhooks/adapters/readers.js';
-import { type BodyReader, headerOf, isJsonContentType } from '../../../src/webhooks/body.js';
+import { nodeStreamReader } from '../../../src/webhooks/adapters/node-stream.js';
+import { type BodyReader, headerOf, isJsonContentType } from '../../../src/webhooks/ingress.js';
 
 const text = (bytes: Uint8Array | 'too-large') => (typeof bytes === 'string' ? bytes : new TextDecoder().decode(bytes));
 const settle = async (promise: Promise<unknown>) =>
@@ -18,9 +17,8 @@ const settle = async (promise: Promise<unknown>) =>
     (error: unknown) => ({ error }),
   );
 
-/** A reader's outcome as a promise: the bytes (or 'too-large'), or what broke the read. */
-const readAll = (read: BodyReader, limit: number) =>
-  new Promise<Uint8Array | 'too-large'>((resolve, reject) => read(limit, resolve, reject));
+/** A reader's outcome: the bytes (or 'too-large'), or what broke the read. */
+const readAll = (read: BodyReader, limit: number) => read(limit);
 
 describe('headerOf', () => {
   it('reads a Headers object, whatever the case of the name', () => {
@@ -91,48 +89,34 @@ describe('nodeStreamReader', () => {
     expect(text(bytes)).toBe('{"event_id":"e1"}');
   });
 
-  it("hands the bytes over in the stream's 'end' event itself, once, whatever follows", async () => {
+  it('settles once, with the bytes, whatever the stream does after its end', async () => {
     const stream = new PassThrough();
-    const calls: unknown[] = [];
-    nodeStreamReader(stream)(
-      1024,
-      (bytes) => calls.push(text(bytes)),
-      (error) => calls.push(error),
-    );
-    let seenInEnd: unknown[] | undefined;
-    stream.on('end', () => (seenInEnd = [...calls])); // after the reader's own listener, in the same event
+    const read = settle(readAll(nodeStreamReader(stream), 1024));
     const closed = new Promise((resolve) => stream.once('close', resolve));
     stream.end(Buffer.from('{}'));
     await closed;
     stream.emit('error', new Error('reset after the end'));
-    expect(seenInEnd).toEqual(['{}']);
-    expect(calls).toEqual(['{}']);
+    const outcome = await read;
+    expect('value' in outcome && text(outcome.value as Uint8Array)).toBe('{}');
   });
 
-  it('tells the end, a failure and too-large in the async context the read started in, not the one the event comes in', async () => {
+  it('goes on after the read in the async context the read started in, not the one the stream events come in', async () => {
     const context = new AsyncLocalStorage<string>();
-    const seen: Array<string | undefined> = [];
     const started = (stream: PassThrough, limit = 1024) =>
-      context.run('the delivery', () =>
-        nodeStreamReader(stream)(
-          limit,
-          () => seen.push(context.getStore()),
-          () => seen.push(context.getStore()),
-        ),
-      );
+      context.run('the delivery', async () => {
+        await settle(nodeStreamReader(stream)(limit));
+        return context.getStore();
+      });
     const ended = new PassThrough();
     const failing = new PassThrough();
     const over = new PassThrough();
-    started(ended);
-    started(failing);
-    started(over, 1);
+    const seen = Promise.all([started(ended), started(failing), started(over, 1)]);
     context.run('the socket', () => {
       ended.end(Buffer.from('{}'));
       failing.destroy(new Error('reset'));
       over.write(Buffer.from('{}'));
     });
-    await new Promise((resolve) => setImmediate(resolve));
-    expect(seen).toEqual(['the delivery', 'the delivery', 'the delivery']);
+    expect(await seen).toEqual(['the delivery', 'the delivery', 'the delivery']);
   });
 
   it('gives empty bytes for an empty body', async () => {
@@ -203,61 +187,5 @@ describe('nodeStreamReader', () => {
     await closed;
     const outcome = await read;
     expect('value' in outcome && text(outcome.value as Uint8Array)).toBe('{}');
-  });
-});
-
-describe('webStreamReader', () => {
-  /** A stream of these chunks, then its end; `cancelled` tells whether it was cancelled. */
-  const webStream = (chunks: string[]) => {
-    const state = { cancelled: false };
-    const encoder = new TextEncoder();
-    let next = 0;
-    const stream = new ReadableStream<Uint8Array>({
-      pull(controller) {
-        const chunk = chunks[next++];
-        if (chunk === undefined) controller.close();
-        else controller.enqueue(encoder.encode(chunk));
-      },
-      cancel() {
-        state.cancelled = true;
-      },
-    });
-    return { stream, state };
-  };
-
-  it('gathers the chunks until the end', async () => {
-    const { stream, state } = webStream(['{"a":', '1}']);
-    expect(text(await readAll(webStreamReader(stream), 1024))).toBe('{"a":1}');
-    expect(state.cancelled).toBe(false);
-  });
-
-  it('gives empty bytes when there is no stream', async () => {
-    expect(await readAll(webStreamReader(null), 1024)).toEqual(new Uint8Array(0));
-  });
-
-  it("gives 'too-large' past the limit and cancels the stream, whose end never comes", async () => {
-    const encoder = new TextEncoder();
-    let pulled = 0;
-    let cancelled = false;
-    const endless = new ReadableStream<Uint8Array>({
-      pull(controller) {
-        pulled++;
-        controller.enqueue(encoder.encode('0123456789'));
-      },
-      cancel() {
-        cancelled = true;
-      },
-    });
-    expect(await readAll(webStreamReader(endless), 25)).toBe('too-large');
-    expect(cancelled).toBe(true);
-    expect(pulled).toBeLessThan(10); // reading stopped at the limit
-  });
-
-  it('takes a body of exactly the limit', async () => {
-    const { stream } = webStream(['12345', '67890']);
-    expect(text(await readAll(webStreamReader(stream), 10))).toBe('1234567890');
-    const over = webStream(['12345', '67890']);
-    expect(await readAll(webStreamReader(over.stream), 9)).toBe('too-large');
-    expect(over.state.cancelled).toBe(true);
   });
 });

@@ -8,15 +8,15 @@
 // messages that name a value's kind without quoting it. custom-body.test.ts covers the reader as
 // customBodyReader, through rendered bodies.
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { checkCustomBody, type CustomBodyOptions, makeCustomBodyEvent } from '../../../src/webhooks/custom-body.js';
-import { type CustomBodyEventKeys, KEY_VARIABLES, readerOf, where } from '../../../src/webhooks/custom-body-keys.js';
+import { checkCustomBody, type CustomBodyOptions } from '../../../src/webhooks/custom-body.js';
+import { KEY_VARIABLES, readerOf, where } from '../../../src/webhooks/custom-body-keys.js';
 import { ID_EXPECTED, MIN_EVENT_TIME_MS } from '../../../src/webhooks/payload.js';
 import { CustomBodyEvent, type ValueMapping } from '../../../src/webhooks/index.js';
 
 const MS = 1_700_000_000_000;
 /** The reader of `template` as the receiver makes it. */
 const readerFor = (template: unknown, options: Omit<CustomBodyOptions, 'template'> = {}) =>
-  readerOf(checkCustomBody({ template, ...options }), makeCustomBodyEvent);
+  readerOf(checkCustomBody({ template, ...options }));
 
 const keyed = {
   id: '{{event_id}}',
@@ -54,44 +54,25 @@ describe('KEY_VARIABLES and where', () => {
     const template = { id: '{{event_id}}', title: '{{incident.title}}', who: 'by {{person.email}}' };
     const slots = checkCustomBody({ template });
     expect(Object.keys(slots)).toEqual(['event_id']);
-    expect(readerOf(slots, makeCustomBodyEvent)({ id: 'e1' })).toMatchObject({ ok: true, keys: { eventId: 'e1' } });
+    expect(readerOf(slots)({ id: 'e1' })).toMatchObject({ ok: true, keys: { eventId: 'e1' } });
   });
 });
 
 describe('readerOf: the event and the delivery keys', () => {
-  it('makes the event with the caller’s makeEvent, from the keys read and the body as it came', () => {
-    const made: [CustomBodyEventKeys, unknown][] = [];
-    const makeEvent = (keys: CustomBodyEventKeys, body: unknown) => {
-      made.push([keys, body]);
-      return makeCustomBodyEvent(keys, body);
-    };
+  it('makes a CustomBodyEvent from the keys read and the body as it came, and its delivery keys from that event', () => {
     const body = filled({ incident: { ref: '{{incident.incident_id}}' } });
-    const result = readerOf(checkCustomBody({ template: keyed }), makeEvent)(body);
-    expect(made).toEqual([
-      [{ event_id: 'e1', event_time: MS, event_type: 'i_new', incident_id: undefined, alert_id: 'al-1' }, body],
-    ]);
-    expect(made[0]?.[1]).toBe(body);
+    const result = readerOf(checkCustomBody({ template: keyed }))(body);
     expect(result).toEqual({
       ok: true,
-      event: new CustomBodyEvent(made[0]![0], body),
+      event: new CustomBodyEvent(
+        { event_id: 'e1', event_time: MS, event_type: 'i_new', incident_id: undefined, alert_id: 'al-1' },
+        body,
+      ),
       keys: { eventId: 'e1', eventType: 'i_new', eventTime: MS, scope: 'alert:al-1' },
     });
     expect(result.ok && result.event).toBeInstanceOf(CustomBodyEvent);
+    expect(result.ok && result.event.body).toBe(body);
     expect(result.ok && 'incident_id' in result.event).toBe(false); // an id not filled is no property at all
-  });
-
-  it('takes the delivery keys from the event made, so that the event and its keys cannot differ', () => {
-    class Own extends CustomBodyEvent {}
-    const makeEvent = (keys: CustomBodyEventKeys, body: unknown) =>
-      new Own({ ...keys, event_id: `own:${keys.event_id}`, event_type: keys.event_type.toUpperCase() }, body);
-    const result = readerOf(checkCustomBody({ template: keyed }), makeEvent)(filled());
-    expect(result.ok && result.event).toBeInstanceOf(Own);
-    expect(result.ok && result.keys).toEqual({
-      eventId: 'own:e1',
-      eventType: 'I_NEW',
-      eventTime: MS,
-      scope: 'incident:inc-1',
-    });
   });
 
   it('judges staleness per incident when both ids came, per alert when only its id came', () => {
@@ -121,7 +102,7 @@ describe('readerOf: the event and the delivery keys', () => {
     vi.useFakeTimers({ now: MS });
     const slots = checkCustomBody({ template: { title: '{{incident.title}}' }, dedup: false });
     expect(slots).toEqual({});
-    const read = readerOf(slots, makeCustomBodyEvent);
+    const read = readerOf(slots);
     const ids = new Set<string>();
     for (const body of [{}, null, 5, 'text', [1, 2], { title: 'x' }]) {
       const result = read(body);

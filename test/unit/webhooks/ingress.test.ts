@@ -1,44 +1,13 @@
-// Ingress: a payload reader whose code loads on first use (why a payload is invalid, a custom
-// body's keys) is waited for within the delivery's deadline like every other wait (fake clock: what
-// is checked is the order of events, not the machine's speed); the body's bounds as JSON (nesting,
-// UTF-8, where malformed text stops), the same for text and for a value a framework parsed.
+// Ingress (src/webhooks/ingress.ts): the body's bounds as JSON (nesting, UTF-8, where malformed
+// text stops), the same for text and for a value a framework parsed; a body still to read is read
+// within the delivery's deadline (fake clock: what is checked is the order of events, not the
+// machine's speed), and a read that broke or came too late is never admitted.
 import fc from 'fast-check';
 import { describe, expect, it, onTestFinished, vi } from 'vitest';
-import type { BodySource, HeadersLike } from '../../../src/webhooks/body.js';
 import { Deadline, DeadlineExceededError } from '../../../src/webhooks/deadline.js';
-import { type Admission, admit as admitTo, type IngressRules, MAX_JSON_DEPTH } from '../../../src/webhooks/ingress.js';
-import { type ReadResult } from '../../../src/webhooks/kinds.js';
+import { admit, type BodySource, type IngressRules, MAX_JSON_DEPTH } from '../../../src/webhooks/ingress.js';
+import type { ReadResult } from '../../../src/webhooks/payload.js';
 import { leaveFakeClock } from '../../helpers.js';
-
-/** Whether the last admit() below handed its answer over within its own call. */
-let answeredAtOnce = false;
-/** The admission as a promise, rejecting with what broke the reading (which admit() hands to `failed`). */
-const admit = (
-  rules: IngressRules,
-  headers: HeadersLike | undefined,
-  source: BodySource,
-  deadline: Deadline,
-): Promise<Admission> => {
-  let answered = false;
-  const admission = new Promise<Admission>((resolve, reject) =>
-    admitTo(
-      rules,
-      headers,
-      source,
-      deadline,
-      (admitted) => {
-        answered = true;
-        resolve(admitted);
-      },
-      (error) => {
-        answered = true;
-        reject(error instanceof Error ? error : new Error(String(error)));
-      },
-    ),
-  );
-  answeredAtOnce = answered;
-  return admission;
-};
 
 const rules = (read: IngressRules['read']): IngressRules => ({ secret: undefined, maxBodyBytes: 1024, read });
 const accepted: ReadResult = {
@@ -47,64 +16,21 @@ const accepted: ReadResult = {
   keys: { eventId: 'e1', eventType: 'i_new', eventTime: 1, scope: undefined },
 };
 
-describe('admit, with a reader that is still loading', () => {
-  it('waits for it within the deadline, and rejects naming the wait once the deadline passed', async () => {
-    vi.useFakeTimers();
-    onTestFinished(leaveFakeClock);
-    const deadline = new Deadline(100);
-    const admitting = admit(
-      rules(() => new Promise<ReadResult>(() => {})),
-      undefined,
-      { form: 'parsed', value: {} },
-      deadline,
-    );
-    expect(answeredAtOnce).toBe(false);
-    const outcome = admitting.then(
-      () => 'admitted',
-      (error: unknown) => error,
-    );
-    await vi.advanceTimersByTimeAsync(99);
-    await vi.advanceTimersByTimeAsync(20);
-    const error = await outcome;
-    expect(error).toBeInstanceOf(DeadlineExceededError);
-    expect((error as Error).message).toMatch(/loading the payload reader/);
-    deadline.dispose();
-  });
-
-  it('admits once it has loaded, from raw bytes as from a parsed body', async () => {
-    const deadline = new Deadline(1000);
-    const loading = () => Promise.resolve(accepted);
-    const headers = { 'content-type': 'application/json' };
-    await expect(admit(rules(loading), headers, { form: 'raw', value: '{}' }, deadline)).resolves.toMatchObject({
-      ok: true,
-      keys: { eventId: 'e1' },
-    });
-    await expect(admit(rules(loading), undefined, { form: 'parsed', value: {} }, deadline)).resolves.toMatchObject({
-      ok: true,
-    });
-    deadline.dispose();
-  });
-});
-
 describe('admit: the body as JSON', () => {
   const headers = { 'content-type': 'application/json' };
   const admitRaw = (value: string | Uint8Array) =>
-    Promise.resolve(
-      admit(
-        rules(() => accepted),
-        headers,
-        { form: 'raw', value },
-        new Deadline(1000),
-      ),
+    admit(
+      rules(() => accepted),
+      headers,
+      { form: 'raw', value },
+      new Deadline(1000),
     );
   const admitParsed = (value: unknown) =>
-    Promise.resolve(
-      admit(
-        rules(() => accepted),
-        undefined,
-        { form: 'parsed', value },
-        new Deadline(1000),
-      ),
+    admit(
+      rules(() => accepted),
+      undefined,
+      { form: 'parsed', value },
+      new Deadline(1000),
     );
   const deep = (depth: number) => `${'['.repeat(depth)}${']'.repeat(depth)}`;
 
@@ -167,77 +93,81 @@ describe('admit: a body still to read', () => {
   const bytes = (text: string) => new TextEncoder().encode(text);
   /** A stream source whose body the test hands over (`deliver`) or breaks (`fail`) when it likes. */
   const controlled = () => {
-    const control: { deliver?: (body: Uint8Array | 'too-large') => void; fail?: (error: unknown) => void } = {};
+    const control: {
+      deliver?: (body: Uint8Array | 'too-large') => void;
+      fail?: (error: unknown) => void;
+      limit?: number;
+    } = {};
     const source: BodySource = {
       form: 'stream',
-      read: (_limit, done, failed) => {
-        control.deliver = done;
-        control.fail = failed;
-      },
+      read: (limit) =>
+        new Promise((resolve, reject) => {
+          control.limit = limit;
+          control.deliver = resolve;
+          control.fail = reject;
+        }),
     };
     return { control, source };
   };
-  /** 'answered' once admitted or refused, or what `failed` was given; `seen` says which, in order. */
-  const admitStream = (source: BodySource, deadline: Deadline, seen: string[]) =>
-    new Promise<unknown>((resolve) =>
-      admitTo(
-        rules(() => accepted),
-        headers,
-        source,
-        deadline,
-        (admission) => {
-          seen.push(admission.ok ? 'admitted' : `refused ${admission.status}`);
-          resolve('answered');
-        },
-        (error) => {
-          seen.push('failed');
-          resolve(error);
-        },
-      ),
+  const admitStream = (source: BodySource, deadline: Deadline) =>
+    admit(
+      rules(() => accepted),
+      headers,
+      source,
+      deadline,
+    ).then(
+      (admission) => (admission.ok ? 'admitted' : `refused ${admission.status}`),
+      (error: unknown) => error,
     );
 
-  it("hands the admission over in the body's last event (no promise between), and answers with it", async () => {
+  it('reads up to maxBodyBytes, and admits the body once read', async () => {
     const deadline = new Deadline(1000);
     const { control, source } = controlled();
-    const seen: string[] = [];
-    const answer = admitStream(source, deadline, seen);
+    const admission = admitStream(source, deadline);
+    await Promise.resolve();
+    expect(control.limit).toBe(1024);
     control.deliver?.(bytes('{}'));
-    seen.push('after the body');
-    expect(seen).toEqual(['admitted', 'after the body']);
-    expect(await answer).toBe('answered');
+    expect(await admission).toBe('admitted');
     deadline.dispose();
   });
 
-  it('refuses a body over the limit (413) and hands a broken read to `failed`', async () => {
+  it('refuses a body over the limit (413) and rejects with what broke the read', async () => {
     const deadline = new Deadline(1000);
-    const seen: string[] = [];
     const over = controlled();
-    const tooLarge = admitStream(over.source, deadline, seen);
+    const tooLarge = admitStream(over.source, deadline);
+    await Promise.resolve();
     over.control.deliver?.('too-large');
-    expect(await tooLarge).toBe('answered');
+    expect(await tooLarge).toBe('refused 413');
     const broken = controlled();
     const reset = new Error('socket hang up');
-    const failed = admitStream(broken.source, deadline, seen);
+    const failed = admitStream(broken.source, deadline);
+    await Promise.resolve();
     broken.control.fail?.(reset);
-    broken.control.deliver?.(bytes('{}')); // after the failure: ignored
+    broken.control.deliver?.(bytes('{}')); // after the failure: nothing
     expect(await failed).toBe(reset);
-    expect(seen).toEqual(['refused 413', 'failed']);
     deadline.dispose();
   });
 
-  it('answers a body that misses the deadline with `failed`, and never admits it when it comes later', async () => {
+  it('rejects a body that misses the deadline, naming the wait, and never admits it when it comes later', async () => {
     vi.useFakeTimers();
     onTestFinished(leaveFakeClock);
     const deadline = new Deadline(100);
     const { control, source } = controlled();
-    const seen: string[] = [];
-    const answer = admitStream(source, deadline, seen);
-    await vi.advanceTimersByTimeAsync(110);
-    const error = await answer;
+    const read = vi.fn((body: unknown) => (void body, accepted));
+    const admission = admit(rules(read), headers, source, deadline);
+    const outcome = admission.then(
+      () => 'admitted',
+      (error: unknown) => error,
+    );
+    await vi.advanceTimersByTimeAsync(99);
+    expect(read).not.toHaveBeenCalled();
+    await vi.advanceTimersByTimeAsync(20);
+    const error = await outcome;
     expect(error).toBeInstanceOf(DeadlineExceededError);
     expect((error as Error).message).toMatch(/reading the body/);
     control.deliver?.(bytes('{}'));
-    expect(seen).toEqual(['failed']);
+    await vi.advanceTimersByTimeAsync(10);
+    expect(read).not.toHaveBeenCalled();
     deadline.dispose();
   });
 });

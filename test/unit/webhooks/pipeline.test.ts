@@ -5,7 +5,7 @@ import { describe, expect, it, onTestFinished, vi } from 'vitest';
 import { buildWebhookEvent } from '../../../src/testing/index.js';
 import { Deadline } from '../../../src/webhooks/deadline.js';
 import { Handlers } from '../../../src/webhooks/handlers.js';
-import type { DeliveryKeys } from '../../../src/webhooks/kinds.js';
+import type { DeliveryKeys } from '../../../src/webhooks/payload.js';
 import { type Fate, Pipeline, type PipelineOptions } from '../../../src/webhooks/pipeline.js';
 import { type ClaimRequest, MemoryStateStore, type StateStore } from '../../../src/webhooks/index.js';
 import { leaveFakeClock } from '../../helpers.js';
@@ -53,7 +53,7 @@ function keysOf(event: ReturnType<typeof buildWebhookEvent>): DeliveryKeys {
 async function deliver(pipeline: Pipeline, event: ReturnType<typeof buildWebhookEvent>, ms = 1_500): Promise<Fate> {
   const deadline = new Deadline(ms);
   try {
-    return await pipeline.process(event, keysOf(event), { deadline });
+    return await pipeline.run(event, keysOf(event), { deadline });
   } finally {
     deadline.dispose();
   }
@@ -71,14 +71,6 @@ describe('Pipeline, for a delivery', () => {
     expect(told).toEqual([`duplicate ${event.event_id}`]);
   });
 
-  it('answers synchronously through the memory store with synchronous handlers: no promise', () => {
-    const { pipeline } = setup();
-    const event = buildWebhookEvent('i_new');
-    const deadline = new Deadline(1_500);
-    expect(pipeline.process(event, keysOf(event), { deadline })).toEqual({ outcome: 'accepted' });
-    deadline.dispose();
-  });
-
   it('a failed handler releases the claim (fresh for its retry, told superseded once the incident moved on)', async () => {
     const { pipeline, handlers, told } = setup();
     const contexts: boolean[] = [];
@@ -88,7 +80,7 @@ describe('Pipeline, for a delivery', () => {
       if (fail) throw new Error('database blip');
     });
     const created = buildWebhookEvent('i_new', { event_time: Date.now() - 10_000 });
-    expect(await deliver(pipeline, created)).toMatchObject({ outcome: 'rejected', error: new Error('database blip') });
+    expect(await deliver(pipeline, created)).toMatchObject({ outcome: 'failed', error: new Error('database blip') });
     fail = false;
     const acked = buildWebhookEvent('i_ack', { incident: created.incident, event_time: created.event_time + 300 });
     expect(await deliver(pipeline, acked)).toEqual({ outcome: 'accepted' });
@@ -150,7 +142,7 @@ describe('Pipeline, for a delivery', () => {
     await vi.advanceTimersByTimeAsync(100);
     fail = false;
     await vi.advanceTimersByTimeAsync(100);
-    expect(await first).toMatchObject({ outcome: 'rejected' });
+    expect(await first).toMatchObject({ outcome: 'failed' });
     expect(await second).toEqual({ outcome: 'accepted' }); // it took over and ran them again
     expect(runs).toBe(2);
     const third = deliver(pipeline, buildWebhookEvent('i_new', { event_id: 'x1' }));
@@ -234,7 +226,8 @@ describe('Pipeline, for a delivery', () => {
     expect(await deliver(pipeline, event)).toEqual({ outcome: 'accepted' }); // answered at once
     expect(memory.claim({ eventId: event.event_id, leaseMs: 1, eventTime: 1, now: Date.now() }).status).toBe('pending');
     await vi.advanceTimersByTimeAsync(1_000);
-    expect(told).toEqual(['error Redis restarting', 'error Redis restarting', 'error Redis restarting']);
+    // Three refusals within a second: an outage, told once (the next one told would say how many).
+    expect(told).toEqual(['error Redis restarting']);
     expect(memory.claim({ eventId: event.event_id, leaseMs: 1, eventTime: 1, now: Date.now() })).toEqual({
       status: 'done',
     });
@@ -250,10 +243,10 @@ describe('Pipeline, for a job (its token, no deadline)', () => {
     });
     const event = buildWebhookEvent('i_new');
     const run = { token: 'fd-job-1' };
-    expect(await pipeline.process(event, keysOf(event), run)).toMatchObject({ outcome: 'rejected' });
+    expect(await pipeline.run(event, keysOf(event), run)).toMatchObject({ outcome: 'failed' });
     fail = false;
-    expect(await pipeline.process(event, keysOf(event), run)).toEqual({ outcome: 'accepted' });
-    expect(await pipeline.process(event, keysOf(event), run)).toEqual({ outcome: 'duplicate' });
+    expect(await pipeline.run(event, keysOf(event), run)).toEqual({ outcome: 'accepted' });
+    expect(await pipeline.run(event, keysOf(event), run)).toEqual({ outcome: 'duplicate' });
   });
 
   it('a claim held by another is unrecorded at once (the job waits and runs again)', async () => {
@@ -261,7 +254,7 @@ describe('Pipeline, for a job (its token, no deadline)', () => {
     const event = buildWebhookEvent('i_new');
     store.claim({ eventId: event.event_id, leaseMs: 60_000, eventTime: 1, now: Date.now(), token: 'someone' });
     const { pipeline } = setup({ store });
-    expect(await pipeline.process(event, keysOf(event), { token: 'fd-job' })).toMatchObject({ outcome: 'unrecorded' });
+    expect(await pipeline.run(event, keysOf(event), { token: 'fd-job' })).toMatchObject({ outcome: 'unrecorded' });
   });
 
   it('a completion the store keeps refusing is tried for about 30 s, then the job is unrecorded', async () => {
@@ -276,12 +269,17 @@ describe('Pipeline, for a job (its token, no deadline)', () => {
     const { pipeline, told } = setup({ store });
     const event = buildWebhookEvent('i_new');
     let fate: Fate | undefined;
-    void Promise.resolve(pipeline.process(event, keysOf(event), { token: 'fd-job' })).then((f) => (fate = f));
+    void Promise.resolve(pipeline.run(event, keysOf(event), { token: 'fd-job' })).then((f) => (fate = f));
     await vi.advanceTimersByTimeAsync(31_000);
     expect(fate).toBeUndefined();
     await vi.advanceTimersByTimeAsync(1_000); // the waits add up to 31.95 s
     expect(fate).toMatchObject({ outcome: 'unrecorded', error: new Error('out of memory') });
-    expect(told.length).toBe(12); // the first refusal and eleven retries, each told
+    // The first refusal and eleven retries, told once per 10 s: at 0, 12.75 s (with the 7 before it) and 25.55 s.
+    expect(told).toEqual([
+      'error out of memory',
+      'error the state store failed 8 times in 13 s (told once per 10 s): out of memory',
+      'error the state store failed 2 times in 13 s (told once per 10 s): out of memory',
+    ]);
   });
 
   it("a release the store refuses is not tried again (the job's next attempt holds the same token)", async () => {
@@ -302,7 +300,7 @@ describe('Pipeline, for a job (its token, no deadline)', () => {
       throw new Error('handler');
     });
     const event = buildWebhookEvent('i_new');
-    expect(await pipeline.process(event, keysOf(event), { token: 'fd-job' })).toMatchObject({ outcome: 'rejected' });
+    expect(await pipeline.run(event, keysOf(event), { token: 'fd-job' })).toMatchObject({ outcome: 'failed' });
     await vi.advanceTimersByTimeAsync(60_000);
     expect(releases).toBe(1);
   });

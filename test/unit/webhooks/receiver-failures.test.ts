@@ -1,17 +1,18 @@
 // What the receiver is handed that fails (a logger, a headers object, a body that never ends or
-// cannot be read, a store): every delivery is still answered, as "not recorded" (503) with the
-// failure on 'error', and nothing is thrown at the caller, at a stream's listener or at the shared
-// timer that watches every delivery's deadline. Real timers: the deadlines are short.
+// cannot be read, a store, a tracer, a meter): every delivery is still answered, as "not recorded"
+// (503) with the failure on 'error' where the delivery could not be recorded, and nothing is thrown
+// at the caller or at the shared timer that watches every delivery's deadline. A meter that throws
+// costs its measurement only. Real timers: the deadlines are short.
 import { context, type ContextManager, metrics, type MeterProvider, ROOT_CONTEXT, trace } from '@opentelemetry/api';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { buildWebhookEvent } from '../../../src/testing/index.js';
-import type { BodySource } from '../../../src/webhooks/body.js';
-import { MemoryStateStore, type ReceiveResult, type StateStore, WebhookReceiver } from '../../../src/webhooks/index.js';
+import { type StateStore, WebhookReceiver } from '../../../src/webhooks/index.js';
+import type { BodySource } from '../../../src/webhooks/ingress.js';
 import { inMemoryTracing } from '../../otel.js';
 
 const headers = { 'content-type': 'application/json' };
 /** A body whose stream never ends (a sender that stopped sending). */
-const hung: BodySource = { form: 'stream', read: () => {} };
+const hung: BodySource = { form: 'stream', read: () => new Promise(() => {}) };
 const throwingLogger = {
   debug() {},
   info() {},
@@ -28,11 +29,11 @@ describe('failures of what the receiver is handed', () => {
     const errors: unknown[] = [];
     failing.on('error', (error) => void errors.push(error));
     const [first, second] = await Promise.all([
-      new Promise<ReceiveResult>((resolve) => failing.receiveFrom(headers, hung, resolve)),
-      new Promise<ReceiveResult>((resolve) => other.receiveFrom(headers, hung, resolve)),
+      failing.reply({ method: 'POST', headers, body: hung }),
+      other.reply({ method: 'POST', headers, body: hung }),
     ]);
-    expect(first).toMatchObject({ status: 503, reason: 'not recorded' });
-    expect(second).toMatchObject({ status: 503, reason: 'not recorded' });
+    expect(first).toMatchObject({ status: 503, drop: true });
+    expect(second).toMatchObject({ status: 503, drop: true });
     expect(String(errors[0])).toMatch(/reading the body did not finish within the ack deadline \(50 ms\)/);
   });
 
@@ -83,24 +84,6 @@ describe('failures of what the receiver is handed', () => {
     expect(errors[0]).toBeInstanceOf(TypeError);
   });
 
-  it('an adapter whose answer throws: told to "error", never thrown at the body\'s event, never answered twice', () => {
-    const receiver = new WebhookReceiver({ logger: false, store: new MemoryStateStore() }); // answered at once
-    const errors: unknown[] = [];
-    receiver.on('error', (error) => void errors.push(error));
-    let deliver: ((bytes: Uint8Array) => void) | undefined;
-    const stream: BodySource = { form: 'stream', read: (_limit, done) => (deliver = done) };
-    const answers: ReceiveResult[] = [];
-    const respond = (result: ReceiveResult) => {
-      answers.push(result);
-      throw new Error('response gone');
-    };
-    receiver.receiveFrom(headers, stream, respond);
-    expect(() => deliver?.(new TextEncoder().encode(JSON.stringify(buildWebhookEvent('i_new'))))).not.toThrow();
-    receiver.receiveFrom(headers, { form: 'raw', value: JSON.stringify(buildWebhookEvent('i_new')) }, respond);
-    expect(answers.map((answer) => answer.status)).toEqual([200, 200]);
-    expect(errors).toEqual([new Error('response gone'), new Error('response gone')]);
-  });
-
   it('a span that fails (a context manager that throws after the work): answered once, 503, the failure on "error"', async () => {
     const { provider } = inMemoryTracing();
     trace.setGlobalTracerProvider(provider);
@@ -125,31 +108,25 @@ describe('failures of what the receiver is handed', () => {
     const receiver = new WebhookReceiver({ logger: false });
     const errors: unknown[] = [];
     receiver.on('error', (error) => void errors.push(error));
-    const answers: ReceiveResult[] = [];
-    await new Promise<void>((resolve) =>
-      receiver.receiveFrom(headers, { form: 'raw', value: JSON.stringify(buildWebhookEvent('i_new')) }, (result) => {
-        answers.push(result);
-        resolve();
-      }),
-    );
-    await new Promise((resolve) => setTimeout(resolve, 10)); // a second answer would have come by now
-    expect(answers).toEqual([expect.objectContaining({ status: 503, reason: 'not recorded' })]);
+    const result = await receiver.receive({ body: JSON.stringify(buildWebhookEvent('i_new')), headers });
+    expect(result).toMatchObject({ status: 503, reason: 'not recorded' });
     expect(errors).toEqual([new Error('context manager broke')]);
   });
 
-  it("a meter that throws when an async handler's run is recorded: 503 at once, not an answer held to the deadline", async () => {
+  it("a meter that throws when the handlers' run or the delivery is recorded: answered as it would be, the failure on 'error'", async () => {
     const throwing = () => {
       throw new Error('meter broke');
     };
-    const meter = { createCounter: () => ({ add() {} }), createHistogram: () => ({ record: throwing }) };
+    const meter = { createCounter: () => ({ add: throwing }), createHistogram: () => ({ record: throwing }) };
     metrics.setGlobalMeterProvider({ getMeter: () => meter } as unknown as MeterProvider);
     onTestFinished(() => metrics.disable());
     const receiver = new WebhookReceiver({ logger: false, ackTimeoutMs: 60_000 }); // waiting for it would time the test out
     const errors: unknown[] = [];
     receiver.on('error', (error) => void errors.push(error));
     receiver.on('event', async () => {});
-    const answer = await receiver.receive({ body: JSON.stringify(buildWebhookEvent('i_new')), headers });
-    expect(answer).toMatchObject({ status: 503, reason: 'not recorded' });
-    expect(errors).toEqual([new Error('meter broke')]);
+    const body = JSON.stringify(buildWebhookEvent('i_new'));
+    expect(await receiver.receive({ body, headers })).toMatchObject({ status: 200, outcome: 'accepted' });
+    expect(errors).toEqual([new Error('meter broke'), new Error('meter broke')]); // the run's, the delivery's
+    expect(await receiver.receive({ body, headers })).toMatchObject({ status: 200, outcome: 'duplicate' }); // completed
   });
 });

@@ -1,4 +1,3 @@
-import fc from 'fast-check';
 import { describe, expect, expectTypeOf, it, onTestFinished, vi } from 'vitest';
 import { buildDelivery, buildWebhookEvent } from '../../../src/testing/index.js';
 import {
@@ -8,10 +7,8 @@ import {
   type WebhookEventOf,
   WebhookReceiver,
 } from '../../../src/webhooks/index.js';
-import { isValidFast } from '../../../src/webhooks/payload.js';
-import { findProblem } from '../../../src/webhooks/payload-problems.js';
 import example from '../../fixtures/incident-webhook.example.json' with { type: 'json' };
-import { anyFieldValue, leaveFakeClock, receive, sleep } from '../../helpers.js';
+import { leaveFakeClock, receive, sleep } from '../../helpers.js';
 /** The test runs on vitest's fake clock (deadlines, handlers' waits, the stores' Date.now): no real time passes. */
 function fakeClock(): void {
   vi.useFakeTimers();
@@ -310,7 +307,8 @@ describe('WebhookReceiver.receive', () => {
     expect(await after(3_000, receive(receiver, event))).toMatchObject({ status: 200, outcome: 'accepted' });
     expect(runs).toBe(2);
     expect(calls.release).toBe(3);
-    expect(errors).toEqual(['database down', 'release lost', 'release lost']);
+    // The handler's failure, and the store's first refusal: its retry's refusal, within 10 s, is counted, not told.
+    expect(errors).toEqual(['database down', 'release lost']);
   });
 
   it("tries a delivery's failed completion again: a redelivery is a duplicate, its handlers not run twice", async () => {
@@ -351,39 +349,6 @@ describe('WebhookReceiver.receive', () => {
     expect(() => new WebhookReceiver({ ackTimeoutMs: 0 })).toThrow(/ackTimeoutMs/);
     expect(() => new WebhookReceiver({ secret: { header: '', values: ['x'] } })).toThrow(/secret.header/);
     expect(() => new WebhookReceiver({ secret: { header: 'x-token', values: [] } })).toThrow(/secret.values/);
-  });
-});
-
-describe('payload check', () => {
-  const fields = ['event_id', 'event_type', 'event_time', 'incident', 'person'] as const;
-  const incidentFields = [
-    'incident_id',
-    'title',
-    'incident_severity',
-    'incident_status',
-    'progress',
-    'created_at',
-    'updated_at',
-    'start_time',
-    'detail_url',
-  ] as const;
-  const mutation = fc.record({
-    top: fc.dictionary(fc.constantFrom(...fields), anyFieldValue, { maxKeys: 2 }),
-    incident: fc.dictionary(fc.constantFrom(...incidentFields), anyFieldValue, { maxKeys: 2 }),
-    whole: fc.option(anyFieldValue, { freq: 10 }),
-  });
-
-  it('has a fast path that agrees with the rules it explains failures by', () => {
-    fc.assert(
-      fc.property(mutation, ({ top, incident, whole }) => {
-        const event = structuredClone(buildWebhookEvent('i_ack')) as unknown as Record<string, unknown>;
-        Object.assign(event.incident as object, incident);
-        Object.assign(event, top);
-        const body = whole === null ? event : whole;
-        expect(isValidFast(body)).toBe(findProblem(body) === undefined);
-      }),
-      { numRuns: 3000 },
-    );
   });
 });
 

@@ -1,19 +1,22 @@
-// The queue's seam (src/webhooks/queue.ts), checked at construction: a queue is anything with
+// The queue mode's first side (src/webhooks/queue/enqueue.ts), checked at construction: a queue is anything with
 // BullMQ's add(); on a Redis Cluster its keys need a hash tag (one slot for its Lua scripts), and a
 // queue without one is refused with the fix; waitForReplicas is a whole number ≥ 0, and above 0
 // needs a queue whose connection can send WAIT. The job id: injective (`%` and `:` escaped), never
-// an integer, the same for the same event. Plain objects shaped like what the code reads of a
-// BullMQ Queue: no Redis.
-import { describe, expect, it } from 'vitest';
-import { ConfigError } from '../../../src/internal/flashduty-error.js';
+// an integer, the same for the same event. A delivery handed over: its job id, WAIT for replicas on
+// the queue's own connection within the deadline. Plain objects shaped like what the code reads of a
+// BullMQ Queue: no Redis (the real BullMQ runs in test/integration/webhooks).
+import { describe, expect, it, onTestFinished, vi } from 'vitest';
+import { ConfigError } from '../../../../src/internal/flashduty-error.js';
+import { buildWebhookEvent } from '../../../../src/testing/index.js';
+import { Deadline, DeadlineExceededError } from '../../../../src/webhooks/deadline.js';
 import {
   checkQueue,
   checkWaitForReplicas,
-  connectionOf,
+  enqueue,
   jobIdFor,
-  NO_REPLICAS,
   type WebhookQueue,
-} from '../../../src/webhooks/queue.js';
+} from '../../../../src/webhooks/queue/enqueue.js';
+import { leaveFakeClock } from '../../../helpers.js';
 
 const add = () => Promise.resolve(undefined);
 /** What the receiver reads of a BullMQ Queue named `name` with this prefix, on a Cluster or not. */
@@ -86,7 +89,6 @@ describe('checkWaitForReplicas', () => {
   const withBackend: WebhookQueue = { add, getBackend: () => ({ client: Promise.resolve({}) }) };
 
   it('is 0 when undefined or 0, with or without a queue', () => {
-    expect(NO_REPLICAS).toBe(0);
     expect(checkWaitForReplicas(undefined, undefined)).toBe(0);
     expect(checkWaitForReplicas(0, undefined)).toBe(0);
     expect(checkWaitForReplicas(0, { add })).toBe(0);
@@ -116,12 +118,54 @@ describe('checkWaitForReplicas', () => {
     expect(checkWaitForReplicas(1, withClient)).toBe(1);
     expect(checkWaitForReplicas(2, withBackend)).toBe(2);
   });
+});
 
-  it("connectionOf reads the queue's own connection, either way", () => {
-    expect(connectionOf(withClient)).toBe(withClient.client);
-    const client = Promise.resolve('backend client');
-    expect(connectionOf({ add, getBackend: () => ({ client }) })).toBe(client);
-    expect(connectionOf({ add })).toBeUndefined();
+describe('enqueue', () => {
+  const event = buildWebhookEvent('i_new');
+
+  it('adds the job with the id derived from the event, or none without dedup', async () => {
+    const added: unknown[] = [];
+    const queue = { add: async (...args: unknown[]) => void added.push(args) };
+    const deadline = new Deadline(1_000);
+    await enqueue(queue, { name: 'i_new', data: event, eventId: 'e:1%' }, 0, deadline);
+    await enqueue(queue, { name: 'i_new', data: event, eventId: undefined }, 0, deadline);
+    expect(added).toEqual([
+      ['i_new', event, { jobId: 'fd-e%3A1%25' }],
+      ['i_new', event, {}],
+    ]);
+    deadline.dispose();
+  });
+
+  it("waits for replicas on the queue's own connection (BullMQ before 6: client; 6: getBackend().client), refuses too few, and a queue past the deadline", async () => {
+    vi.useFakeTimers();
+    onTestFinished(leaveFakeClock);
+    const waits: unknown[] = [];
+    let acked = 2;
+    const client = { call: async (...args: unknown[]) => (waits.push(args), acked) };
+    const deadline = new Deadline(1_000);
+    await enqueue({ add, client: Promise.resolve(client) }, { name: 'i_new', data: event, eventId: 'e1' }, 1, deadline);
+    await enqueue(
+      { add, getBackend: () => ({ client: Promise.resolve(client) }) },
+      { name: 'i_new', data: event, eventId: 'e1' },
+      2,
+      deadline,
+    );
+    expect(waits).toEqual([
+      ['WAIT', 1, 995],
+      ['WAIT', 2, 995],
+    ]);
+    acked = 0;
+    await expect(
+      enqueue({ add, client: Promise.resolve(client) }, { name: 'i_new', data: event, eventId: 'e1' }, 1, deadline),
+    ).rejects.toThrow(/waitForReplicas: 0 of 1 replicas held the job/);
+    await expect(
+      enqueue({ add, client: Promise.resolve({}) }, { name: 'i_new', data: event, eventId: 'e1' }, 1, deadline),
+    ).rejects.toThrow(new ConfigError('waitForReplicas: queue.client is not an ioredis client'));
+    const stuck = { add: () => new Promise<never>(() => {}) };
+    const adding = enqueue(stuck, { name: 'i_new', data: event, eventId: 'e2' }, 0, deadline).catch((e: unknown) => e);
+    await vi.advanceTimersByTimeAsync(1_000);
+    expect(await adding).toBeInstanceOf(DeadlineExceededError);
+    deadline.dispose();
   });
 });
 

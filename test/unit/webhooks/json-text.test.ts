@@ -1,10 +1,10 @@
-// Why a body is not a valid delivery: where refused JSON text stops being JSON (jsonErrorAt), checked
+// Why a body is not a valid delivery: where refused JSON text stops being JSON (src/webhooks/json-text.ts), checked
 // against JSON.parse on cut and spoiled texts of random values; the rules for ids and event_time.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { buildWebhookEvent } from '../../../src/testing/index.js';
 import { checkPayload } from '../../../src/webhooks/index.js';
-import { jsonErrorAt } from '../../../src/webhooks/payload-problems.js';
+import { jsonErrorAt } from '../../../src/webhooks/json-text.js';
 
 describe('jsonErrorAt', () => {
   it.each([

@@ -1,0 +1,82 @@
+// The queue mode's second side (src/webhooks/queue/worker.ts): a job read again as a delivery and
+// run through the pipeline, its fate made the job's result (resolved, rejected with the handler's
+// error, or moved to the delayed set without an attempt when the store failed). Jobs are objects of
+// BullMQ's shape; the real BullMQ runs in test/integration/webhooks (queue, store-outage, fresh-once).
+import { describe, expect, it } from 'vitest';
+import { buildWebhookEvent } from '../../../../src/testing/index.js';
+import { FlashdutyError } from '../../../../src/index.js';
+import { Handlers } from '../../../../src/webhooks/handlers.js';
+import { MemoryStateStore, readDefaultPayload, type WebhookJob } from '../../../../src/webhooks/index.js';
+import { Pipeline } from '../../../../src/webhooks/pipeline.js';
+import { processJob } from '../../../../src/webhooks/queue/worker.js';
+
+const event = buildWebhookEvent('i_new');
+
+describe('processJob', () => {
+  const pipeline = (store = new MemoryStateStore(), handlers = new Handlers(false)) =>
+    new Pipeline({
+      store,
+      handlers,
+      dedup: true,
+      dropStale: true,
+      leaseMs: 60_000,
+      maxClockSkewMs: 300_000,
+      maxInFlight: 10,
+    });
+  const job = (data: unknown, more: Partial<WebhookJob> = {}): WebhookJob => ({ id: 'fd-1', data, ...more });
+
+  it('fails a job that is not a delivery for good (UnrecoverableError), naming the path', async () => {
+    const error = await processJob(job({ event_type: 'i_new' }), 'token', readDefaultPayload, pipeline()).catch(
+      (e: unknown) => e,
+    );
+    expect(error).toBeInstanceOf(FlashdutyError);
+    expect(error).toMatchObject({
+      name: 'UnrecoverableError',
+      message: expect.stringMatching(/^job fd-1 is not a webhook delivery: event_id:/),
+    });
+  });
+
+  it('resolves accepted, duplicate and stale with the outcome (kept by BullMQ as the return value)', async () => {
+    const p = pipeline();
+    expect(await processJob(job(event), 'token', readDefaultPayload, p)).toEqual({ outcome: 'accepted' });
+    expect(await processJob(job(event, { id: 'fd-2' }), 'token', readDefaultPayload, p)).toEqual({
+      outcome: 'duplicate',
+    });
+    const older = buildWebhookEvent('i_ack', { incident: event.incident, event_time: event.event_time - 1 });
+    expect(await processJob(job(older, { id: 'fd-3' }), 'token', readDefaultPayload, p)).toEqual({ outcome: 'stale' });
+  });
+
+  it("rejects with the handler's own error, so that BullMQ retries the job", async () => {
+    const handlers = new Handlers(false);
+    handlers.on('event', () => {
+      throw new TypeError('bug');
+    });
+    await expect(processJob(job(event), 'token', readDefaultPayload, pipeline(undefined, handlers))).rejects.toThrow(
+      new TypeError('bug'),
+    );
+  });
+
+  it('moves a job whose store failed to the delayed set without an attempt, waiting longer each time, up to 30 s', async () => {
+    const store = new MemoryStateStore();
+    store.claim = (() => Promise.reject(new Error('OOM command not allowed'))) as never;
+    const p = pipeline(store);
+    const moved: number[] = [];
+    for (const [attemptsStarted, wait] of [
+      [1, 1_000],
+      [2, 2_000],
+      [4, 8_000],
+      [9, 30_000],
+    ] as const) {
+      const delayed = job(event, {
+        attemptsStarted,
+        attemptsMade: 0,
+        moveToDelayed: async (timestamp) => void moved.push(timestamp - Date.now()),
+      });
+      const error = await processJob(delayed, 'token', readDefaultPayload, p).catch((e: unknown) => e);
+      expect(error).toMatchObject({ name: 'DelayedError', message: expect.stringContaining(`waits ${wait} ms`) });
+      expect(moved.at(-1)).toBeGreaterThan(wait - 50);
+    }
+    // A job that cannot be moved (not BullMQ's, or no token) fails with the store's error instead.
+    await expect(processJob(job(event), undefined, readDefaultPayload, p)).rejects.toThrow('OOM command not allowed');
+  });
+});
