@@ -37,7 +37,7 @@ export type {
 export type * from './schemas/webhook-history.js';
 export type { RateLimitOptions } from './client/rate-limiter.js';
 export type { IORedisLike, NodeRedisClusterLike, NodeRedisLike, RedisClientLike } from './internal/redis.js';
-export type { RetryKind, RetryPolicy } from './client/retry.js';
+export type { RetryPolicy } from './client/retry.js';
 export type {
   NdjsonLines,
   OperationBody,
@@ -47,7 +47,7 @@ export type {
   PathParamsOf,
 } from './client/operation-types.js';
 export type { components, operations, paths, WithRequired } from './generated/openapi.js';
-export type { Problem, ShapeProblem } from './core/problem.js';
+export type { Problem } from './core/problem.js';
 export type { ValidateMode } from './core/envelope-reader.js';
 export type { Logger, LogLevel } from './internal/logger.js';
 export {

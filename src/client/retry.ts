@@ -10,13 +10,6 @@ import { APIConnectionError, APIConnectionTimeoutError, APIError, FlashdutyError
  */
 export type RetryPolicy = 'read' | 'mutation';
 
-/**
- * The same as {@link RetryPolicy}.
- *
- * @deprecated Use {@link RetryPolicy}: `kind` names an operation's retry policy only in the manifest.
- */
-export type RetryKind = RetryPolicy;
-
 /** The longest `Retry-After` honoured; a longer one fails the call at once. */
 export const MAX_RETRY_AFTER_MS = 60_000;
 const INITIAL_DELAY_MS = 500;

@@ -11,13 +11,6 @@ export interface Problem {
   message: string;
 }
 
-/**
- * Where a body breaks the contract, and how.
- *
- * @deprecated The same as {@link Problem}; use that name.
- */
-export type ShapeProblem = Problem;
-
 /** A value of the wrong type at `path`: `expected an integer, got string`. */
 export function expected(path: string, type: string, value: unknown): Problem {
   const got = value === null ? 'null' : Array.isArray(value) ? 'an array' : typeof value;
