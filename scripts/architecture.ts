@@ -1,11 +1,13 @@
 // `npm run architecture`: the source tree of ARCHITECTURE.md, made from the opening comment of every
 // source file (its first sentence), so that the picture cannot drift from the code: a file moved,
 // added or renamed changes the tree. `--check` (part of `npm test`) fails when the tree of ARCHITECTURE.md
-// differs from what the files say. Generated files (src/generated/) are listed as one line.
+// differs from what the files say, or when an import breaks the directions it states
+// (scripts/architecture/imports.ts). Generated files (src/generated/) are listed as one line.
 
 import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { readImports, readRules, sourceFiles, violations } from './architecture/imports.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const TARGET = path.join(root, 'ARCHITECTURE.md');
@@ -98,7 +100,17 @@ if (process.argv.includes('--check')) {
     );
     process.exit(1);
   }
-  console.log(`architecture: the tree of ARCHITECTURE.md matches ${tree.length - 1} files and folders`);
+  const imports = readImports(root);
+  const broken = violations(sourceFiles(root), imports, readRules(readme));
+  if (broken.length > 0) {
+    console.error(
+      `architecture: ${broken.length} imports break ARCHITECTURE.md's directions:\n  ${broken.join('\n  ')}`,
+    );
+    process.exit(1);
+  }
+  console.log(
+    `architecture: the tree of ARCHITECTURE.md matches ${tree.length - 1} files and folders, and its import directions hold for ${imports.length} imports`,
+  );
 } else {
   writeFileSync(TARGET, next);
   console.log(`architecture: wrote the tree of ARCHITECTURE.md (${tree.length - 1} files and folders)`);
