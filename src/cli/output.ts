@@ -2,7 +2,8 @@
 // as each page arrives so that `| jq` streams; the result as one line otherwise. For people: a
 // table of the columns that matter (ids, names, titles, states, times: Unix seconds and milliseconds
 // as dates) and the result as indented JSON. Progress goes to stderr, and only when stderr is a
-// terminal. Stdout carries results only.
+// terminal. Stdout carries results only. Words of a command line printed to be run are quoted as a
+// POSIX shell reads them.
 
 /** Where a command writes. */
 export interface Io {
@@ -122,4 +123,14 @@ function cell(column: string, value: unknown): string {
 /** A time (Unix ms) as tables show it: `2026-11-01 00:00:05`, in UTC. */
 export function formatTime(ms: number): string {
   return new Date(ms).toISOString().replace('T', ' ').slice(0, 19);
+}
+
+/** A word as a POSIX shell reads it back: in single quotes, a single quote written as '\''. */
+export function shellQuote(text: string): string {
+  return `'${text.replaceAll("'", "'\\''")}'`;
+}
+
+/** A word of a command line printed to be run: as it is where a shell reads it so, else quoted. */
+export function shellWord(text: string): string {
+  return /^[\w@%+=:,./-]+$/.test(text) ? text : shellQuote(text);
 }

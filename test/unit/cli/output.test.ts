@@ -2,7 +2,7 @@
 // people a table of the columns that matter (dates for Unix times in s or ms, long cells cut) or the
 // result as indented JSON; progress on stderr only when it is a terminal.
 import { describe, expect, it } from 'vitest';
-import { printData, printItems, renderTable } from '../../../src/cli/output.js';
+import { printData, printItems, renderTable, shellWord } from '../../../src/cli/output.js';
 import { itemsOf, jsonLines, recordingIo } from './support.js';
 
 const INCIDENT = {
@@ -104,5 +104,13 @@ describe('renderTable', () => {
     expect(feed).toBe('TYPE   CREATED_AT\ni_ack  2026-11-01 00:00:05\n');
     expect(renderTable([{ id: 1, count: 1_793_491_205 }])).toContain('1793491205'); // not a time column
     expect(renderTable([{ id: 1, created_at: 42 }])).toContain('42'); // too small for a time
+  });
+});
+
+describe('shellWord', () => {
+  it('leaves a word a shell reads as it is, and quotes the rest as a POSIX shell reads them back', () => {
+    expect(shellWord('http://127.0.0.1:4010/')).toBe('http://127.0.0.1:4010/');
+    expect(shellWord('http://r/hooks?a=1&b=2')).toBe("'http://r/hooks?a=1&b=2'");
+    expect(shellWord("it's")).toBe("'it'\\''s'");
   });
 });
