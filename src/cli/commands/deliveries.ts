@@ -5,7 +5,6 @@
 // integration's secret among them) as the service sent them: values as UTF-8 bytes, the hop-by-hop
 // ones left to the new request; an answer is read up to a bound; an error names no header's value.
 
-import { wireHeaders } from '../../testing/delivery-post.js';
 import type { Context } from '../command.js';
 import { renderTable } from '../output.js';
 
@@ -69,6 +68,8 @@ export async function postRecorded(
   recorded: string | undefined,
   signal?: AbortSignal,
 ): Promise<Forwarded> {
+  // The mock's sender's way to write header values (loaded here: a command that sends nothing loads no mock).
+  const { wireHeaders } = await import('../../testing/delivery-post.js');
   const headers = recordedHeaders(recorded);
   const started = Date.now();
   const timeout = AbortSignal.timeout(FORWARD_TIMEOUT_MS);
