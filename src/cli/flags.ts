@@ -117,12 +117,12 @@ function joinDashValues(args: string[], all: Record<string, Flag>): string[] {
   const isFlag = (word: string) =>
     word === '--' ||
     /^-[a-zA-Z]$/.test(word) ||
-    (word.startsWith('--') && (word.slice(2).split('=')[0] as string) in all);
+    (word.startsWith('--') && Object.hasOwn(all, word.slice(2).split('=')[0] as string));
   const joined: string[] = [];
   for (let i = 0; i < args.length; i++) {
     const [arg, next] = [args[i] as string, args[i + 1]];
     if (arg === '--') return [...joined, ...args.slice(i)];
-    const takesValue = arg.startsWith('--') && all[arg.slice(2)]?.type === 'string';
+    const takesValue = arg.startsWith('--') && Object.hasOwn(all, arg.slice(2)) && all[arg.slice(2)]?.type === 'string';
     if (takesValue && next !== undefined && next.length > 1 && next.startsWith('-') && !isFlag(next)) {
       joined.push(`${arg}=${next}`);
       i++;

@@ -143,7 +143,9 @@ function printForwarded(
   row: { event_time: string; event_type: string; event_id: string } & Forwarded,
 ): void {
   if (context.json) return context.io.out(`${JSON.stringify(row)}\n`);
-  const time = Date.parse(row.event_time);
+  // An ISO time with its zone, as tables show times; any other form as the service wrote it (a time
+  // without its zone would be read as this machine's).
+  const time = /T.*(Z|[+-]\d\d:?\d\d)$/.test(row.event_time) ? Date.parse(row.event_time) : NaN;
   const answer = row.http_status ? `${row.http_status}${row.outcome ? ` ${row.outcome}` : ''}` : 'not answered';
   context.io.out(
     `${Number.isNaN(time) ? row.event_time : formatTime(time)}  ${row.event_type}  ${row.event_id}  → ${answer}` +

@@ -43,6 +43,10 @@ const LINES: Array<{ why: string; argv: string[] }> = [
     argv: ['api', '/incident/list', '--app-key', SECRET, '--base-url', 'http://127.0.0.1:1'],
   },
   {
+    why: 'a base URL with a password',
+    argv: ['members', 'list', '--app-key', 'fdk_k3y_value', '--base-url', `http://user:${SECRET}@127.0.0.1:1`],
+  },
+  {
     why: 'no mock at --via',
     argv: [
       'webhooks',
@@ -85,7 +89,7 @@ describe('no secret of the flags is printed', () => {
 });
 
 describe('stderr’s mask', () => {
-  it('takes the values of the secret flags (a header’s value and its whole text) and of the environment', () => {
+  it('takes the values of the secret flags (a header’s value and its whole text), a base URL’s password and the environment’s credentials', () => {
     expect(
       secretsOf(
         [
@@ -102,6 +106,10 @@ describe('stderr’s mask', () => {
         { FLASHDUTY_APP_KEY: ' env5 ', FLASHDUTY_ACCESS_TOKEN: '', FLASHDUTY_BASE_URL: 'http://base' },
       ),
     ).toEqual(['X-Token: val4', 'token-2', 'key-1', 'tok3', 'val4', 'env5']);
+    expect(secretsOf(['--base-url=http://u:pass6@h'], { FLASHDUTY_BASE_URL: 'https://v:word7@h' })).toEqual([
+      'pass6',
+      'word7',
+    ]);
     // Values too short to mask without hiding the message are left.
     expect(secretsOf(['--app-key', 'k'], {})).toEqual([]);
   });
