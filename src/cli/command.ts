@@ -1,8 +1,10 @@
 // What a command of the command line is (its words, flags, help and run: one row of the table in
 // commands/index.ts), and what it is given to run: its parsed flags, the output, standard input,
-// and the client, made on first use from the flags or the environment as `new Flashduty()` reads them.
+// the client (made on first use from the flags or the environment as `new Flashduty()` reads them,
+// or for a connection the command names), and the signal of Ctrl-C for commands that run until it.
 
 import type { Flashduty } from '../client/client.js';
+import type { Connection } from './connection.js';
 import type { Flag, Parsed } from './flags.js';
 import type { Io } from './output.js';
 
@@ -30,6 +32,11 @@ export interface Context extends Parsed {
   io: Io;
   /** Standard input, read whole (for `--data -`). */
   stdin: () => string;
-  /** The client, made once. */
-  client: () => Promise<Flashduty>;
+  /**
+   * The client: of the flags and the environment, made once; or of `connection` (a running mock's,
+   * `--via`). A refusal of its credential (401, 403) is reported with where it came from.
+   */
+  client: (connection?: Connection) => Promise<Flashduty>;
+  /** Aborted on the first SIGINT or SIGTERM, listened for from the first call on (a command that runs until Ctrl-C). */
+  stopSignal: () => AbortSignal;
 }

@@ -1,6 +1,7 @@
 // The command line's help text: the overview (`flashduty --help`, or bare `flashduty` on stderr),
-// one command's help (its usage, its flags and the flags of every command, its details and an
-// example that runs), and the listing of the commands under a group (`flashduty members`).
+// one command's help (its usage, its flags, with a count's range, and the flags of every command,
+// its details and an example that runs), and the listing of the commands under a group
+// (`flashduty members`).
 
 import type { Command } from './command.js';
 import { type Flag, GLOBAL_FLAGS } from './flags.js';
@@ -49,8 +50,14 @@ function listing(commands: Command[]): string {
 function flagLines(flags: Record<string, Flag>): string {
   const entries = Object.entries(flags).map(([name, flag]) => [
     `--${name}${flag.value ? ` ${flag.value}` : ''}`,
-    flag.description,
+    `${flag.description}${bounds(flag)}`,
   ]);
   const width = Math.max(...entries.map(([left]) => (left as string).length));
   return entries.map(([left, right]) => `  ${(left as string).padEnd(width)}  ${right}\n`).join('');
+}
+
+/** A count's range and default, as the flag's line shows them: ` (1–100, default 1)`. */
+function bounds(flag: Flag): string {
+  if (!flag.range) return '';
+  return ` (${flag.range.min}–${flag.range.max}${flag.default === undefined ? '' : `, default ${flag.default}`})`;
 }

@@ -1,36 +1,50 @@
 // The `flashduty` command line: argv → a command of the table (commands/index.ts) → the client, the
 // mock or the sender → output (output.ts), and the exit code (exit.ts: 0 done, 1 the API or a
 // delivery failed, 2 a usage error, with nothing sent; every error one line on stderr).
-// - The credential (app key or access token, and an operation's own --token) is never printed: the
-//   SDK's errors are scrubbed of it, and nothing here prints it. Flags name it before the
-//   environment does, as the client reads it.
+// - No secret is printed (the credential, an operation's own --token, a header's value): the SDK's
+//   errors are scrubbed of them, no message here quotes them, and stderr masks them besides
+//   (secrets.ts). Flags name the credential before the environment does, as the client reads it
+//   (connection.ts); a refused one (401, 403) is reported with where it came from and the base URL.
 // - `flashduty help [command…]` is `flashduty [command…] --help`.
 // It loads only what the command needs: `incidents list` loads the client, never the mock, the
 // receiver or zod. `main()` has no side effect (tests run it in process); `run()` is the bin's.
 
 import { readFileSync } from 'node:fs';
+import type { Flashduty } from '../client/client.js';
 import type { Context } from './command.js';
 import { findCommand, COMMANDS } from './commands/index.js';
-import { EXIT, reportError } from './exit.js';
+import { type Connection, connectionFrom, refusalNote } from './connection.js';
+import { addNote, EXIT, reportError } from './exit.js';
 import { parseFlags } from './flags.js';
 import { commandHelp, groupHelp, overview } from './help.js';
 import type { Io } from './output.js';
+import { maskingStderr, secretsOf } from './secrets.js';
 import { VERSION } from '../version.js';
 
-/** Runs the command line on `argv` (without node and the script); resolves with the exit code. */
+/**
+ * Runs the command line on `argv` (without node and the script); resolves with the exit code.
+ * `stopSignal` is how a command that runs until Ctrl-C learns of it (by default, SIGINT or SIGTERM).
+ */
 export async function main(
   argv: string[],
-  io: Io,
+  given: Io,
   env: Record<string, string | undefined> = process.env,
+  stopSignal: () => AbortSignal = onSignals,
 ): Promise<number> {
+  const io = maskingStderr(given, secretsOf(argv, env));
   try {
-    return await dispatch(argv, io, env);
+    return await dispatch(argv, io, env, stopSignal);
   } catch (error) {
     return reportError(error, io);
   }
 }
 
-async function dispatch(given: string[], io: Io, env: Record<string, string | undefined>): Promise<number> {
+async function dispatch(
+  given: string[],
+  io: Io,
+  env: Record<string, string | undefined>,
+  stopSignal: () => AbortSignal,
+): Promise<number> {
   // `help [command…]` asks what `[command…] --help` asks.
   const argv = given[0] === 'help' ? [...given.slice(1), '--help'] : given;
   if (argv[0] === '--version' || argv[0] === '-v') {
@@ -59,42 +73,51 @@ async function dispatch(given: string[], io: Io, env: Record<string, string | un
     command.flags,
     name,
   );
-  let client: Promise<import('../client/client.js').Flashduty> | undefined;
+  let made: { connection: Connection; client: Promise<Flashduty> } | undefined;
+  let stop: AbortSignal | undefined;
+  const connect = (connection: Connection) => {
+    const client = import('../client/client.js').then(
+      ({ Flashduty }) =>
+        new Flashduty({
+          ...connection.options,
+          // The outcome is the one line printed at the end; retries are logged with FLASHDUTY_LOG=warn.
+          logLevel: (env.FLASHDUTY_LOG as 'error' | undefined) ?? 'error',
+        }),
+    );
+    made = { connection, client };
+    return client;
+  };
   const context: Context = {
     ...parsed,
     name,
     json: parsed.values.json === true,
     io,
     stdin: () => readFileSync(0, 'utf8'),
-    client: () =>
-      (client ??= import('../client/client.js').then(
-        ({ Flashduty }) =>
-          new Flashduty({
-            ...credentialFrom(parsed.values, env),
-            baseUrl: (parsed.values['base-url'] as string | undefined) ?? env.FLASHDUTY_BASE_URL,
-            // The outcome is the one line printed at the end; retries are logged with FLASHDUTY_LOG=warn.
-            logLevel: (env.FLASHDUTY_LOG as 'error' | undefined) ?? 'error',
-          }),
-      )),
+    client: async (connection) =>
+      connection ? connect(connection) : (made?.client ?? connect(connectionFrom(parsed.values, env, name))),
+    stopSignal: () => (stop ??= stopSignal()),
   };
-  return await command.run(context);
+  try {
+    return await command.run(context);
+  } catch (error) {
+    if (!made) throw error;
+    const { DEFAULT_BASE_URL } = await import('../client/client-options.js');
+    const note = refusalNote(error, made.connection, DEFAULT_BASE_URL);
+    throw note ? addNote(error, note) : error;
+  }
 }
 
-/**
- * The client's credential as the client reads it: the flags where they name one (--app-key,
- * --access-token), else the environment (this process's, as given to main; an empty variable is unset).
- */
-export function credentialFrom(
-  values: Record<string, unknown>,
-  env: Record<string, string | undefined>,
-): { appKey?: string; accessToken?: string } {
-  const appKey = values['app-key'] as string | undefined;
-  const accessToken = values['access-token'] as string | undefined;
-  if (appKey !== undefined || accessToken !== undefined)
-    return { ...(appKey !== undefined ? { appKey } : {}), ...(accessToken !== undefined ? { accessToken } : {}) };
-  const set = (value: string | undefined) => (value?.trim() ? value : undefined);
-  const fromEnv = { appKey: set(env.FLASHDUTY_APP_KEY), accessToken: set(env.FLASHDUTY_ACCESS_TOKEN) };
-  return Object.fromEntries(Object.entries(fromEnv).filter(([, value]) => value !== undefined));
+/** An AbortSignal aborted on the first SIGINT or SIGTERM of this process (listened for from this call on). */
+function onSignals(): AbortSignal {
+  const controller = new AbortController();
+  const stop = () => {
+    process.off('SIGINT', stop);
+    process.off('SIGTERM', stop);
+    controller.abort();
+  };
+  process.on('SIGINT', stop);
+  process.on('SIGTERM', stop);
+  return controller.signal;
 }
 
 /**

@@ -1,7 +1,9 @@
 // What the command line prints. For scripts (`--json`): one JSON object per line for lists, written
 // as each page arrives so that `| jq` streams; the result as one line otherwise. For people: a
-// table of the columns that matter (ids, names, titles, states, times) and the result as indented
-// JSON. Progress goes to stderr, and only when stderr is a terminal. Stdout carries results only.
+// table of the columns that matter (ids, names, titles, states, times: Unix seconds and milliseconds
+// as dates) and the result as indented JSON. Progress goes to stderr, and only when stderr is a
+// terminal. Stdout carries results only. Words of a command line printed to be run are quoted as a
+// POSIX shell reads them.
 
 /** Where a command writes. */
 export interface Io {
@@ -54,6 +56,8 @@ const COLUMN_GROUPS = [
   ['created_at', 'start_time', 'updated_at'],
 ];
 const MAX_COLUMNS = 7;
+/** Unix seconds that are times of the service's (2001 to 5138); the same in milliseconds are its times in ms. */
+const SECONDS = { min: 1e9, max: 1e11 };
 const MAX_CELL = 48;
 
 /** The result of a call that is not a list. */
@@ -107,10 +111,26 @@ function isScalar(value: unknown): boolean {
 
 function cell(column: string, value: unknown): string {
   if (value === undefined || value === null) return '';
-  // Unix seconds in fields of times read as dates: people read dates.
-  if (typeof value === 'number' && /(_at|_time)$/.test(column) && value > 1e9 && value < 1e11) {
-    return new Date(value * 1000).toISOString().replace('T', ' ').slice(0, 16);
+  // Unix seconds or milliseconds in fields of times read as dates: people read dates.
+  if (typeof value === 'number' && /(_at|_time)$/.test(column)) {
+    if (value >= SECONDS.min && value < SECONDS.max) return formatTime(value * 1000);
+    if (value >= SECONDS.min * 1000 && value < SECONDS.max * 1000) return formatTime(value);
   }
   const text = (typeof value === 'string' ? value : JSON.stringify(value)).replace(/\s+/g, ' ');
   return text.length > MAX_CELL ? `${text.slice(0, MAX_CELL - 1)}…` : text;
+}
+
+/** A time (Unix ms) as tables show it: `2026-11-01 00:00:05`, in UTC. */
+export function formatTime(ms: number): string {
+  return new Date(ms).toISOString().replace('T', ' ').slice(0, 19);
+}
+
+/** A word as a POSIX shell reads it back: in single quotes, a single quote written as '\''. */
+export function shellQuote(text: string): string {
+  return `'${text.replaceAll("'", "'\\''")}'`;
+}
+
+/** A word of a command line printed to be run: as it is where a shell reads it so, else quoted. */
+export function shellWord(text: string): string {
+  return /^[\w@%+=:,./-]+$/.test(text) ? text : shellQuote(text);
 }

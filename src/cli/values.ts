@@ -1,8 +1,10 @@
 // What a flag's value (or an argument) means, read before anything is sent: `--data` as JSON text,
 // `@file` or `-` (stdin); files of text, JSON or to upload; points in time (`now`, a duration ago
-// such as `30m`, `24h`, `7d`, or an ISO date) and windows of them; http(s) URLs; whole numbers;
-// `Name: value` headers.
-// Every refusal is a UsageError naming the flag: one line on stderr and exit 2, nothing sent.
+// such as `30m`, `24h`, `7d`, or an ISO date) and windows of them; durations within a range
+// (`--interval 5s`); http(s) URLs; ids; counts within their range; `Name: value` headers, whose
+// values HTTP can send.
+// Every refusal is a UsageError naming the flag: one line on stderr and exit 2, nothing sent. A
+// header's value is never quoted (it may be a secret), nor is anything of a header without a name.
 
 import { readFileSync } from 'node:fs';
 import { basename } from 'node:path';
@@ -99,24 +101,82 @@ export function readUrl(text: string | undefined, flag: string, command: string)
   return url.href;
 }
 
-/** A whole number ≥ `min`. */
-export function readWhole(text: string | undefined, flag: string, command: string, min: number): number | undefined {
-  if (text === undefined) return undefined;
+/** A whole number from `min` to `max`. */
+export interface Range {
+  min: number;
+  max: number;
+}
+
+/** A count within its range (a flag's, as help shows it). */
+export function readCount(text: string, flag: string, range: Range, command: string): number {
   const value = Number(text);
-  if (!/^\d+$/.test(text) || !Number.isSafeInteger(value) || value < min)
-    throw new UsageError(`${flag}: expected a whole number ≥ ${min}, got ${JSON.stringify(text)}`, command);
+  if (!/^-?\d+$/.test(text) || value < range.min || value > range.max)
+    throw new UsageError(
+      `${flag}: expected a whole number from ${range.min} to ${range.max}, got ${JSON.stringify(text)}`,
+      command,
+    );
   return value;
 }
 
-/** `--header 'Name: value'`, several times, as an object. */
+/** An id: a whole number ≥ 1 (an integration's). */
+export function readId(text: string | undefined, flag: string, command: string): number | undefined {
+  if (text === undefined) return undefined;
+  const value = Number(text);
+  if (!/^\d+$/.test(text) || !Number.isSafeInteger(value) || value < 1)
+    throw new UsageError(`${flag}: expected an id (a whole number ≥ 1), got ${JSON.stringify(text)}`, command);
+  return value;
+}
+
+/** A duration (`5s`, `2m`) within `range`, in ms. */
+export function readDuration(text: string, flag: string, range: Range, command: string): number {
+  const match = /^(\d+)([smhdw])$/.exec(text);
+  const ms = match ? Number(match[1]) * (UNITS[match[2] as string] as number) : NaN;
+  if (!(ms >= range.min && ms <= range.max))
+    throw new UsageError(
+      `${flag}: expected a duration from ${formatDuration(range.min)} to ${formatDuration(range.max)} (such as 5s or 1m), got ${JSON.stringify(text)}`,
+      command,
+    );
+  return ms;
+}
+
+/** A duration in ms as a flag takes it: `5s`, `5m`, `7d`, in the largest unit (up to days) that divides it. */
+export function formatDuration(ms: number): string {
+  const [unit, size] = (['d', 'h', 'm', 's'] as const)
+    .map((unit) => [unit, UNITS[unit] as number] as const)
+    .find(([, size]) => ms % size === 0) ?? ['ms', 1];
+  return `${ms / size}${unit}`;
+}
+
+/** Whether HTTP cannot carry `value` in a header: a control character but the tab (a line break ends the header). */
+function unsendable(value: string): boolean {
+  for (let i = 0; i < value.length; i++) {
+    const code = value.charCodeAt(i);
+    if ((code < 0x20 && code !== 0x09) || code === 0x7f) return true;
+  }
+  return false;
+}
+
+/**
+ * `--header 'Name: value'`, several times, as an object. A value with a line break (or another
+ * control character) is refused, naming the header; a header without a name, naming nothing of it.
+ */
 export function readHeaders(values: string[] | undefined, command: string): Record<string, string> {
   const headers: Record<string, string> = {};
   for (const text of values ?? []) {
     const colon = text.indexOf(':');
     const name = colon > 0 ? text.slice(0, colon).trim() : '';
     if (!isHeaderName(name))
-      throw new UsageError(`--header: expected 'Name: value', got ${JSON.stringify(text)}`, command);
-    headers[name] = text.slice(colon + 1).trim();
+      throw new UsageError(
+        "--header: expected 'Name: value', an HTTP header name and a colon before the value (what was given is not shown: it may hold a secret)",
+        command,
+      );
+    const value = text.slice(colon + 1).trim();
+    if (unsendable(value))
+      throw new UsageError(
+        `--header ${name}: its value has a line break or another control character, which HTTP cannot send; give it on one line`,
+        command,
+      );
+    headers[name] = value;
   }
   return headers;
 }

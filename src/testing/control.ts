@@ -1,23 +1,33 @@
-// The mock's one route that is not the service's: `POST /__mock/webhooks/trigger`, over HTTP only
-// (`flashduty webhooks trigger --via <mock URL>`). It makes deliveries happen inside a running mock,
-// so that they land in its call history (the integration stays, with its history, after its
-// deliveries; later events do not go there) and `webhooks replay` finds them. The body is the
+// The mock's own routes, which are not the service's, over HTTP only (`--via <mock URL>` of the
+// command line). `POST /__mock/webhooks/trigger` makes deliveries happen inside a running mock, so
+// that they land in its call history (the integration stays, with its history, after its
+// deliveries; later events do not go there) and `webhooks replay` finds them: the body is the
 // trigger's options as JSON; the answer `{ integration_id, records }`, or 400 `{ error }` naming what
-// is wrong. Only the mock answers it: a local test double, on loopback by default.
+// is wrong. `GET /__mock/credentials` answers the mock's own app key (`{ app_key }`), with which
+// `webhooks replay --via` reads that history whatever credential the shell holds: the key opens
+// nothing but this mock, which prints it when it starts. Only the mock answers them: a local test
+// double, on loopback by default.
 
 import type { MockService } from './service.js';
 import { trigger } from './webhook-trigger.js';
 
-/** The control route's path. */
+/** The trigger route's path. */
 export const TRIGGER_PATH = '/__mock/webhooks/trigger';
+/** The path of the route that answers the mock's own app key. */
+export const CREDENTIALS_PATH = '/__mock/credentials';
 
-/** Whether a request is for the control route. */
+/** Whether a request is for a control route. */
 export function isControlRoute(request: Request): boolean {
-  return new URL(request.url).pathname === TRIGGER_PATH;
+  const { pathname } = new URL(request.url);
+  return pathname === TRIGGER_PATH || pathname === CREDENTIALS_PATH;
 }
 
-/** Runs a trigger inside `service` and answers its records. */
+/** Answers a control route: runs a trigger inside `service` and answers its records, or answers its app key. */
 export async function answerControlRoute(service: MockService, request: Request): Promise<Response> {
+  if (new URL(request.url).pathname === CREDENTIALS_PATH) {
+    if (request.method !== 'GET') return jsonAnswer(405, { error: `${CREDENTIALS_PATH} takes GET` });
+    return jsonAnswer(200, { app_key: service.appKey });
+  }
   if (request.method !== 'POST') return jsonAnswer(405, { error: `${TRIGGER_PATH} takes POST` });
   let options: unknown;
   try {

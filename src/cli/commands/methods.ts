@@ -11,7 +11,7 @@ import type { OperationInfo } from '../../operations.js';
 import type { Command, Context } from '../command.js';
 import { EXIT, UsageError } from '../exit.js';
 import { DATA_FLAG, type Flag } from '../flags.js';
-import { printData, printItems } from '../output.js';
+import { printData, printItems, shellQuote } from '../output.js';
 import { readData, readFile } from '../values.js';
 
 /** `escalateRules` → `escalate-rules`: a method's words as the command line writes them. */
@@ -137,11 +137,6 @@ async function example(words: string[], shape: CommandShape, output: Output): Pr
     ...(output === 'data' ? [] : ['--json']),
   ];
   return parts.join(' ');
-}
-
-/** A word as a POSIX shell reads it back: in single quotes, a single quote written as '\''. */
-function shellQuote(text: string): string {
-  return `'${text.replaceAll("'", "'\\''")}'`;
 }
 
 /** An array as the async iterable printItems takes. */

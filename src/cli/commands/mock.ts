@@ -3,33 +3,41 @@
 // --json one line `{"baseUrl":…,"appKey":…,"accessToken":…}` for scripts that start it in the
 // background. `webhooks trigger --via <its URL>` makes deliveries inside it (its control route).
 
+import { once } from 'node:events';
 import type { Command, Context } from '../command.js';
-import { EXIT, UsageError } from '../exit.js';
-import { readWhole } from '../values.js';
+import { EXIT } from '../exit.js';
+
+const PORTS = { min: 0, max: 65_535 };
+const SEEDS = { min: 0, max: 2_147_483_647 };
+/** The mock builds its incidents in memory when it starts: enough for any paging test, few enough to start at once. */
+const INCIDENTS = { min: 0, max: 10_000 };
 
 export const MOCK_COMMAND: Command = {
   words: ['mock'],
   summary: 'serve the mock service on 127.0.0.1 until Ctrl-C; prints its base URL and app key',
   flags: {
-    port: { type: 'string', value: '<n>', description: 'the port (default 0: a free one)' },
-    seed: { type: 'string', value: '<n>', description: 'the seed of its data (default 1)' },
-    incidents: { type: 'string', value: '<n>', description: 'how many incidents it starts with (default 200)' },
+    port: { type: 'string', value: '<n>', description: 'the port (0: a free one)', range: PORTS, default: '0' },
+    seed: { type: 'string', value: '<n>', description: 'the seed of its data', range: SEEDS, default: '1' },
+    incidents: {
+      type: 'string',
+      value: '<n>',
+      description: 'how many incidents it starts with',
+      range: INCIDENTS,
+      default: '200',
+    },
   },
   example: 'flashduty mock --seed 7 --incidents 500',
   run: mock,
 };
 
 async function mock(context: Context): Promise<number> {
-  const port = readWhole(context.values.port as string | undefined, '--port', context.name, 0) ?? 0;
-  if (port > 65_535) throw new UsageError(`--port: expected 0 to 65535, got ${port}`, context.name);
-  const seed = readWhole(context.values.seed as string | undefined, '--seed', context.name, 0) ?? 1;
-  const incidents = readWhole(context.values.incidents as string | undefined, '--incidents', context.name, 0) ?? 200;
+  const { values } = context;
+  const port = (values.port as number | undefined) ?? 0;
+  const seed = (values.seed as number | undefined) ?? 1;
+  const incidents = (values.incidents as number | undefined) ?? 200;
   // Listened for before anything is printed: a Ctrl-C sent as soon as the URL shows (a script's,
   // a test's) would otherwise find no listener yet and kill the process with the signal's default.
-  const stopped = new Promise<void>((resolve) => {
-    process.once('SIGINT', resolve);
-    process.once('SIGTERM', resolve);
-  });
+  const stop = context.stopSignal();
   const { createMockService } = await import('../../testing/index.js');
   const service = createMockService({ seed, incidents });
   const server = await service.listen({ port });
@@ -45,7 +53,7 @@ async function mock(context: Context): Promise<number> {
     );
     context.io.out('Ctrl-C to stop.\n');
   }
-  await stopped;
+  if (!stop.aborted) await once(stop, 'abort');
   await server.close();
   return EXIT.ok;
 }

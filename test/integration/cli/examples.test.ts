@@ -56,13 +56,20 @@ function runInShell(line: string): Promise<{ code: number | null; stdout: string
   let stdout = '';
   let stderr = '';
   let interrupted = false;
+  // A command that runs until Ctrl-C (the mock, listen): once it says it is running (the mock on
+  // stdout, listen on stderr), it is stopped as one Ctrl-C stops it.
+  const untilCtrlC = () => {
+    if (!interrupted && (stdout.includes('Ctrl-C to stop') || stderr.includes('Ctrl-C to stop')))
+      interrupted = child.kill('SIGINT');
+  };
   child.stdout?.on('data', (chunk: Buffer) => {
     stdout += chunk.toString();
-    // A server until Ctrl-C: once it says where it listens, it is stopped as one Ctrl-C stops it.
-    if (!interrupted && line.startsWith('flashduty mock') && stdout.includes('Ctrl-C to stop'))
-      interrupted = child.kill('SIGINT');
+    untilCtrlC();
   });
-  child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  child.stderr?.on('data', (chunk: Buffer) => {
+    stderr += chunk.toString();
+    untilCtrlC();
+  });
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => {
       child.kill('SIGKILL');

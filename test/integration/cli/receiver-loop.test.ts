@@ -1,11 +1,12 @@
 // The command line for the loop of developing against the service and a receiver, through the real
 // bin: `help`, the access token and an operation's own token, values checked before sending (exit 2,
 // nothing sent), and webhook deliveries for trying a real WebhookReceiver's dedup (`--duplicate`) and
-// staleness (`--reorder`), made inside a running `flashduty mock` (`--via`) so that `webhooks replay`
-// finds them, with a hint when a receiver wants its secret header.
+// staleness (`--reorder`), each reported with the receiver's outcome, made inside a running
+// `flashduty mock` (`--via`) so that `webhooks replay` finds them (the replay command it prints run as
+// printed, in a shell), with a hint when a receiver wants its secret header.
 import { describe, expect, it } from 'vitest';
 import { type WebhookEvent, WebhookReceiver } from '../../../src/webhooks/index.js';
-import { flashduty, lines, serve, startMockProcess } from './support.js';
+import { flashduty, inShell, lines, serve, startMockProcess } from './support.js';
 
 const mock = await startMockProcess(['--incidents', '50']);
 const env = { FLASHDUTY_BASE_URL: mock.baseUrl, FLASHDUTY_APP_KEY: mock.appKey };
@@ -61,13 +62,21 @@ describe('credentials', () => {
       FLASHDUTY_APP_KEY: 'fdk_not_this_one',
     });
     expect(flagWins.stdout).toBe(byFlag.stdout);
-    for (const [args, environment] of [
-      [['--access-token', mock.accessToken, '--app-key', mock.appKey], { FLASHDUTY_BASE_URL }],
-      [[], { ...env, FLASHDUTY_ACCESS_TOKEN: mock.accessToken }],
+    for (const [args, environment, line] of [
+      [
+        ['--access-token', mock.accessToken, '--app-key', mock.appKey],
+        { FLASHDUTY_BASE_URL },
+        /^flashduty: --app-key and --access-token are both given: a call sends one credential; give one/,
+      ],
+      [
+        [],
+        { ...env, FLASHDUTY_ACCESS_TOKEN: mock.accessToken },
+        /^flashduty: \$FLASHDUTY_APP_KEY and \$FLASHDUTY_ACCESS_TOKEN are both set: a call sends one credential; unset one/,
+      ],
     ] as const) {
       const both = await flashduty(['members', 'list', ...args], environment);
       expect(both.code).toBe(2);
-      expect(both.stderr).toMatch(/^flashduty: ConfigError: Both appKey .* and accessToken .* are set/);
+      expect(both.stderr).toMatch(line);
       expect(both.stderr).not.toContain(mock.accessToken);
       expect(both.stderr).not.toContain(mock.appKey);
     }
@@ -95,7 +104,6 @@ describe('credentials', () => {
     // No app key in the environment: the trigger's token is the only credential it takes.
     const fired = await flashduty([...fire, '--token', rule.http_post_token, '--json'], {
       FLASHDUTY_BASE_URL: mock.baseUrl,
-      FLASHDUTY_APP_KEY: 'unused',
     });
     expect(fired.code, fired.stderr).toBe(0);
     expect(JSON.parse(fired.stdout)).toMatchObject({ type: 'routine_fire' });
@@ -106,7 +114,9 @@ describe('credentials', () => {
     );
     const wrong = await flashduty([...fire, '--token', `${rule.http_post_token}x`], env);
     expect(wrong.code).toBe(1);
-    expect(wrong.stderr).toMatch(/^flashduty: UnauthorizedError \(Unauthorized\)/);
+    expect(wrong.stderr).toMatch(
+      /^flashduty: UnauthorizedError \(Unauthorized\).* The token from --token was refused by /,
+    );
     expect(wrong.stderr).not.toContain(rule.http_post_token);
     const noId = await flashduty(['automations', 'triggers', 'fire', '--token', 't0k3n_value'], env);
     expect([noId.code, noId.stderr]).toEqual([2, expect.stringContaining('<trigger_id> is required')]);
@@ -149,6 +159,19 @@ describe('webhooks trigger for dedup and staleness', () => {
       ['i_rslv', 'duplicate'],
       ['i_rslv', 'duplicate'],
     ]);
+    // The report says what the receiver did with each, as its answer named it.
+    expect(rows.map((row) => row.outcome)).toEqual([
+      'accepted',
+      'duplicate',
+      'duplicate',
+      'accepted',
+      'duplicate',
+      'duplicate',
+    ]);
+    const table = await flashduty(['webhooks', 'trigger', 'i_ack', '--duplicate', '2', '--to', url]);
+    const [header, ...body] = table.stdout.trim().split('\n');
+    expect(header).toMatch(/ OUTCOME /);
+    expect(body.map((line) => /\s(accepted|duplicate)\s/.exec(line)?.[1])).toEqual(['accepted', 'duplicate']);
   });
 
   it('--reorder makes the types one incident’s events and sends them newest first: the older ones are stale', async () => {
@@ -173,6 +196,7 @@ describe('webhooks trigger for dedup and staleness', () => {
       ['i_ack', 'stale'],
       ['i_new', 'stale'],
     ]);
+    expect(rows.map((row) => row.outcome)).toEqual(['accepted', 'stale', 'stale']);
     const times = seen.map((entry) => entry.event.event_time);
     expect(times).toEqual([...times].sort((a, b) => b - a));
     const alert = await flashduty(['webhooks', 'trigger', 'a_new', 'i_ack', '--reorder', '--to', url]);
@@ -203,6 +227,21 @@ describe('webhooks trigger for dedup and staleness', () => {
     expect([...replayed].sort()).toEqual([...sent].sort());
     // The receiver took the first deliveries and knew the replayed ones: dedup, as with the service's retries.
     expect(seen.filter((entry) => entry.outcome === 'duplicate')).toHaveLength(2);
+    // The command it printed runs as printed, in a shell that holds no credential or another one.
+    const printed = /: (flashduty webhooks replay .*)$/m.exec(run.stderr)?.[1] as string;
+    expect(printed).toBe(
+      `flashduty webhooks replay --integration ${ids[0]} --status all --via ${mock.baseUrl}/ --to ${url}/`,
+    );
+    for (const shellEnv of [
+      {},
+      { FLASHDUTY_ACCESS_TOKEN: 'fdt_someone_else' },
+      { FLASHDUTY_APP_KEY: mock.appKey },
+    ] as Array<Record<string, string>>) {
+      const asPrinted = await inShell(printed, shellEnv);
+      expect(asPrinted.code, asPrinted.stderr).toBe(0);
+      expect(asPrinted.stdout.split('\n')[0]).toMatch(/^EVENT_TYPE +EVENT_ID +HTTP_STATUS +OUTCOME/);
+      expect(asPrinted.stdout).toMatch(/\si_new\s.*\sduplicate\s/);
+    }
     const nowhere = await flashduty(['webhooks', 'trigger', 'i_new', '--via', counter.url, '--to', url]);
     expect([nowhere.code, nowhere.stderr]).toEqual([2, expect.stringMatching(/--via: .* is no flashduty mock/)]);
   });

@@ -1,6 +1,7 @@
 // The command line as a script runs it: the real bin (bin/flashduty.js over the built dist/) in a
-// child process, tied to the test's lifetime, with its stdout, stderr and exit code; `flashduty
-// mock` in a child of its own; and small HTTP servers on loopback that count what reaches them.
+// child process, tied to the test's lifetime, with its stdout, stderr and exit code; a command line
+// in a POSIX shell as a user pastes it; `flashduty mock` in a child of its own; and small HTTP
+// servers on loopback that count what reaches them.
 import type { ChildProcess } from 'node:child_process';
 import type { IncomingMessage, RequestListener } from 'node:http';
 import { fileURLToPath } from 'node:url';
@@ -25,10 +26,11 @@ export function flashduty(
     timeoutMs = 30_000,
     node = process.execPath,
     nodeArgs = [],
-  }: { input?: string; timeoutMs?: number; node?: string; nodeArgs?: string[] } = {},
+    bin = true,
+  }: { input?: string; timeoutMs?: number; node?: string; nodeArgs?: string[]; bin?: boolean } = {},
 ): Promise<Run> {
   const { FLASHDUTY_APP_KEY: _key, FLASHDUTY_ACCESS_TOKEN: _token, FLASHDUTY_BASE_URL: _url, ...rest } = process.env;
-  const child = spawnTied(node, [...nodeArgs, BIN, ...args], {
+  const child = spawnTied(node, [...nodeArgs, ...(bin ? [BIN] : []), ...args], {
     env: { ...rest, ...env },
     stdio: [input === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'],
   });
@@ -48,6 +50,15 @@ export function flashduty(
       resolve({ code: code ?? -1, stdout, stderr });
     });
   });
+}
+
+/**
+ * Runs a command line as a user pastes it into a POSIX shell, `flashduty` being the real bin, with
+ * `env` added to an environment that holds no FLASHDUTY_ variable.
+ */
+export function inShell(line: string, env: Record<string, string> = {}, timeoutMs = 30_000): Promise<Run> {
+  const script = `flashduty() { "${process.execPath}" "${BIN}" "$@"; }\n${line}\n`;
+  return flashduty([], env, { timeoutMs, node: 'sh', nodeArgs: ['-c', script], bin: false });
 }
 
 /** JSON lines of a run's stdout. */

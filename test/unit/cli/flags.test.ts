@@ -1,5 +1,6 @@
 // A command's flags: its own and every command's, strict (an unknown flag is a UsageError naming the
-// closest known one), repeatable ones as lists, a missing value refused.
+// closest known one), repeatable ones as lists, a missing value refused, a count outside its range
+// refused naming the flag and the range, a value starting with a dash read as a value.
 import { describe, expect, it } from 'vitest';
 import { UsageError } from '../../../src/cli/exit.js';
 import { type Flag, GLOBAL_FLAGS, parseFlags } from '../../../src/cli/flags.js';
@@ -8,6 +9,7 @@ const FLAGS: Record<string, Flag> = {
   to: { type: 'string', value: '<url>', description: 'the receiver' },
   header: { type: 'string', multiple: true, description: 'a header' },
   reorder: { type: 'boolean', description: 'newest first' },
+  duplicate: { type: 'string', description: 'times', range: { min: 1, max: 10 }, default: '1' },
 };
 
 function refusal(args: string[]): UsageError {
@@ -52,6 +54,25 @@ describe('parseFlags', () => {
   it('refuses a string flag without its value, in parseArgs’ words without its advice', () => {
     const error = refusal(['--to']);
     expect(error.message).toMatch(/^Option '--to <value>' argument missing$/);
+  });
+
+  it('reads a count as its number, and refuses one outside its range naming the flag and the range', () => {
+    expect(parseFlags(['--duplicate', '3'], FLAGS, 'x').values.duplicate).toBe(3);
+    expect(parseFlags([], FLAGS, 'x').values.duplicate).toBeUndefined();
+    for (const text of ['0', '11', '1000000', 'x', '2.5'])
+      expect(refusal(['--duplicate', text]).message).toBe(
+        `--duplicate: expected a whole number from 1 to 10, got ${JSON.stringify(text)}`,
+      );
+  });
+
+  it('reads a value that starts with a dash as the value (not parseArgs’ "ambiguous"), unless it is a flag', () => {
+    expect(refusal(['--duplicate', '-1']).message).toBe('--duplicate: expected a whole number from 1 to 10, got "-1"');
+    expect(parseFlags(['--app-key', '-k3y', '--to', '-'], FLAGS, 'x').values).toMatchObject({
+      'app-key': '-k3y',
+      to: '-',
+    });
+    expect(refusal(['--app-key', '--json']).message).toBe('--app-key needs a value');
+    expect(parseFlags(['--', '--to', '-x'], FLAGS, 'x').positionals).toEqual(['--to', '-x']);
   });
 
   it('offers every command the credential, the base URL, --json and --help', () => {

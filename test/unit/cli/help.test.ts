@@ -52,6 +52,30 @@ describe('commandHelp', () => {
     expect(text.endsWith('\nExample:\n  flashduty webhooks lint t.json\n')).toBe(true);
   });
 
+  it('shows each count’s range and default beside it, and every written command’s counts have one', async () => {
+    const text = await commandHelp({
+      ...COMMAND,
+      flags: {
+        count: { type: 'string', value: '<n>', description: 'how many', range: { min: 1, max: 100 }, default: '1' },
+      },
+    });
+    expect(text).toContain('\n  --count <n>  how many (1–100, default 1)\n');
+    const trigger = await commandHelp(COMMANDS.find((c) => c.words.join(' ') === 'webhooks trigger') as Command);
+    expect(trigger).toMatch(/--count <n> +how many deliveries of each event type \(1–100, default 1\)/);
+    expect(trigger).toMatch(
+      /--duplicate <n> +send each delivery n times with one event_id, to try dedup \(1–10, default 1\)/,
+    );
+    const mock = await commandHelp(COMMANDS.find((c) => c.words.join(' ') === 'mock') as Command);
+    expect(mock).toMatch(/--incidents <n> +how many incidents it starts with \(0–10000, default 200\)/);
+    const listen = await commandHelp(COMMANDS.find((c) => c.words.join(' ') === 'webhooks listen') as Command);
+    expect(listen).toMatch(/--interval <duration> +how often to ask the history, 1s to 5m \(default 5s\)/);
+    expect(listen).toMatch(/--since <when> +.*at most 7d ago \(default now\)/);
+    // A flag that takes a number is a count with its range, or an id.
+    for (const command of COMMANDS)
+      for (const [name, flag] of Object.entries(command.flags))
+        if (flag.value === '<n>') expect(flag.range, `${command.words.join(' ')} --${name}`).toBeDefined();
+  });
+
   it('loads a generated command’s details and example only when asked', async () => {
     let asked = 0;
     const text = await commandHelp({

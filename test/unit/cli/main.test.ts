@@ -1,9 +1,9 @@
 // main(): argv to a command and its exit code, in process. --version, `help [command…]` as --help,
 // bare `flashduty` and a group's words (their listing: on stdout when asked, else on stderr with exit
-// 2), an unknown command or flag (one line, exit 2, nothing sent); the credential from the flags
-// before the environment.
+// 2), an unknown command or flag (one line, exit 2, nothing sent). (The credential: connection.test.ts;
+// secrets never printed: secrets.test.ts.)
 import { describe, expect, it } from 'vitest';
-import { credentialFrom, main } from '../../../src/cli/main.js';
+import { main } from '../../../src/cli/main.js';
 import { VERSION } from '../../../src/version.js';
 import { recordingIo } from './support.js';
 
@@ -70,21 +70,5 @@ describe('main', () => {
       out: '',
       err: 'flashduty: --since: expected a duration (30m, 24h, 7d), now, or an ISO date; got "soon" (see flashduty incidents list --help)\n',
     });
-  });
-});
-
-describe('credentialFrom', () => {
-  const env = { FLASHDUTY_APP_KEY: 'env-key', FLASHDUTY_ACCESS_TOKEN: 'env-token' };
-
-  it('takes the flags where they name a credential, and then reads no variable', () => {
-    expect(credentialFrom({ 'app-key': 'flag-key' }, env)).toEqual({ appKey: 'flag-key' });
-    expect(credentialFrom({ 'access-token': 'flag-token' }, env)).toEqual({ accessToken: 'flag-token' });
-    expect(credentialFrom({ 'app-key': 'k', 'access-token': 't' }, {})).toEqual({ appKey: 'k', accessToken: 't' });
-  });
-
-  it('else the environment, an empty variable being unset', () => {
-    expect(credentialFrom({}, env)).toEqual({ appKey: 'env-key', accessToken: 'env-token' });
-    expect(credentialFrom({}, { FLASHDUTY_APP_KEY: '  ', FLASHDUTY_ACCESS_TOKEN: 't' })).toEqual({ accessToken: 't' });
-    expect(credentialFrom({}, {})).toEqual({});
   });
 });

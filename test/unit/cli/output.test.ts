@@ -1,8 +1,8 @@
 // What the command line prints: --json as one JSON object per line, written as items arrive; for
-// people a table of the columns that matter (dates for Unix-second times, long cells cut) or the
+// people a table of the columns that matter (dates for Unix times in s or ms, long cells cut) or the
 // result as indented JSON; progress on stderr only when it is a terminal.
 import { describe, expect, it } from 'vitest';
-import { printData, printItems, renderTable } from '../../../src/cli/output.js';
+import { printData, printItems, renderTable, shellWord } from '../../../src/cli/output.js';
 import { itemsOf, jsonLines, recordingIo } from './support.js';
 
 const INCIDENT = {
@@ -37,7 +37,7 @@ describe('printItems', () => {
     expect(io.printed.out).toBe(
       [
         'NUM     INCIDENT_ID               INCIDENT_SEVERITY  PROGRESS   TITLE              START_TIME',
-        'F40E83  69da451ef77b1b51f40e83ee  Critical           Triggered  Disk full on db-1  2026-11-01 00:00',
+        'F40E83  69da451ef77b1b51f40e83ee  Critical           Triggered  Disk full on db-1  2026-11-01 00:00:00',
         '',
       ].join('\n'),
     );
@@ -97,8 +97,20 @@ describe('renderTable', () => {
     expect(second).toBe('2');
   });
 
-  it('reads Unix seconds in *_time and *_at columns as dates, and leaves other numbers', () => {
-    expect(renderTable([{ id: 1, created_at: 1_793_491_200 }])).toContain('2026-11-01 00:00');
-    expect(renderTable([{ id: 1, created_at: 1_793_491_200_000 }])).toContain('1793491200000'); // ms: not seconds
+  it('reads Unix seconds and milliseconds in *_time and *_at columns as dates, and leaves other numbers', () => {
+    expect(renderTable([{ id: 1, created_at: 1_793_491_205 }])).toContain('2026-11-01 00:00:05');
+    // An incident's feed dates its rows in ms: as dates too (its CREATED_AT was raw ms).
+    const feed = renderTable([{ type: 'i_ack', created_at: 1_793_491_205_123 }]);
+    expect(feed).toBe('TYPE   CREATED_AT\ni_ack  2026-11-01 00:00:05\n');
+    expect(renderTable([{ id: 1, count: 1_793_491_205 }])).toContain('1793491205'); // not a time column
+    expect(renderTable([{ id: 1, created_at: 42 }])).toContain('42'); // too small for a time
+  });
+});
+
+describe('shellWord', () => {
+  it('leaves a word a shell reads as it is, and quotes the rest as a POSIX shell reads them back', () => {
+    expect(shellWord('http://127.0.0.1:4010/')).toBe('http://127.0.0.1:4010/');
+    expect(shellWord('http://r/hooks?a=1&b=2')).toBe("'http://r/hooks?a=1&b=2'");
+    expect(shellWord("it's")).toBe("'it'\\''s'");
   });
 });

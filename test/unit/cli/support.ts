@@ -1,6 +1,7 @@
 // What the command line's unit tests share: an Io that records what was printed, and the Context a
 // command runs with, made from its row of the table and the words given, with a stand-in client (an
-// object of the client's shape that records its calls) instead of one that would reach a network.
+// object of the client's shape that records its calls) instead of one that would reach a network,
+// and a stop signal of the test's own for Ctrl-C.
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -30,7 +31,11 @@ export function contextOf(
   command: Command,
   args: string[],
   client: unknown = {},
-  { io = recordingIo(), stdin = '' }: { io?: RecordedIo; stdin?: string } = {},
+  {
+    io = recordingIo(),
+    stdin = '',
+    stop = new AbortController().signal,
+  }: { io?: RecordedIo; stdin?: string; stop?: AbortSignal } = {},
 ): Context & { io: RecordedIo } {
   const parsed = parseFlags(args, command.flags, command.words.join(' '));
   return {
@@ -40,6 +45,7 @@ export function contextOf(
     io,
     stdin: () => stdin,
     client: async () => client as Awaited<ReturnType<Context['client']>>,
+    stopSignal: () => stop,
   };
 }
 

@@ -1,17 +1,21 @@
 // What a flag's value means, read before anything is sent: --data (JSON, @file, stdin), files, points
-// in time and windows, URLs, whole numbers and headers; each refusal a UsageError naming the flag.
+// in time and windows, durations within a range, URLs, ids, counts within their range and headers;
+// each refusal a UsageError naming the flag, and none quoting a header's value.
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { UsageError } from '../../../src/cli/exit.js';
 import {
+  formatDuration,
+  readCount,
   readData,
+  readDuration,
   readFile,
   readHeaders,
+  readId,
   readJsonFile,
   readText,
   readTime,
   readUrl,
-  readWhole,
   readWindow,
 } from '../../../src/cli/values.js';
 import { scratch } from './support.js';
@@ -113,7 +117,7 @@ describe('files', () => {
   });
 });
 
-describe('readUrl, readWhole, readHeaders', () => {
+describe('readUrl, readId, readCount, readDuration, readHeaders', () => {
   it('takes http and https URLs, normalized; refuses others and a missing one', () => {
     expect(readUrl('http://localhost:3000/hooks', '--to', 'x')).toBe('http://localhost:3000/hooks');
     expect(readUrl('https://EXAMPLE.com', '--to', 'x')).toBe('https://example.com/');
@@ -124,27 +128,62 @@ describe('readUrl, readWhole, readHeaders', () => {
     expect(refusal(() => readUrl('not a url', '--to', 'x')).message).toBe('--to: not a URL: "not a url"');
   });
 
-  it('takes whole numbers at least the minimum', () => {
-    expect(readWhole('3', '--count', 'x', 1)).toBe(3);
-    expect(readWhole('0', '--port', 'x', 0)).toBe(0);
-    expect(readWhole(undefined, '--count', 'x', 1)).toBeUndefined();
+  it('takes ids: whole numbers from 1', () => {
+    expect(readId('5000001000001', '--integration', 'x')).toBe(5000001000001);
+    expect(readId(undefined, '--integration', 'x')).toBeUndefined();
     for (const text of ['0', '-1', '1.5', '1e3', ' 2', '99999999999999999999']) {
-      expect(refusal(() => readWhole(text, '--count', 'x', 1)).message).toBe(
-        `--count: expected a whole number ≥ 1, got ${JSON.stringify(text)}`,
+      expect(refusal(() => readId(text, '--integration', 'x')).message).toBe(
+        `--integration: expected an id (a whole number ≥ 1), got ${JSON.stringify(text)}`,
       );
     }
   });
 
-  it('reads headers as Name: value, trimmed; refuses one without a valid name', () => {
-    expect(readHeaders(['X-Token: s3cret', 'Accept:  */* ', 'Empty:'], 'x')).toEqual({
+  it('takes counts within their range, naming the flag and the range otherwise', () => {
+    const range = { min: 1, max: 10 };
+    expect(readCount('1', '--duplicate', range, 'x')).toBe(1);
+    expect(readCount('10', '--duplicate', range, 'x')).toBe(10);
+    expect(readCount('0', '--port', { min: 0, max: 65_535 }, 'x')).toBe(0);
+    for (const text of ['0', '11', '-1', '1000000', '1.5', '1e3', ' 2', '', 'two', '99999999999999999999']) {
+      expect(refusal(() => readCount(text, '--duplicate', range, 'x')).message).toBe(
+        `--duplicate: expected a whole number from 1 to 10, got ${JSON.stringify(text)}`,
+      );
+    }
+  });
+
+  it('takes durations within their range, in ms', () => {
+    const range = { min: 1_000, max: 300_000 };
+    expect(readDuration('1s', '--interval', range, 'x')).toBe(1_000);
+    expect(readDuration('5m', '--interval', range, 'x')).toBe(300_000);
+    for (const text of ['0s', '500ms', '6m', '1h', '5', 'soon', '-5s']) {
+      expect(refusal(() => readDuration(text, '--interval', range, 'x')).message).toBe(
+        `--interval: expected a duration from 1s to 5m (such as 5s or 1m), got ${JSON.stringify(text)}`,
+      );
+    }
+    expect([1_000, 90_000, 7_200_000, 7 * 86_400_000].map(formatDuration)).toEqual(['1s', '90s', '2h', '7d']);
+  });
+
+  it('reads headers as Name: value, trimmed; refuses one without a valid name, quoting nothing of it', () => {
+    expect(readHeaders(['X-Token: s3cret', 'Accept:  */* ', 'Empty:', 'Tab: a\tb', 'Utf8: café'], 'x')).toEqual({
       'X-Token': 's3cret',
       Accept: '*/*',
       Empty: '',
+      Tab: 'a\tb',
+      Utf8: 'café',
     });
     expect(readHeaders(undefined, 'x')).toEqual({});
-    for (const text of ['no colon', ': value', 'Bad Name: v', 'Ünï: v']) {
-      expect(refusal(() => readHeaders([text], 'x')).message).toBe(
-        `--header: expected 'Name: value', got ${JSON.stringify(text)}`,
+    for (const text of ['X-Token s3cret', ': s3cret', 'Bad Name: s3cret', 'Ünï: s3cret']) {
+      const { message } = refusal(() => readHeaders([text], 'x'));
+      expect(message).toBe(
+        "--header: expected 'Name: value', an HTTP header name and a colon before the value (what was given is not shown: it may hold a secret)",
+      );
+    }
+  });
+
+  it('refuses a value HTTP cannot send (a line break, another control character), naming the header, not the value', () => {
+    for (const value of ['s3cret\nX-Admin: 1', 's3\rcret', 'a\u0000b', 'bell\u0007', 'del\u007f']) {
+      const { message } = refusal(() => readHeaders([`X-Token: ${value}`], 'x'));
+      expect(message).toBe(
+        '--header X-Token: its value has a line break or another control character, which HTTP cannot send; give it on one line',
       );
     }
   });

@@ -1,7 +1,8 @@
-// The mock's control route (`POST /__mock/webhooks/trigger`): a trigger run inside the mock, its
-// records answered and its history kept for replay; what is not a trigger's options refused with 400.
+// The mock's control routes: `POST /__mock/webhooks/trigger`, a trigger run inside the mock, its
+// records answered and its history kept for replay, what is not a trigger's options refused with
+// 400; `GET /__mock/credentials`, the mock's own app key (for `webhooks replay --via`).
 import { describe, expect, it } from 'vitest';
-import { answerControlRoute, isControlRoute, TRIGGER_PATH } from '../../../src/testing/control.js';
+import { answerControlRoute, CREDENTIALS_PATH, isControlRoute, TRIGGER_PATH } from '../../../src/testing/control.js';
 import { createMockServiceWith } from '../../../src/testing/service.js';
 import { NOW_MS, recordingPost } from './support.js';
 
@@ -13,9 +14,18 @@ const call = (body: string, method = 'POST') =>
   );
 
 describe('the control route', () => {
-  it('is the trigger path alone', () => {
+  it('is the trigger path and the credentials path alone', () => {
     expect(isControlRoute(new Request(`http://mock.test${TRIGGER_PATH}`))).toBe(true);
+    expect(isControlRoute(new Request(`http://mock.test${CREDENTIALS_PATH}`))).toBe(true);
     expect(isControlRoute(new Request('http://mock.test/incident/list'))).toBe(false);
+    expect(isControlRoute(new Request('http://mock.test/__mock/other'))).toBe(false);
+  });
+
+  it('answers the mock’s own app key to GET, and 405 to another method', async () => {
+    const url = `http://mock.test${CREDENTIALS_PATH}`;
+    const response = await answerControlRoute(service, new Request(url));
+    expect([response.status, await response.json()]).toEqual([200, { app_key: service.appKey }]);
+    expect((await answerControlRoute(service, new Request(url, { method: 'POST', body: '{}' }))).status).toBe(405);
   });
 
   it('runs a trigger inside the mock, answers its records and keeps its history', async () => {

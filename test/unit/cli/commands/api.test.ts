@@ -2,8 +2,8 @@
 // data printed; --paginate walks a list operation of the manifest, and refuses any other path.
 import { describe, expect, it } from 'vitest';
 import { API_COMMAND } from '../../../../src/cli/commands/api.js';
-import { UsageError } from '../../../../src/cli/exit.js';
-import { contextOf, itemsOf, jsonLines } from '../support.js';
+import { reportError, UsageError } from '../../../../src/cli/exit.js';
+import { contextOf, itemsOf, jsonLines, recordingIo } from '../support.js';
 
 function standIn() {
   const calls: unknown[][] = [];
@@ -47,7 +47,11 @@ describe('flashduty api', () => {
       [[], 'the operation path is required, e.g. /incident/list'],
       [['/incident/list', 'more'], 'unexpected argument "more"'],
       [['incident/list'], 'expected a path such as /incident/ack, got "incident/list"'],
-      [['/incident/ack', '--paginate'], '--paginate: /incident/ack is not a list operation of the OpenAPI'],
+      [
+        ['/incident/ack', '--paginate'],
+        '--paginate: /incident/ack is not a list operation of the OpenAPI (did you mean /incident/list?)',
+      ],
+      [['/zzzzzzzz/qqqqq', '--paginate'], '--paginate: /zzzzzzzz/qqqqq is not a list operation of the OpenAPI'],
     ] as const) {
       const { client, done } = run([...args]);
       const error = await done.catch((e: unknown) => e);
@@ -55,5 +59,40 @@ describe('flashduty api', () => {
       expect((error as UsageError).message).toBe(message);
       expect(client.calls).toEqual([]);
     }
+  });
+
+  it('asks the service for any path; when it answers RouteNotFound, the error line names the nearest known path', async () => {
+    const notFound = (path: string) =>
+      Object.assign(new Error(`No route matches ${path}.`), {
+        name: 'RouteNotFoundError',
+        code: 'RouteNotFound',
+        status: 404,
+      });
+    const lines: string[] = [];
+    for (const [path, code] of [
+      ['/incident/lst', 'RouteNotFound'],
+      ['/zzzzzzzz/qqqqq', 'RouteNotFound'],
+      ['/incident/lst', 'InvalidParameter'],
+    ] as const) {
+      const asked: string[] = [];
+      const client = {
+        request: async (p: string) => {
+          asked.push(p);
+          throw code === 'RouteNotFound'
+            ? notFound(p)
+            : Object.assign(new Error('bad'), { name: 'InvalidParameterError', code });
+        },
+      };
+      const error = await API_COMMAND.run(contextOf(API_COMMAND, [path], client)).catch((e: unknown) => e);
+      expect(asked).toEqual([path]); // asked as given: the service may know routes the manifest does not
+      const io = recordingIo();
+      expect(reportError(error, io)).toBe(1);
+      lines.push(io.printed.err);
+    }
+    expect(lines).toEqual([
+      'flashduty: RouteNotFoundError (RouteNotFound): No route matches /incident/lst. Did you mean /incident/list?\n',
+      'flashduty: RouteNotFoundError (RouteNotFound): No route matches /zzzzzzzz/qqqqq.\n',
+      'flashduty: InvalidParameterError (InvalidParameter): bad\n',
+    ]);
   });
 });

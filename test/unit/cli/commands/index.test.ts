@@ -20,6 +20,7 @@ describe('the table', () => {
       'incidents comment',
       'webhooks trigger',
       'webhooks replay',
+      'webhooks listen',
       'webhooks lint',
     ]);
   });

@@ -14,6 +14,11 @@ const lint = commandOf(WEBHOOK_COMMANDS, 'webhooks lint');
 
 const { dir, file } = scratch('flashduty-cli-webhooks-');
 
+/** A command's run on `args`, a usage error of its flags included (they are checked as the context is made). */
+async function runOf(command: typeof trigger, args: string[]): Promise<number> {
+  return command.run(contextOf(command, args));
+}
+
 /** A fetch that answers each request with `answer(url, init)`, recording the requests. */
 function stubFetch(answer: (url: string, init: RequestInit) => Response | Promise<Response>) {
   const requests: Array<{ url: string; init: RequestInit }> = [];
@@ -53,7 +58,7 @@ describe('webhooks trigger: refused before anything is sent', () => {
     expect(fetches).toEqual([]);
   });
 
-  it('refuses a template that does not render, --reorder of events of no incident, and bad numbers', async () => {
+  it('refuses a template that does not render, --reorder of events of no incident, and a --via that is no URL', async () => {
     const broken = file('broken.json', '{"a": {{ }');
     expect(
       await usageError(trigger.run(contextOf(trigger, ['i_new', '--to', 'http://r', '--custom-body', broken]))),
@@ -61,11 +66,32 @@ describe('webhooks trigger: refused before anything is sent', () => {
     expect(await usageError(trigger.run(contextOf(trigger, ['i_new', 'a_new', '--to', 'http://r', '--reorder'])))).toBe(
       "--reorder sends one incident's events: give incident event types (i_new, i_ack, …)",
     );
-    expect(await usageError(trigger.run(contextOf(trigger, ['i_new', '--to', 'http://r', '--count', '0'])))).toBe(
-      '--count: expected a whole number ≥ 1, got "0"',
-    );
     expect(await usageError(trigger.run(contextOf(trigger, ['i_new', '--to', 'http://r', '--via', 'mock'])))).toBe(
       '--via: not a URL: "mock"',
+    );
+  });
+
+  it('refuses each count outside its range, naming the flag and the range, before a mock is even made', async () => {
+    const fetches = stubFetch(() => new Response('{}'));
+    for (const [flag, text, range] of [
+      ['--count', '0', '1 to 100'],
+      ['--count', '101', '1 to 100'],
+      ['--duplicate', '1000000', '1 to 10'],
+      ['--duplicate', '-1', '1 to 10'],
+      ['--duplicate', '0', '1 to 10'],
+    ] as const) {
+      expect(
+        await usageError(runOf(trigger, ['i_new', '--to', 'http://r', '--via', 'http://mock:1', flag, text])),
+      ).toBe(`${flag}: expected a whole number from ${range}, got ${JSON.stringify(text)}`);
+    }
+    expect(fetches).toEqual([]);
+  });
+
+  it('refuses a header HTTP cannot send, naming the header and not its value', async () => {
+    const header = 'X-Token: s3cret\nX-Admin: 1';
+    const message = await usageError(runOf(trigger, ['i_new', '--to', 'http://r', '--header', header]));
+    expect(message).toBe(
+      '--header X-Token: its value has a line break or another control character, which HTTP cannot send; give it on one line',
     );
   });
 });
@@ -112,10 +138,47 @@ describe('webhooks trigger --via a running mock', () => {
       })),
     );
     expect(context.io.printed.err).toBe(
-      "flashduty: recorded in the mock's history as integration 42: flashduty webhooks replay --integration 42 --status all --base-url http://mock:1/ --to http://r/hooks\n".repeat(
+      "flashduty: recorded in the mock's history as integration 42: flashduty webhooks replay --integration 42 --status all --via http://mock:1/ --to http://r/hooks\n".repeat(
         2,
       ),
     );
+  });
+
+  it('reports the receiver’s outcome where its answer names one, in the table and in --json', async () => {
+    const answered = (body: string) => ({ response: { headers: {}, body } });
+    stubFetch(() =>
+      Response.json({
+        integration_id: 42,
+        records: [
+          record('success', 200, { event_id: 'e1', ...answered('{"outcome":"accepted"}') }),
+          record('success', 200, { event_id: 'e1', ...answered('{"outcome":"duplicate"}') }),
+          record('success', 200, { event_id: 'e2', ...answered('ok') }),
+          record('failure', 500, {
+            event_id: 'e3',
+            error: 'HTTP 500',
+            ...answered('{"outcome":"rejected","reason":"handler failed"}'),
+          }),
+        ],
+      }),
+    );
+    const json = contextOf(trigger, ['i_new', '--to', 'http://r', '--via', 'http://mock:1', '--json']);
+    expect(await trigger.run(json)).toBe(1);
+    expect(jsonLines(json.io.printed.out).map((row) => (row as { outcome?: string }).outcome)).toEqual([
+      'accepted',
+      'duplicate',
+      undefined,
+      'rejected',
+    ]);
+    const table = contextOf(trigger, ['i_new', '--to', 'http://r', '--via', 'http://mock:1']);
+    await trigger.run(table);
+    const lines = table.io.printed.out.split('\n');
+    expect(lines[0]).toMatch(/^EVENT_TYPE +EVENT_ID +INCIDENT_ID +STATUS +HTTP_STATUS +OUTCOME +DURATION_MS/);
+    expect(lines.slice(1, 5).map((line) => /\s(accepted|duplicate|rejected)\s/.exec(line)?.[1])).toEqual([
+      'accepted',
+      'duplicate',
+      undefined,
+      'rejected',
+    ]);
   });
 
   it('exits 1 when a delivery failed, and tells a receiver that answered 401 to get its secret header', async () => {
@@ -175,6 +238,11 @@ describe('webhooks replay', () => {
       history([{ event_id: 'e2', event_type: 'i_ack' }]),
     );
     expect(await replay.run(failed)).toBe(1);
+    const outcome = stubFetch(() => Response.json({ outcome: 'duplicate' }));
+    const again = contextOf(replay, ['--integration', '9', '--to', 'http://r/', '--status', 'all', '--json'], client);
+    await replay.run(again);
+    expect(outcome).toHaveLength(1);
+    expect(jsonLines(again.io.printed.out)).toEqual([expect.objectContaining({ outcome: 'duplicate', ok: true })]);
   });
 
   it('asks only for failed deliveries unless told all', async () => {
@@ -184,8 +252,44 @@ describe('webhooks replay', () => {
     expect(client.asked).toEqual([expect.objectContaining({ status: 'failed' })]);
   });
 
+  it('--via a running mock: reads its history with the mock’s own key, whatever the shell holds', async () => {
+    const requests = stubFetch((url) =>
+      url.endsWith('/__mock/credentials') ? Response.json({ app_key: 'fdk_mock' }) : new Response('ok'),
+    );
+    const client = history([{ event_id: 'e1', event_type: 'i_new' }]);
+    const context = contextOf(
+      replay,
+      ['--integration', '9', '--via', 'http://mock:1', '--to', 'http://r/', '--json'],
+      client,
+    );
+    const connections: unknown[] = [];
+    context.client = async (connection) => (connections.push(connection), client as never);
+    expect(await replay.run(context)).toBe(0);
+    expect(requests.map((request) => request.url)).toEqual(['http://mock:1/__mock/credentials', 'http://r/']);
+    expect(connections).toEqual([
+      {
+        options: { appKey: 'fdk_mock', baseUrl: 'http://mock:1/' },
+        source: "the mock's own app key (--via)",
+        baseUrl: 'http://mock:1/',
+      },
+    ]);
+    for (const flag of ['--base-url', '--app-key', '--access-token'])
+      expect(
+        await usageError(
+          runOf(replay, ['--integration', '9', '--via', 'http://mock:1', '--to', 'http://r', flag, 'x']),
+        ),
+      ).toBe(`--via reads the mock's history with the mock's own key: drop ${flag}`);
+    stubFetch(() => Response.json({ error: { code: 'RouteNotFound' } }, { status: 404 }));
+    expect(await usageError(runOf(replay, ['--integration', '9', '--via', 'http://old:1', '--to', 'http://r']))).toBe(
+      '--via: http://old:1/ is no flashduty mock (HTTP 404)',
+    );
+  });
+
   it('refuses a missing integration, an unknown --status and an argument', async () => {
     expect(await usageError(replay.run(contextOf(replay, ['--to', 'http://r'])))).toBe('--integration is required');
+    expect(await usageError(replay.run(contextOf(replay, ['--integration', '0', '--to', 'http://r'])))).toBe(
+      '--integration: expected an id (a whole number ≥ 1), got "0"',
+    );
     expect(
       await usageError(replay.run(contextOf(replay, ['--integration', '1', '--to', 'http://r', '--status', 'ok']))),
     ).toBe('--status: expected failed or all, got "ok"');
