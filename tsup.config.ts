@@ -43,6 +43,8 @@ const APART: Record<string, string> = {
   // receiver in an app without a tracer provider never loads them).
   'src/webhooks/stores/memory.ts': 'webhooks-memory-store.js',
   'src/webhooks/span.ts': 'webhooks-span.js',
+  // The metrics' instruments (an app without a meter provider never loads them).
+  'src/webhooks/metric-instruments.ts': 'webhooks-metric-instruments.js',
   // The adapters behind `receiver.fetchHandler` (a Node app never loads it) and
   // `receiver.nodeMiddleware()` (an app on fetchHandler, Fastify or `receive()` never loads it).
   'src/webhooks/adapters/fetch.ts': 'webhooks-fetch-adapter.js',

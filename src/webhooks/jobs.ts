@@ -16,16 +16,15 @@
 //   moved to BullMQ's delayed set without using an attempt, waiting 1 s, 2 s, 4 s … up to 30 s
 //   between starts, so an outage of any length costs no attempt and the job runs once the store
 //   answers. A job that is not a delivery fails for good (BullMQ's `UnrecoverableError`).
-// - Metrics (with a meter provider registered, as metrics.ts): `flashduty.webhook.jobs`, every job
-//   by its outcome, and `flashduty.webhook.queue.wait`, from the handoff (the answer) to the job's
+// - Metrics (metric-instruments.ts, with a meter provider registered): `flashduty.webhook.jobs`, every job by
+//   its outcome, and `flashduty.webhook.queue.wait`, from the handoff (the answer) to the job's
 //   first start, in seconds.
 
 import { FlashdutyError } from '../internal/flashduty-error.js';
 import { messageOf } from './handlers.js';
 import type { Deadline } from './deadline.js';
 import type { DeliveryReader } from './kinds.js';
-import { instruments } from '../internal/otel.js';
-import { SECONDS } from './metrics.js';
+import { countJob, recordQueueWait } from './metric-instruments.js';
 import type { Fate, Pipeline } from './pipeline.js';
 import { connectionOf, jobIdFor, NO_REPLICAS, type WebhookJob, type WebhookQueue } from './queue.js';
 import type { Traced } from './span.js';
@@ -86,12 +85,6 @@ export interface JobResult {
   outcome: 'accepted' | 'duplicate' | 'stale';
 }
 
-/** The queue mode's instruments (metrics.ts has the receiver's). */
-const jobInstruments = /* @__PURE__ */ instruments((meter) => ({
-  jobs: meter.createCounter('flashduty.webhook.jobs'),
-  queueWait: meter.createHistogram('flashduty.webhook.queue.wait', { unit: 's', advice: SECONDS }),
-}));
-
 /** Longest wait between starts of a job whose store call failed. */
 const MAX_STORE_WAIT_MS = 30_000;
 
@@ -131,9 +124,7 @@ export async function runJob(job: WebhookJob, read: DeliveryReader, pipeline: Pi
   }
   const { event, keys } = delivery;
   if ((job.attemptsStarted ?? (job.attemptsMade ?? 0) + 1) <= 1 && job.timestamp !== undefined)
-    jobInstruments()?.queueWait.record(Math.max(0, Date.now() - job.timestamp) / 1000, {
-      'flashduty.webhook.event_type': keys.eventType,
-    });
+    recordQueueWait(Math.max(0, Date.now() - job.timestamp) / 1000, keys.eventType);
   const fate = await pipeline.process(event, keys, { token: job.id ?? jobIdFor(keys.eventId) });
   return { ...fate, event };
 }
@@ -144,10 +135,7 @@ export async function runJob(job: WebhookJob, read: DeliveryReader, pipeline: Pi
  * rejects with BullMQ's `DelayedError` (a job that cannot be moved rejects with the store's error).
  */
 export async function endJob(job: WebhookJob, token: string | undefined, run: JobRun): Promise<JobResult> {
-  jobInstruments()?.jobs.add(1, {
-    'flashduty.webhook.outcome': run.outcome,
-    'flashduty.webhook.event_type': run.event?.event_type,
-  });
+  countJob(run.outcome, run.event?.event_type);
   if (run.outcome === 'rejected') throw run.error;
   if (run.outcome === 'unrecorded') {
     if (typeof job.moveToDelayed !== 'function' || token === undefined) throw run.error;

@@ -2,36 +2,36 @@
 //   flashduty.webhook.deliveries        counter: every delivery by its outcome (accepted, duplicate,
 //                                       stale, rejected, unrecorded) and event type
 //   flashduty.webhook.handler.duration  histogram, s: one event's handlers, `error.type` when they failed
-// (The queue mode's own, `flashduty.webhook.jobs` and `flashduty.webhook.queue.wait`, are in jobs.ts.)
-// With no meter provider registered, each costs one property read and a branch; with one, the
-// instruments are made once per provider and every measurement is recorded at once.
+// (The queue mode's own, `flashduty.webhook.jobs` and `flashduty.webhook.queue.wait`, are recorded
+// by jobs.ts.) The instruments, and what bounds their attributes, are in metric-instruments.ts.
+// With no meter provider registered, a measurement costs one property read and a branch. With one,
+// the instruments' code loads with the first measurement, which is recorded once it has loaded;
+// every later one at once.
 
-import { instruments } from '../internal/otel.js';
+import { loader, withLoaded } from '../internal/lazy.js';
+import { NOTHING } from '../internal/maybe.js';
+import { meterProvider } from '../internal/otel.js';
 
-/** @internal Bucket bounds in seconds for handler runs and queue waits: 5 ms to 2 min. */
-export const SECONDS = { explicitBucketBoundaries: [0.005, 0.01, 0.05, 0.1, 0.5, 1, 5, 10, 30, 60, 120] };
+/** @internal The instruments, loaded with the first measurement an app's meter provider takes. */
+export const loadInstruments = /* @__PURE__ */ loader(() => import('./metric-instruments.js'));
 
-const receiverInstruments = /* @__PURE__ */ instruments((meter) => ({
-  deliveries: meter.createCounter('flashduty.webhook.deliveries'),
-  handlerDuration: meter.createHistogram('flashduty.webhook.handler.duration', { unit: 's', advice: SECONDS }),
-}));
+/** Records with the instruments, at once when their code has loaded (a load that failed costs this measurement). */
+function measure(record: (instruments: Awaited<ReturnType<typeof loadInstruments>>) => void): void {
+  const done = withLoaded(loadInstruments, record);
+  if (done instanceof Promise) done.catch(NOTHING);
+}
 
 /** Counts a delivery by its outcome. */
 export function countDelivery(outcome: string, eventType: string | undefined): void {
-  receiverInstruments()?.deliveries.add(1, {
-    'flashduty.webhook.outcome': outcome,
-    'flashduty.webhook.event_type': eventType,
-  });
+  if (meterProvider()) measure((made) => made.countDelivery(outcome, eventType));
 }
 
 /** Starts timing an event's handlers; the returned function records the run (with its failure, if any). */
 export function handlerTimer(eventType: string): ((error?: unknown) => void) | undefined {
-  const made = receiverInstruments();
-  if (!made) return undefined;
+  if (!meterProvider()) return undefined;
   const started = performance.now();
-  return (error) =>
-    made.handlerDuration.record((performance.now() - started) / 1000, {
-      'flashduty.webhook.event_type': eventType,
-      'error.type': error === undefined ? undefined : ((error as Error | null)?.name ?? 'Error'),
-    });
+  return (error) => {
+    const seconds = (performance.now() - started) / 1000;
+    measure((made) => made.recordHandlerRun(seconds, eventType, error === undefined ? undefined : { error }));
+  };
 }

@@ -2,18 +2,22 @@
 // `@opentelemetry/api`, read on demand. The receiver counts deliveries by outcome (all five) and
 // jobs, times handlers (with error.type when they fail) and the queue wait (a real BullMQ queue on
 // a real redis-server); the client times every HTTP attempt against the mock on loopback, naming
-// the operation by its path and never the app key. Nothing is recorded without a provider.
+// the operation by its path template and never the app key. Nothing is recorded without a provider.
 import { metrics } from '@opentelemetry/api';
 import { type DataPoint, type Histogram, MeterProvider } from '@opentelemetry/sdk-metrics';
 import { Queue, Worker } from 'bullmq';
-import { afterAll, afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { RouteNotFoundError } from '../../src/index.js';
 import { buildWebhookEvent } from '../../src/testing/index.js';
 import { MemoryStateStore, type StateStore, WebhookReceiver } from '../../src/webhooks/index.js';
+import { loadInstruments } from '../../src/webhooks/metrics.js';
 import { DAY, NOW, receive, rejection, startMock } from '../helpers.js';
 import { startRedis } from './support/redis.js';
 import { OnDemandMetricReader } from '../otel.js';
 
+// The instruments' code loads with the first measurement (metrics.ts); loaded here first, so that
+// each test's measurements are recorded by the time its deliveries are answered.
+beforeAll(() => loadInstruments());
 let reader: OnDemandMetricReader;
 beforeEach(() => {
   reader = new OnDemandMetricReader();
@@ -116,10 +120,12 @@ describe('the receiver', () => {
 });
 
 describe('the client', () => {
-  it('times every HTTP attempt, naming the operation by its path, never the app key', async () => {
+  it('times every HTTP attempt, naming the operation by its path template, never the app key', async () => {
     const client = h.client();
     await client.listIncidents({ start_time: NOW - 7 * DAY, end_time: NOW });
     await rejection(client.request('/no/such/route' as never, {}));
+    const trigger = h.service.automations.createTrigger();
+    await client.automations.triggers.fire({ trigger_id: trigger.trigger_id }, { token: trigger.token });
     const durations = await points('http.client.request.duration');
     const list = durations.find((p) => p.attributes['flashduty.operation'] === '/incident/list');
     expect(list?.attributes).toEqual({
@@ -128,12 +134,19 @@ describe('the client', () => {
       'server.address': '127.0.0.1',
       'flashduty.operation': '/incident/list',
     });
-    const missing = durations.find((p) => p.attributes['flashduty.operation'] === '/no/such/route');
+    // A path no operation matches: `_OTHER`, not the path.
+    const missing = durations.find((p) => p.attributes['flashduty.operation'] === '_OTHER');
     expect(missing?.attributes).toMatchObject({
       'http.response.status_code': 404,
       'error.type': RouteNotFoundError.name,
     });
-    expect(JSON.stringify(durations)).not.toContain(h.service.appKey);
+    const fired = durations.find(
+      (p) => p.attributes['flashduty.operation'] === '/safari/automation/triggers/{trigger_id}/fire',
+    );
+    expect(fired?.attributes['http.response.status_code']).toBe(200);
+    const recorded = JSON.stringify(durations);
+    for (const unbounded of [h.service.appKey, trigger.token, trigger.trigger_id, '/no/such/route'])
+      expect(recorded).not.toContain(unbounded);
   });
 
   it('records nothing once no provider is registered', async () => {

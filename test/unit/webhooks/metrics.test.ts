@@ -1,8 +1,12 @@
-// The receiver's metrics (src/webhooks/metrics.ts) through the real OpenTelemetry API and SDK: with
-// no meter provider registered, nothing is made or recorded (handlerTimer gives no timer); with one,
-// flashduty.webhook.deliveries counts deliveries by outcome and event type, and
-// flashduty.webhook.handler.duration times handlers in seconds, with error.type when they failed.
-// The provider is read on each call: one registered later is used, one disabled is dropped.
+// The receiver's metrics (src/webhooks/metrics.ts, src/webhooks/metric-instruments.ts) through the
+// real OpenTelemetry API and SDK: with no meter provider registered, nothing is loaded, made or
+// recorded (handlerTimer gives no timer); with one, the instruments' code loads with the first
+// measurement (which is recorded once it has), flashduty.webhook.deliveries counts deliveries by
+// outcome and event type, flashduty.webhook.handler.duration times handlers in seconds, with
+// error.type when they failed, and the queue mode's jobs and waits are recorded likewise. Every
+// instrument has a description and a unit; an event type the SDK does not know is `_OTHER`,
+// whatever its length. The provider is read on each call: one registered later is used, one
+// disabled is dropped.
 import { metrics } from '@opentelemetry/api';
 import {
   DataPointType,
@@ -12,7 +16,9 @@ import {
   MeterProvider,
 } from '@opentelemetry/sdk-metrics';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { countDelivery, handlerTimer, SECONDS } from '../../../src/webhooks/metrics.js';
+import { countJob, recordQueueWait, SECONDS } from '../../../src/webhooks/metric-instruments.js';
+import { countDelivery, handlerTimer, loadInstruments } from '../../../src/webhooks/metrics.js';
+import { ALERT_EVENT_TYPES, INCIDENT_EVENT_TYPES } from '../../../src/webhooks/index.js';
 import { OnDemandMetricReader } from '../../otel.js';
 
 /** A MeterProvider registered globally, read through its reader. */
@@ -23,6 +29,7 @@ function register() {
 }
 afterEach(() => {
   metrics.disable();
+  vi.restoreAllMocks();
 });
 
 /** Every metric the reader holds, by name. */
@@ -40,13 +47,39 @@ async function points(reader: OnDemandMetricReader, name: string) {
   return ((await collected(reader)).get(name)?.dataPoints ?? []) as Array<DataPoint<number | Histogram>>;
 }
 
+/** metrics.ts as a receiver's first delivery finds it: its instruments not loaded yet. */
+async function unloaded(): Promise<typeof import('../../../src/webhooks/metrics.js')> {
+  vi.resetModules();
+  const fresh = await import('../../../src/webhooks/metrics.js');
+  expect(fresh.loadInstruments.value).toBeUndefined();
+  return fresh;
+}
+
 describe('with no meter provider registered', () => {
-  it('countDelivery records nothing and handlerTimer gives no timer', () => {
-    expect(countDelivery('accepted', 'i_new')).toBeUndefined();
-    expect(handlerTimer('i_new')).toBeUndefined();
+  it('countDelivery records nothing, handlerTimer gives no timer, and the instruments never load', async () => {
+    const fresh = await unloaded();
+    expect(fresh.countDelivery('accepted', 'i_new')).toBeUndefined();
+    expect(fresh.handlerTimer('i_new')).toBeUndefined();
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(fresh.loadInstruments.value).toBeUndefined();
+  });
+});
+
+describe('with one', () => {
+  it('the first measurement loads the instruments and is recorded once they have loaded', async () => {
+    const fresh = await unloaded();
+    const reader = register();
+    fresh.countDelivery('accepted', 'i_new');
+    await vi.waitFor(async () =>
+      expect((await points(reader, 'flashduty.webhook.deliveries')).map((p) => p.value)).toEqual([1]),
+    );
+    expect(fresh.loadInstruments.value).toBeDefined();
+    fresh.countDelivery('accepted', 'i_new'); // at once now
+    expect((await points(reader, 'flashduty.webhook.deliveries')).map((p) => p.value)).toEqual([2]);
   });
 
   it('a provider registered later is used, and one disabled is no longer', async () => {
+    await loadInstruments();
     countDelivery('accepted', 'i_new'); // before any provider: lost
     const reader = register();
     countDelivery('accepted', 'i_new');
@@ -56,10 +89,28 @@ describe('with no meter provider registered', () => {
     expect(handlerTimer('i_new')).toBeUndefined();
     expect((await points(reader, 'flashduty.webhook.deliveries')).map((p) => p.value)).toEqual([1]);
   });
+
+  it('every instrument has a description and a unit', async () => {
+    await loadInstruments();
+    const reader = register();
+    countDelivery('accepted', 'i_new');
+    handlerTimer('i_new')?.();
+    countJob('accepted', 'i_new');
+    recordQueueWait(0.1, 'i_new');
+    const descriptors = [...(await collected(reader)).values()].map(({ descriptor }) => descriptor);
+    expect(descriptors.map(({ name, unit }) => [name, unit])).toEqual([
+      ['flashduty.webhook.deliveries', '{delivery}'],
+      ['flashduty.webhook.handler.duration', 's'],
+      ['flashduty.webhook.jobs', '{job}'],
+      ['flashduty.webhook.queue.wait', 's'],
+    ]);
+    for (const { name, description } of descriptors) expect(description, name).toMatch(/^[A-Z].{15,}/);
+  });
 });
 
 describe('flashduty.webhook.deliveries', () => {
   it('counts each delivery by its outcome and event type', async () => {
+    await loadInstruments();
     const reader = register();
     countDelivery('accepted', 'i_ack');
     countDelivery('accepted', 'i_ack');
@@ -83,6 +134,34 @@ describe('flashduty.webhook.deliveries', () => {
   });
 });
 
+describe('event types: the SDK’s own, else _OTHER', () => {
+  const known = [...INCIDENT_EVENT_TYPES, ...ALERT_EVENT_TYPES];
+  const unknown = ['i_added_later', 'I_NEW', 'a_new ', '__proto__', 'constructor', 'x'.repeat(65_536)];
+
+  it('every instrument keeps each known type and records any other as _OTHER', async () => {
+    await loadInstruments();
+    const reader = register();
+    for (const type of [...known, ...unknown]) {
+      countDelivery('accepted', type);
+      handlerTimer(type)?.();
+      countJob('accepted', type);
+      recordQueueWait(0.01, type);
+    }
+    const instruments = [
+      'flashduty.webhook.deliveries',
+      'flashduty.webhook.handler.duration',
+      'flashduty.webhook.jobs',
+      'flashduty.webhook.queue.wait',
+    ];
+    for (const name of instruments) {
+      const seen = (await points(reader, name)).map((p) => p.attributes['flashduty.webhook.event_type']);
+      expect([...seen].sort(), name).toEqual([...known, '_OTHER'].sort());
+      const other = (await points(reader, name)).find((p) => p.attributes['flashduty.webhook.event_type'] === '_OTHER');
+      expect(other && (typeof other.value === 'number' ? other.value : other.value.count), name).toBe(unknown.length);
+    }
+  });
+});
+
 describe('flashduty.webhook.handler.duration', () => {
   /** A clock the test moves: performance.now() in ms. */
   function clock() {
@@ -92,6 +171,7 @@ describe('flashduty.webhook.handler.duration', () => {
   }
 
   it('records the run in seconds, with no error.type when the handlers succeeded', async () => {
+    await loadInstruments();
     const reader = register();
     const time = clock();
     const done = handlerTimer('i_ack');
@@ -104,10 +184,25 @@ describe('flashduty.webhook.handler.duration', () => {
     const [point] = (metric?.dataPoints ?? []) as Array<DataPoint<Histogram>>;
     expect(point?.attributes).toEqual({ 'flashduty.webhook.event_type': 'i_ack' });
     expect(point?.value).toMatchObject({ count: 1, sum: 0.25 });
-    expect(point?.value.buckets.boundaries).toEqual(SECONDS.explicitBucketBoundaries);
+    expect(point?.value.buckets.boundaries).toEqual(SECONDS);
+  });
+
+  it('times the run, not the load of the instruments that records it', async () => {
+    const fresh = await unloaded();
+    const reader = register();
+    const time = clock();
+    const done = fresh.handlerTimer('i_ack');
+    time.now += 100;
+    done?.();
+    time.now += 5_000; // however long the load takes
+    await fresh.loadInstruments();
+    await vi.waitFor(async () => expect(await points(reader, 'flashduty.webhook.handler.duration')).toHaveLength(1));
+    const [point] = (await points(reader, 'flashduty.webhook.handler.duration')) as Array<DataPoint<Histogram>>;
+    expect(point?.value.sum).toBe(0.1);
   });
 
   it("records error.type when they failed: the error's name, or Error for a thrown non-error", async () => {
+    await loadInstruments();
     const reader = register();
     const time = clock();
     const runs: Array<[string, unknown]> = [

@@ -1,0 +1,75 @@
+// The receiver's instruments, loaded with the first measurement once an app has registered a meter
+// provider (metrics.ts; jobs.ts imports them itself): a receiver in an app without one never loads
+// them. Each instrument has a description and a unit, and every attribute a bounded set of values,
+// whatever a sender sends: the event type is one the SDK knows, else `_OTHER`; the recording
+// functions bound it, so that no caller can forget to.
+
+import { instruments } from '../internal/otel.js';
+import { isServiceEventType } from './payload.js';
+
+/** Bucket bounds in seconds for handler runs and queue waits: 5 ms to 2 min. */
+export const SECONDS = [0.005, 0.01, 0.05, 0.1, 0.5, 1, 5, 10, 30, 60, 120];
+
+/** `flashduty.webhook.event_type` of an event type the SDK does not know (as OpenTelemetry names such a value). */
+export const OTHER_EVENT_TYPE = '_OTHER';
+
+/** The event type as metrics record it: one of the SDK's, `_OTHER`, or none (an invalid payload). */
+function bounded(eventType: string | undefined): string | undefined {
+  return eventType === undefined || isServiceEventType(eventType) ? eventType : OTHER_EVENT_TYPE;
+}
+
+/** The class of what a handler threw: its `name`, or `Error` for something that has none. */
+const errorType = (error: unknown) => (error as Error | null)?.name ?? 'Error';
+
+const receiverInstruments = /* @__PURE__ */ instruments((meter) => ({
+  deliveries: meter.createCounter('flashduty.webhook.deliveries', {
+    unit: '{delivery}',
+    description: 'Webhook deliveries received, by outcome and event type',
+  }),
+  handlerDuration: meter.createHistogram('flashduty.webhook.handler.duration', {
+    unit: 's',
+    description: "Duration of one event's handlers, all of them",
+    advice: { explicitBucketBoundaries: SECONDS },
+  }),
+}));
+
+const jobInstruments = /* @__PURE__ */ instruments((meter) => ({
+  jobs: meter.createCounter('flashduty.webhook.jobs', {
+    unit: '{job}',
+    description: 'Jobs of receiver.processor(), by outcome and event type',
+  }),
+  queueWait: meter.createHistogram('flashduty.webhook.queue.wait', {
+    unit: 's',
+    description: "Time from a delivery's handoff to the queue to its job's first start",
+    advice: { explicitBucketBoundaries: SECONDS },
+  }),
+}));
+
+/** Counts a delivery by its outcome. */
+export function countDelivery(outcome: string, eventType: string | undefined): void {
+  receiverInstruments()?.deliveries.add(1, {
+    'flashduty.webhook.outcome': outcome,
+    'flashduty.webhook.event_type': bounded(eventType),
+  });
+}
+
+/** Records a run of an event's handlers, with the class of what they threw when they failed. */
+export function recordHandlerRun(seconds: number, eventType: string, failure?: { error: unknown }): void {
+  receiverInstruments()?.handlerDuration.record(seconds, {
+    'flashduty.webhook.event_type': bounded(eventType),
+    'error.type': failure && errorType(failure.error),
+  });
+}
+
+/** Counts a job of `processor()` by its outcome. */
+export function countJob(outcome: string, eventType: string | undefined): void {
+  jobInstruments()?.jobs.add(1, {
+    'flashduty.webhook.outcome': outcome,
+    'flashduty.webhook.event_type': bounded(eventType),
+  });
+}
+
+/** Records how long a job waited in the queue before its first start. */
+export function recordQueueWait(seconds: number, eventType: string): void {
+  jobInstruments()?.queueWait.record(seconds, { 'flashduty.webhook.event_type': bounded(eventType) });
+}
