@@ -263,7 +263,9 @@ describe('the tarball', () => {
     // Every recipe of examples/ as source, and only that: no dependencies, lock files, builds or env
     // files that a local run of an example (Next.js, wrangler) leaves beside it.
     expect(examples.length).toBeGreaterThan(12);
-    expect(files.filter((f) => f.startsWith('examples/')).sort()).toEqual(examples);
+    expect(files.filter((f) => f.startsWith('examples/')).sort()).toEqual(
+      [...examples, 'examples/observability/grafana-dashboard.json'].sort(),
+    );
     // Code and types only: no source maps (see tsup.config.ts), no leftovers of other builds.
     expect(files.filter((f) => !/^dist\/.+\.(js|cjs|d\.ts|d\.cts)$/.test(f) && f.startsWith('dist/'))).toEqual([]);
   });
@@ -292,13 +294,16 @@ describe('the tarball', () => {
     // Such a file has its own copy of what it imports: an error class of its own would fail
     // `instanceof` against the entry's class. FlashdutyError is recognised across copies by its brand.
     const apart = files.filter((f) =>
-      /^dist\/(schemas-deep|webhooks-(payload-problems|custom-body-keys|jobs|memory-store|span))\.js$/.test(f),
+      /^dist\/(schemas-deep|webhooks-(payload-problems|custom-body-keys|jobs|memory-store|span|metric-instruments))\.js$/.test(
+        f,
+      ),
     );
     expect(apart.sort()).toEqual([
       'dist/schemas-deep.js',
       'dist/webhooks-custom-body-keys.js',
       'dist/webhooks-jobs.js',
       'dist/webhooks-memory-store.js',
+      'dist/webhooks-metric-instruments.js',
       'dist/webhooks-payload-problems.js',
       'dist/webhooks-span.js',
     ]);
