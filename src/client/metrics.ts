@@ -5,10 +5,11 @@
 // Every attribute has a bounded set of values, so that a backend can hold the series: the operation
 // is its path template (operation-template.ts), `_OTHER` for a path no operation matches, and never
 // the query (the app key rides there).
-// With no meter provider registered, an attempt pays one property read and a branch.
+// With no meter provider registered, an attempt pays one property read and a branch; a meter that
+// throws costs the measurement, never the call.
 
 import { NOTHING } from '../internal/maybe.js';
-import { instruments } from '../internal/otel.js';
+import { instruments, quietly } from '../internal/otel.js';
 import { operationTemplate } from './operation-template.js';
 
 /** The bucket bounds OpenTelemetry's HTTP semantic conventions advise for request durations, in seconds. */
@@ -40,13 +41,15 @@ export function attemptTimer(
   return (status, error) => {
     const seconds = (performance.now() - started) / 1000;
     const record = (template: string | undefined) =>
-      made.duration.record(seconds, {
-        'http.request.method': method,
-        'http.response.status_code': status,
-        'server.address': new URL(baseUrl).hostname,
-        'flashduty.operation': template ?? OTHER_OPERATION,
-        'error.type': error?.name,
-      });
+      quietly(() =>
+        made.duration.record(seconds, {
+          'http.request.method': method,
+          'http.response.status_code': status,
+          'server.address': new URL(baseUrl).hostname,
+          'flashduty.operation': template ?? OTHER_OPERATION,
+          'error.type': error?.name,
+        }),
+      );
     const template = operationTemplate(path);
     if (template instanceof Promise) template.then(record, NOTHING);
     else record(template);

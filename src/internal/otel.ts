@@ -7,7 +7,8 @@
 // (this file is all that loads up front); the span code loads on the first traced call. Metrics
 // likewise: with no meter provider registered (`metrics.setGlobalMeterProvider()`), recording a
 // measurement is one property read and a branch; with one, its instruments are made once per
-// provider.
+// provider. A meter that throws (making an instrument, or recording) costs the measurement, never
+// the work measured: a call, a delivery, a job.
 
 import { lazy } from './lazy.js';
 
@@ -56,10 +57,19 @@ export function instruments<T>(make: (meter: MeterLike) => T): () => T | undefin
     const current = meterProvider();
     if (current !== provider) {
       provider = current;
-      made = current ? make(current.getMeter('flashduty-sdk')) : undefined;
+      made = current ? quietly(() => make(current.getMeter('flashduty-sdk'))) : undefined;
     }
     return made;
   };
+}
+
+/** `record()`'s result; `undefined` when it throws (a meter of the app's that is broken). */
+export function quietly<T>(record: () => T): T | undefined {
+  try {
+    return record();
+  } catch {
+    return undefined;
+  }
 }
 
 /** The registry, when an app registered a tracer provider through `@opentelemetry/api` 1.x. */

@@ -2,9 +2,10 @@
 // provider (metrics.ts; jobs.ts imports them itself): a receiver in an app without one never loads
 // them. Each instrument has a description and a unit, and every attribute a bounded set of values,
 // whatever a sender sends: the event type is one the SDK knows, else `_OTHER`; the recording
-// functions bound it, so that no caller can forget to.
+// functions bound it, so that no caller can forget to. A meter that throws costs the measurement,
+// never the delivery or the job (otel.ts `quietly`).
 
-import { instruments } from '../internal/otel.js';
+import { instruments, quietly } from '../internal/otel.js';
 import { isServiceEventType } from './payload.js';
 
 /** Bucket bounds in seconds for handler runs and queue waits: 5 ms to 2 min. */
@@ -47,29 +48,35 @@ const jobInstruments = /* @__PURE__ */ instruments((meter) => ({
 
 /** Counts a delivery by its outcome. */
 export function countDelivery(outcome: string, eventType: string | undefined): void {
-  receiverInstruments()?.deliveries.add(1, {
-    'flashduty.webhook.outcome': outcome,
-    'flashduty.webhook.event_type': bounded(eventType),
-  });
+  quietly(() =>
+    receiverInstruments()?.deliveries.add(1, {
+      'flashduty.webhook.outcome': outcome,
+      'flashduty.webhook.event_type': bounded(eventType),
+    }),
+  );
 }
 
 /** Records a run of an event's handlers, with the class of what they threw when they failed. */
 export function recordHandlerRun(seconds: number, eventType: string, failure?: { error: unknown }): void {
-  receiverInstruments()?.handlerDuration.record(seconds, {
-    'flashduty.webhook.event_type': bounded(eventType),
-    'error.type': failure && errorType(failure.error),
-  });
+  quietly(() =>
+    receiverInstruments()?.handlerDuration.record(seconds, {
+      'flashduty.webhook.event_type': bounded(eventType),
+      'error.type': failure && errorType(failure.error),
+    }),
+  );
 }
 
 /** Counts a job of `processor()` by its outcome. */
 export function countJob(outcome: string, eventType: string | undefined): void {
-  jobInstruments()?.jobs.add(1, {
-    'flashduty.webhook.outcome': outcome,
-    'flashduty.webhook.event_type': bounded(eventType),
-  });
+  quietly(() =>
+    jobInstruments()?.jobs.add(1, {
+      'flashduty.webhook.outcome': outcome,
+      'flashduty.webhook.event_type': bounded(eventType),
+    }),
+  );
 }
 
 /** Records how long a job waited in the queue before its first start. */
 export function recordQueueWait(seconds: number, eventType: string): void {
-  jobInstruments()?.queueWait.record(seconds, { 'flashduty.webhook.event_type': bounded(eventType) });
+  quietly(() => jobInstruments()?.queueWait.record(seconds, { 'flashduty.webhook.event_type': bounded(eventType) }));
 }

@@ -47,10 +47,15 @@ async function points(reader: OnDemandMetricReader, name: string) {
   return ((await collected(reader)).get(name)?.dataPoints ?? []) as Array<DataPoint<number | Histogram>>;
 }
 
-/** metrics.ts as a receiver's first delivery finds it: its instruments not loaded yet. */
+let copies = 0;
+/**
+ * metrics.ts as a receiver's first delivery finds it: its instruments not loaded yet (a copy of its
+ * own: the test files of a worker share their modules, vitest.config.ts).
+ */
 async function unloaded(): Promise<typeof import('../../../src/webhooks/metrics.js')> {
-  vi.resetModules();
-  const fresh = await import('../../../src/webhooks/metrics.js');
+  const fresh = (await import(
+    /* @vite-ignore */ `../../../src/webhooks/metrics.js?copy=${++copies}`
+  )) as typeof import('../../../src/webhooks/metrics.js');
   expect(fresh.loadInstruments.value).toBeUndefined();
   return fresh;
 }
@@ -105,6 +110,25 @@ describe('with one', () => {
       ['flashduty.webhook.queue.wait', 's'],
     ]);
     for (const { name, description } of descriptors) expect(description, name).toMatch(/^[A-Z].{15,}/);
+  });
+});
+
+describe('a meter that throws', () => {
+  it('costs the measurement, never the delivery or the job', async () => {
+    await loadInstruments();
+    const broken = () => {
+      throw new Error('meter broke');
+    };
+    const meter = { createCounter: () => ({ add: broken }), createHistogram: () => ({ record: broken }) };
+    metrics.setGlobalMeterProvider({ getMeter: () => meter } as unknown as MeterProvider);
+    expect(() => countDelivery('accepted', 'i_new')).not.toThrow();
+    expect(() => handlerTimer('i_new')?.(new Error('handler'))).not.toThrow();
+    expect(() => countJob('accepted', 'i_new')).not.toThrow();
+    expect(() => recordQueueWait(1, 'i_new')).not.toThrow();
+    metrics.disable();
+    metrics.setGlobalMeterProvider({ getMeter: broken } as unknown as MeterProvider);
+    expect(() => countDelivery('accepted', 'i_new')).not.toThrow();
+    expect(() => countJob('accepted', 'i_new')).not.toThrow();
   });
 });
 
