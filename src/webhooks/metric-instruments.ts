@@ -22,34 +22,33 @@ function bounded(eventType: string | undefined): string | undefined {
 /** The class of what a handler threw: its `name`, or `Error` for something that has none. */
 const errorType = (error: unknown) => (error as Error | null)?.name ?? 'Error';
 
-const receiverInstruments = /* @__PURE__ */ instruments((meter) => ({
+/** A duration histogram's options: in seconds, with the bounds above. */
+const inSeconds = (description: string) => ({ unit: 's', description, advice: { explicitBucketBoundaries: SECONDS } });
+
+const webhookInstruments = /* @__PURE__ */ instruments((meter) => ({
   deliveries: meter.createCounter('flashduty.webhook.deliveries', {
     unit: '{delivery}',
     description: 'Webhook deliveries received, by outcome and event type',
   }),
-  handlerDuration: meter.createHistogram('flashduty.webhook.handler.duration', {
-    unit: 's',
-    description: "Duration of one event's handlers, all of them",
-    advice: { explicitBucketBoundaries: SECONDS },
-  }),
-}));
-
-const jobInstruments = /* @__PURE__ */ instruments((meter) => ({
+  handlerDuration: meter.createHistogram(
+    'flashduty.webhook.handler.duration',
+    inSeconds("Duration of one event's handlers, all of them"),
+  ),
+  // Queue mode's (jobs.ts): an app without a queue makes them and never records with them.
   jobs: meter.createCounter('flashduty.webhook.jobs', {
     unit: '{job}',
     description: 'Jobs of receiver.processor(), by outcome and event type',
   }),
-  queueWait: meter.createHistogram('flashduty.webhook.queue.wait', {
-    unit: 's',
-    description: "Time from a delivery's handoff to the queue to its job's first start",
-    advice: { explicitBucketBoundaries: SECONDS },
-  }),
+  queueWait: meter.createHistogram(
+    'flashduty.webhook.queue.wait',
+    inSeconds("Time from a delivery's handoff to the queue to its job's first start"),
+  ),
 }));
 
 /** Counts a delivery by its outcome. */
 export function countDelivery(outcome: string, eventType: string | undefined): void {
   quietly(() =>
-    receiverInstruments()?.deliveries.add(1, {
+    webhookInstruments()?.deliveries.add(1, {
       'flashduty.webhook.outcome': outcome,
       'flashduty.webhook.event_type': bounded(eventType),
     }),
@@ -59,7 +58,7 @@ export function countDelivery(outcome: string, eventType: string | undefined): v
 /** Records a run of an event's handlers, with the class of what they threw when they failed. */
 export function recordHandlerRun(seconds: number, eventType: string, failure?: { error: unknown }): void {
   quietly(() =>
-    receiverInstruments()?.handlerDuration.record(seconds, {
+    webhookInstruments()?.handlerDuration.record(seconds, {
       'flashduty.webhook.event_type': bounded(eventType),
       'error.type': failure && errorType(failure.error),
     }),
@@ -69,7 +68,7 @@ export function recordHandlerRun(seconds: number, eventType: string, failure?: {
 /** Counts a job of `processor()` by its outcome. */
 export function countJob(outcome: string, eventType: string | undefined): void {
   quietly(() =>
-    jobInstruments()?.jobs.add(1, {
+    webhookInstruments()?.jobs.add(1, {
       'flashduty.webhook.outcome': outcome,
       'flashduty.webhook.event_type': bounded(eventType),
     }),
@@ -78,5 +77,7 @@ export function countJob(outcome: string, eventType: string | undefined): void {
 
 /** Records how long a job waited in the queue before its first start. */
 export function recordQueueWait(seconds: number, eventType: string): void {
-  quietly(() => jobInstruments()?.queueWait.record(seconds, { 'flashduty.webhook.event_type': bounded(eventType) }));
+  quietly(() =>
+    webhookInstruments()?.queueWait.record(seconds, { 'flashduty.webhook.event_type': bounded(eventType) }),
+  );
 }

@@ -15,8 +15,9 @@ import { MeterProvider } from '@opentelemetry/sdk-metrics';
 import { Queue, Worker } from 'bullmq';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { buildDelivery, buildWebhookEvent } from '../../src/testing/index.js';
-import { MemoryStateStore, type StateStore, WebhookReceiver } from '../../src/webhooks/index.js';
+import { WebhookReceiver } from '../../src/webhooks/index.js';
 import { closedPort, DAY, NOW, rejection, standIn, startMock } from '../helpers.js';
+import { storeThatGoesDown } from './support/outage-store.js';
 import { parseScrape, partsOf, problemsOf, type Sample } from './support/promql.js';
 import { startRedis } from './support/redis.js';
 
@@ -97,14 +98,7 @@ async function driveTheClient(): Promise<void> {
 }
 
 async function driveTheReceiver(): Promise<void> {
-  const memory = new MemoryStateStore();
-  let down = false;
-  const store: StateStore = {
-    claim: (request) => (down ? Promise.reject(new Error('store down')) : memory.claim(request)),
-    complete: (id, token) => memory.complete(id, token),
-    release: (id, token) => memory.release(id, token),
-    advance: (scope, time, now) => memory.advance(scope, time, now),
-  };
+  const { store, down } = storeThatGoesDown();
   const receiver = new WebhookReceiver({ store, logger: false }).on('i_rslv', () => {
     throw new TypeError('bug');
   });
@@ -123,7 +117,7 @@ async function driveTheReceiver(): Promise<void> {
   expect(await post({ ...buildWebhookEvent('i_new'), event_type: `i_${'x'.repeat(64 * 1024)}` })).toBe(200);
   expect(await post({ not: 'a delivery' })).toBe(400);
   expect(await post(buildWebhookEvent('i_rslv'))).toBe(500);
-  down = true;
+  down.value = true;
   expect(await post(buildWebhookEvent('i_snooze'))).not.toBe(200); // unrecorded: no answer, the sender retries
 }
 

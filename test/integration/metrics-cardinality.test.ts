@@ -13,7 +13,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { buildWebhookEvent } from '../../src/testing/index.js';
 import { ALERT_EVENT_TYPES, INCIDENT_EVENT_TYPES, WebhookReceiver } from '../../src/webhooks/index.js';
 import { receive, startMock } from '../helpers.js';
-import { inMemoryTracing, OnDemandMetricReader } from '../otel.js';
+import { inMemoryTracing, OnDemandMetricReader, pointsOf } from '../otel.js';
 import { startRedis } from './support/redis.js';
 
 const KNOWN = [...INCIDENT_EVENT_TYPES, ...ALERT_EVENT_TYPES];
@@ -38,13 +38,7 @@ afterAll(() => redis.stop());
 const h = await startMock({ rateLimits: false });
 
 /** Every data point of an instrument. */
-async function points(name: string): Promise<Array<DataPoint<number | Histogram>>> {
-  const { resourceMetrics } = await reader.collect();
-  return resourceMetrics.scopeMetrics
-    .flatMap((scope) => scope.metrics)
-    .filter((metric) => metric.descriptor.name === name)
-    .flatMap((metric) => metric.dataPoints as Array<DataPoint<number | Histogram>>);
-}
+const points = (name: string) => pointsOf(reader, name);
 const total = (all: Array<DataPoint<number | Histogram>>) =>
   all.reduce((sum, point) => sum + (typeof point.value === 'number' ? point.value : point.value.count), 0);
 

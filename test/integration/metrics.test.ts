@@ -9,11 +9,12 @@ import { Queue, Worker } from 'bullmq';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { RouteNotFoundError } from '../../src/index.js';
 import { buildWebhookEvent } from '../../src/testing/index.js';
-import { MemoryStateStore, type StateStore, WebhookReceiver } from '../../src/webhooks/index.js';
+import { WebhookReceiver } from '../../src/webhooks/index.js';
 import { loadInstruments } from '../../src/webhooks/metrics.js';
 import { DAY, NOW, receive, rejection, startMock } from '../helpers.js';
 import { startRedis } from './support/redis.js';
-import { OnDemandMetricReader } from '../otel.js';
+import { OnDemandMetricReader, pointsOf } from '../otel.js';
+import { storeThatGoesDown } from './support/outage-store.js';
 
 // The instruments' code loads with the first measurement (metrics.ts); loaded here first, so that
 // each test's measurements are recorded by the time its deliveries are answered.
@@ -26,13 +27,7 @@ beforeEach(() => {
 afterEach(() => metrics.disable());
 
 /** Every data point of an instrument, by name. */
-async function points(name: string): Promise<Array<DataPoint<number | Histogram>>> {
-  const { resourceMetrics } = await reader.collect();
-  return resourceMetrics.scopeMetrics
-    .flatMap((scope) => scope.metrics)
-    .filter((metric) => metric.descriptor.name === name)
-    .flatMap((metric) => metric.dataPoints as Array<DataPoint<number | Histogram>>);
-}
+const points = (name: string) => pointsOf(reader, name);
 const count = (point: DataPoint<number | Histogram>) =>
   typeof point.value === 'number' ? point.value : point.value.count;
 
@@ -42,14 +37,7 @@ const h = await startMock({ incidents: 5 });
 
 describe('the receiver', () => {
   it('counts deliveries by outcome and event type: accepted, duplicate, stale, rejected, unrecorded', async () => {
-    const memory = new MemoryStateStore();
-    let down = false;
-    const store: StateStore = {
-      claim: (request) => (down ? Promise.reject(new Error('store down')) : memory.claim(request)),
-      complete: (id, token) => memory.complete(id, token),
-      release: (id, token) => memory.release(id, token),
-      advance: (scope, time, now) => memory.advance(scope, time, now),
-    };
+    const { store, down } = storeThatGoesDown();
     const receiver = new WebhookReceiver({ store, logger: false });
     const incident = { incident_id: 'metrics-incident' };
     const ack = buildWebhookEvent('i_ack', { incident });
@@ -57,7 +45,7 @@ describe('the receiver', () => {
     await receive(receiver, ack);
     await receive(receiver, buildWebhookEvent('i_new', { incident, event_time: ack.event_time - 1_000 }));
     await receive(receiver, { not: 'a delivery' });
-    down = true;
+    down.value = true;
     await receive(receiver, buildWebhookEvent('i_rslv'));
     const seen = (await points('flashduty.webhook.deliveries')).map((p) => [
       p.attributes['flashduty.webhook.outcome'],
