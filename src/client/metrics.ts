@@ -16,7 +16,7 @@ import { operationTemplate } from './operation-template.js';
 const SECONDS = [0.005, 0.01, 0.025, 0.05, 0.075, 0.1, 0.25, 0.5, 0.75, 1, 2.5, 5, 7.5, 10];
 
 /** `flashduty.operation` of a call to a path no operation of the manifest matches. */
-export const OTHER_OPERATION = '_OTHER';
+const OTHER_OPERATION = '_OTHER';
 
 const clientInstruments = /* @__PURE__ */ instruments((meter) => ({
   duration: meter.createHistogram('http.client.request.duration', {

@@ -16,9 +16,9 @@
 //   moved to BullMQ's delayed set without using an attempt, waiting 1 s, 2 s, 4 s … up to 30 s
 //   between starts, so an outage of any length costs no attempt and the job runs once the store
 //   answers. A job that is not a delivery fails for good (BullMQ's `UnrecoverableError`).
-// - Metrics (metric-instruments.ts, with a meter provider registered): `flashduty.webhook.jobs`, every job by
-//   its outcome, and `flashduty.webhook.queue.wait`, from the handoff (the answer) to the job's
-//   first start, in seconds.
+// - Metrics (with a meter provider registered, as metric-instruments.ts): `flashduty.webhook.jobs`,
+//   every job by its outcome, and `flashduty.webhook.queue.wait`, from the handoff (the answer) to
+//   the job's first start, in seconds.
 
 import { FlashdutyError } from '../internal/flashduty-error.js';
 import { messageOf } from './handlers.js';

@@ -12,7 +12,7 @@ import { isServiceEventType } from './payload.js';
 export const SECONDS = [0.005, 0.01, 0.05, 0.1, 0.5, 1, 5, 10, 30, 60, 120];
 
 /** `flashduty.webhook.event_type` of an event type the SDK does not know (as OpenTelemetry names such a value). */
-export const OTHER_EVENT_TYPE = '_OTHER';
+const OTHER_EVENT_TYPE = '_OTHER';
 
 /** The event type as metrics record it: one of the SDK's, `_OTHER`, or none (an invalid payload). */
 function bounded(eventType: string | undefined): string | undefined {

@@ -334,9 +334,13 @@ describe('webhook delivery spans', () => {
     const long = `i_${'x'.repeat(65_536)}`;
     await receive(receiver, { ...buildWebhookEvent('i_new'), event_type: 'i_added_later' });
     await receive(receiver, { ...buildWebhookEvent('i_new'), event_type: long });
+    // A pair of surrogates where the cut falls is left out whole, never halved.
+    const emoji = `i_${'x'.repeat(252)}${'🔥'.repeat(10)}`;
+    await receive(receiver, { ...buildWebhookEvent('i_new'), event_type: emoji });
     const types = exporter.getFinishedSpans().map((span) => span.attributes['flashduty.webhook.event_type']);
-    expect(types).toEqual(['i_added_later', `${long.slice(0, 255)}…`]);
+    expect(types).toEqual(['i_added_later', `${long.slice(0, 255)}…`, `${emoji.slice(0, 254)}…`]);
     expect(exporter.getFinishedSpans().map((span) => span.attributes['flashduty.webhook.outcome'])).toEqual([
+      'accepted',
       'accepted',
       'accepted',
     ]);
