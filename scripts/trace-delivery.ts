@@ -32,7 +32,8 @@ export interface DeliveryTrace {
 async function main(): Promise<DeliveryTrace> {
   const { WebhookReceiver } = await import('../src/webhooks/index.js');
   const { buildDelivery, buildWebhookEvent } = await import('../src/testing/index.js');
-  const receiver = new WebhookReceiver({ logger: false });
+  // Stepping takes seconds of wall time: a deadline of the default 1.5 s would cut the delivery short.
+  const receiver = new WebhookReceiver({ logger: false, ackTimeoutMs: 600_000 });
   receiver.on('i_new', () => {});
   const middleware = receiver.nodeMiddleware();
   let traced = false;

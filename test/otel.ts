@@ -1,10 +1,10 @@
 // OpenTelemetry parts the tests share: the context manager an app gets from
 // `@opentelemetry/context-async-hooks` (not installed here), for the tests that check which span is
 // whose parent; a tracer provider whose spans stay in memory; a metric reader the tests collect
-// from when they want.
+// from when they want, and the data points it holds.
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { type Context, type ContextManager, ROOT_CONTEXT } from '@opentelemetry/api';
-import { AggregationTemporality, MetricReader } from '@opentelemetry/sdk-metrics';
+import { AggregationTemporality, type DataPoint, type Histogram, MetricReader } from '@opentelemetry/sdk-metrics';
 import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
 
 /** A tracer provider (to register) that hands every ended span to an in-memory exporter at once. */
@@ -50,4 +50,13 @@ export class OnDemandMetricReader extends MetricReader {
   protected override onShutdown(): Promise<void> {
     return Promise.resolve();
   }
+}
+
+/** Every data point of the instrument `name` that `reader` holds now. */
+export async function pointsOf(reader: MetricReader, name: string): Promise<Array<DataPoint<number | Histogram>>> {
+  const { resourceMetrics } = await reader.collect();
+  return resourceMetrics.scopeMetrics
+    .flatMap((scope) => scope.metrics)
+    .filter((metric) => metric.descriptor.name === name)
+    .flatMap((metric) => metric.dataPoints as Array<DataPoint<number | Histogram>>);
 }

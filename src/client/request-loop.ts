@@ -34,6 +34,7 @@ import { loadDeep } from '../schemas/load-deep.js';
 import { checkTimeout, checkWhole, type Hooks, type RequestOptions } from './client-options.js';
 import { createLimiter } from './limiters.js';
 import { attemptTimer } from './metrics.js';
+import { operationTemplate } from './operation-template.js';
 import type { Limiter, RateLimitOptions } from './rate-limiter.js';
 import {
   backoffDelay,
@@ -141,7 +142,14 @@ export class RequestLoop {
     };
     // OpenTelemetry: one span per call, its retries as events (src/internal/otel.ts).
     const otel = otelRegistry();
-    const span = otel && (await loadSpans()).startClientSpan(otel, { method, path, baseUrl: this.#settings.baseUrl });
+    const span =
+      otel &&
+      (await loadSpans()).startClientSpan(otel, {
+        method,
+        path,
+        template: await operationTemplate(path),
+        baseUrl: this.#settings.baseUrl,
+      });
     if (span) call.trace = span.headers;
     for (let retry = 0; ; retry++) {
       try {

@@ -2,8 +2,9 @@
 // are used through the few members named below, each checked, and every call into them is guarded:
 // a registry of an unexpected shape, or a tracer that throws, costs the trace, never the user's call.
 // Rules owned here: a span is a child of the active one, and the active one while its work runs;
-// client spans follow OpenTelemetry's HTTP semantic conventions and record a URL without its query
-// string (the app key rides in it); nothing here throws into the caller.
+// client spans follow OpenTelemetry's HTTP semantic conventions, are named by the operation's path
+// template and record a URL without its query string (the app key rides in it); nothing here throws
+// into the caller.
 
 import type { OtelRegistry } from './otel.js';
 import { VERSION } from '../version.js';
@@ -115,7 +116,7 @@ function start(
     if (!tracer) return undefined;
     const manager = has(api.context, 'active', 'with') ? (api.context as ContextManager) : undefined;
     const parent = manager?.active();
-    const span = tracer.startSpan(name, { kind, attributes }, parent);
+    const span = tracer.startSpan(name, { kind, attributes: defined(attributes) }, parent);
     if (!has(span, 'setAttribute', 'addEvent', 'setStatus', 'end')) return undefined;
     const context = (has(parent, 'setValue') ? parent : new BareContext()).setValue(SPAN_KEY, span);
     return {
@@ -150,12 +151,15 @@ function start(
 }
 
 /**
- * Starts the span of one API call (`POST /incident/list`), a child of the active span, and puts its
- * context in `headers` through the registered propagator. `undefined` when no span could start.
+ * Starts the span of one API call, a child of the active span, and puts its context in `headers`
+ * through the registered propagator. `undefined` when no span could start. The span is named by
+ * the operation's path template (`POST /safari/automation/triggers/{trigger_id}/fire`), never by
+ * the path sent (a name per id); a path no operation matches (no `template`) by its method alone,
+ * as the HTTP semantic conventions say.
  */
 export function startClientSpan(
   api: OtelRegistry,
-  call: { method: string; path: string; baseUrl: string },
+  call: { method: string; path: string; template: string | undefined; baseUrl: string },
 ): ClientSpan | undefined {
   let url: URL;
   try {
@@ -163,13 +167,13 @@ export function startClientSpan(
   } catch {
     return undefined;
   }
-  const template = `/${call.path}`;
-  const traced = start(api, `${call.method} ${template}`, CLIENT, {
-    'http.request.method': call.method,
+  const { method, template } = call;
+  const traced = start(api, template === undefined ? method : `${method} ${template}`, CLIENT, {
+    'http.request.method': method,
     'server.address': url.hostname,
     'server.port': Number(url.port) || (url.protocol === 'http:' ? 80 : 443),
     // Base URL and path only: the query holds the app key (and, for GET, the parameters).
-    'url.full': `${url.origin}${url.pathname.replace(/\/$/, '')}${template}`,
+    'url.full': `${url.origin}${url.pathname.replace(/\/$/, '')}/${call.path}`,
     'url.template': template,
   });
   if (!traced) return undefined;

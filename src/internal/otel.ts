@@ -7,7 +7,8 @@
 // (this file is all that loads up front); the span code loads on the first traced call. Metrics
 // likewise: with no meter provider registered (`metrics.setGlobalMeterProvider()`), recording a
 // measurement is one property read and a branch; with one, its instruments are made once per
-// provider.
+// provider. A meter that throws (making an instrument, or recording) costs the measurement, never
+// the work measured: a call, a delivery, a job.
 
 import { lazy } from './lazy.js';
 
@@ -47,7 +48,8 @@ export function meterProvider(): MeterProviderLike | undefined {
 
 /**
  * Instruments made by `make` from the registered meter provider's meter, once per provider; the
- * getter gives `undefined` while none is registered.
+ * getter gives `undefined` while none is registered. They never throw: a meter of the app's that is
+ * broken costs the measurement (or the instrument), never the call or the delivery it measures.
  */
 export function instruments<T>(make: (meter: MeterLike) => T): () => T | undefined {
   let provider: MeterProviderLike | undefined;
@@ -56,10 +58,34 @@ export function instruments<T>(make: (meter: MeterLike) => T): () => T | undefin
     const current = meterProvider();
     if (current !== provider) {
       provider = current;
-      made = current ? make(current.getMeter('flashduty-sdk')) : undefined;
+      made = current ? make(quietMeter(current)) : undefined;
     }
     return made;
   };
+}
+
+/** The provider's meter, whose instruments (and their making) never throw. */
+function quietMeter(provider: MeterProviderLike): MeterLike {
+  const meter = quietly(() => provider.getMeter('flashduty-sdk'));
+  return {
+    createCounter(name, options) {
+      const counter = quietly(() => meter?.createCounter(name, options));
+      return { add: (value, attributes) => void quietly(() => counter?.add(value, attributes)) };
+    },
+    createHistogram(name, options) {
+      const histogram = quietly(() => meter?.createHistogram(name, options));
+      return { record: (value, attributes) => void quietly(() => histogram?.record(value, attributes)) };
+    },
+  };
+}
+
+/** `run()`'s result; `undefined` when it throws. */
+function quietly<T>(run: () => T): T | undefined {
+  try {
+    return run();
+  } catch {
+    return undefined;
+  }
 }
 
 /** The registry, when an app registered a tracer provider through `@opentelemetry/api` 1.x. */

@@ -215,11 +215,7 @@ export class Pipeline {
       fate = { outcome: 'failed', error };
     }
     const failure = fate.outcome === 'failed' ? fate.error : undefined;
-    try {
-      timer?.(failure);
-    } catch (error) {
-      this.#handlers.emit('error', error, event); // a meter that throws costs its measurement only
-    }
+    timer?.(failure);
     if (failure !== undefined) this.#handlers.emit('error', failure, event);
     if (token === undefined) return fate;
     if (run.deadline) {

@@ -294,7 +294,7 @@ export class WebhookReceiver {
     adapter.send(res, await this.reply(adapter.requestOf(req)), next);
   }
 
-  /** One delivery in its span, counted. Never rejects: a span or a meter that fails goes to 'error'. */
+  /** One delivery in its span, counted. Never rejects: a span that fails goes to 'error'. */
   async #receive(headers: HeadersLike | undefined, body: BodySource): Promise<ReceiveResult> {
     const deliver = () => this.#deliver(headers, body);
     let result: ReceiveResult;
@@ -304,11 +304,7 @@ export class WebhookReceiver {
       this.#handlers.emit('error', error); // the span's code could not load
       result = notRecorded(error);
     }
-    try {
-      countDelivery(result.status === UNRECORDED ? 'unrecorded' : result.outcome, result.event?.event_type);
-    } catch (error) {
-      this.#handlers.emit('error', error);
-    }
+    countDelivery(result.status === UNRECORDED ? 'unrecorded' : result.outcome, result.event?.event_type);
     return result;
   }
 

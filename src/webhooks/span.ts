@@ -3,11 +3,14 @@
 // same attributes (the outcome, the event, the reply's status; `error.type` when rejected). With no
 // tracer provider registered, a delivery pays one property read; with one, OpenTelemetry's code
 // (internal/otel-spans.ts) loads with the first span.
+// A span keeps the event type as sent (a type the SDK does not know yet is worth seeing in a trace,
+// where metrics say `_OTHER`), but no longer than an id may be: whatever the sender sends, a span
+// holds at most MAX_ID_LENGTH characters of it (the event id is checked to that length already).
 
 import { loadSpans, otelRegistry } from '../internal/otel.js';
 import type { Attributes } from '../internal/otel-spans.js';
 import { messageOf } from './handlers.js';
-import { kindOf } from './payload.js';
+import { kindOf, MAX_ID_LENGTH } from './payload.js';
 import { CustomBodyEvent, type WebhookEvent } from './types.js';
 
 /** What became of a delivery or a job, as its span records it. */
@@ -54,7 +57,7 @@ function attributesOf({ outcome, event, status, error }: Traced): Attributes {
   const errorType = status !== undefined ? String(status) : ((error as Error | undefined)?.name ?? 'Error');
   return {
     'flashduty.webhook.outcome': outcome,
-    'flashduty.webhook.event_type': event?.event_type,
+    'flashduty.webhook.event_type': event && cut(event.event_type),
     'flashduty.webhook.event_id': event?.event_id,
     'flashduty.webhook.kind':
       event === undefined
@@ -65,4 +68,14 @@ function attributesOf({ outcome, event, status, error }: Traced): Attributes {
     'http.response.status_code': status,
     'error.type': outcome === 'rejected' || outcome === 'unrecorded' ? errorType : undefined,
   };
+}
+
+/**
+ * `value`, or its first MAX_ID_LENGTH - 1 characters and `…` when it is longer (never half of a
+ * surrogate pair).
+ */
+function cut(value: string): string {
+  if (value.length <= MAX_ID_LENGTH) return value;
+  const end = /[\uD800-\uDBFF]/.test(value.charAt(MAX_ID_LENGTH - 2)) ? MAX_ID_LENGTH - 2 : MAX_ID_LENGTH - 1;
+  return `${value.slice(0, end)}…`;
 }

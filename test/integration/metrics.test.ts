@@ -2,17 +2,18 @@
 // `@opentelemetry/api`, read on demand. The receiver counts deliveries by outcome (all five) and
 // jobs, times handlers (with error.type when they fail) and the queue wait (a real BullMQ queue on
 // a real redis-server); the client times every HTTP attempt against the mock on loopback, naming
-// the operation by its path and never the app key. Nothing is recorded without a provider.
+// the operation by its path template and never the app key. Nothing is recorded without a provider.
 import { metrics } from '@opentelemetry/api';
 import { type DataPoint, type Histogram, MeterProvider } from '@opentelemetry/sdk-metrics';
 import { Queue, Worker } from 'bullmq';
 import { afterAll, afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { RouteNotFoundError } from '../../src/index.js';
 import { buildWebhookEvent } from '../../src/testing/index.js';
-import { MemoryStateStore, type StateStore, WebhookReceiver } from '../../src/webhooks/index.js';
+import { WebhookReceiver } from '../../src/webhooks/index.js';
 import { DAY, NOW, receive, rejection, startMock } from '../helpers.js';
 import { startRedis } from './support/redis.js';
-import { OnDemandMetricReader } from '../otel.js';
+import { OnDemandMetricReader, pointsOf } from '../otel.js';
+import { storeThatGoesDown } from './support/outage-store.js';
 
 let reader: OnDemandMetricReader;
 beforeEach(() => {
@@ -22,13 +23,7 @@ beforeEach(() => {
 afterEach(() => metrics.disable());
 
 /** Every data point of an instrument, by name. */
-async function points(name: string): Promise<Array<DataPoint<number | Histogram>>> {
-  const { resourceMetrics } = await reader.collect();
-  return resourceMetrics.scopeMetrics
-    .flatMap((scope) => scope.metrics)
-    .filter((metric) => metric.descriptor.name === name)
-    .flatMap((metric) => metric.dataPoints as Array<DataPoint<number | Histogram>>);
-}
+const points = (name: string) => pointsOf(reader, name);
 const count = (point: DataPoint<number | Histogram>) =>
   typeof point.value === 'number' ? point.value : point.value.count;
 
@@ -38,14 +33,7 @@ const h = await startMock({ incidents: 5 });
 
 describe('the receiver', () => {
   it('counts deliveries by outcome and event type: accepted, duplicate, stale, rejected, unrecorded', async () => {
-    const memory = new MemoryStateStore();
-    let down = false;
-    const store: StateStore = {
-      claim: (request) => (down ? Promise.reject(new Error('store down')) : memory.claim(request)),
-      complete: (id, token) => memory.complete(id, token),
-      release: (id, token) => memory.release(id, token),
-      advance: (scope, time, now) => memory.advance(scope, time, now),
-    };
+    const { store, down } = storeThatGoesDown();
     const receiver = new WebhookReceiver({ store, logger: false });
     const incident = { incident_id: 'metrics-incident' };
     const ack = buildWebhookEvent('i_ack', { incident });
@@ -53,7 +41,7 @@ describe('the receiver', () => {
     await receive(receiver, ack);
     await receive(receiver, buildWebhookEvent('i_new', { incident, event_time: ack.event_time - 1_000 }));
     await receive(receiver, { not: 'a delivery' });
-    down = true;
+    down.value = true;
     await receive(receiver, buildWebhookEvent('i_rslv'));
     const seen = (await points('flashduty.webhook.deliveries')).map((p) => [
       p.attributes['flashduty.webhook.outcome'],
@@ -116,10 +104,12 @@ describe('the receiver', () => {
 });
 
 describe('the client', () => {
-  it('times every HTTP attempt, naming the operation by its path, never the app key', async () => {
+  it('times every HTTP attempt, naming the operation by its path template, never the app key', async () => {
     const client = h.client();
     await client.listIncidents({ start_time: NOW - 7 * DAY, end_time: NOW });
     await rejection(client.request('/no/such/route' as never, {}));
+    const trigger = h.service.automations.createTrigger();
+    await client.automations.triggers.fire({ trigger_id: trigger.trigger_id }, { token: trigger.token });
     const durations = await points('http.client.request.duration');
     const list = durations.find((p) => p.attributes['flashduty.operation'] === '/incident/list');
     expect(list?.attributes).toEqual({
@@ -128,12 +118,19 @@ describe('the client', () => {
       'server.address': '127.0.0.1',
       'flashduty.operation': '/incident/list',
     });
-    const missing = durations.find((p) => p.attributes['flashduty.operation'] === '/no/such/route');
+    // A path no operation matches: `_OTHER`, not the path.
+    const missing = durations.find((p) => p.attributes['flashduty.operation'] === '_OTHER');
     expect(missing?.attributes).toMatchObject({
       'http.response.status_code': 404,
       'error.type': RouteNotFoundError.name,
     });
-    expect(JSON.stringify(durations)).not.toContain(h.service.appKey);
+    const fired = durations.find(
+      (p) => p.attributes['flashduty.operation'] === '/safari/automation/triggers/{trigger_id}/fire',
+    );
+    expect(fired?.attributes['http.response.status_code']).toBe(200);
+    const recorded = JSON.stringify(durations);
+    for (const unbounded of [h.service.appKey, trigger.token, trigger.trigger_id, '/no/such/route'])
+      expect(recorded).not.toContain(unbounded);
   });
 
   it('records nothing once no provider is registered', async () => {

@@ -152,6 +152,13 @@ describe('client spans', () => {
     expect(recorded).not.toContain('?');
   });
 
+  it('a path no operation matches: a span named by its method alone, with no url.template', async () => {
+    await rejection(h.client().request('/no/such/route/42' as never, {}));
+    const span = only('POST');
+    expect(span.attributes).not.toHaveProperty('url.template');
+    expect(span.attributes['url.full']).toBe(`${h.server.url}/no/such/route/42`);
+  });
+
   it('never records an access token, nor an operation’s own token', async () => {
     const trigger = h.service.automations.createTrigger();
     const byToken = h.client({ appKey: undefined, accessToken: h.service.accessToken });
@@ -163,8 +170,8 @@ describe('client spans', () => {
     const spans = exporter.getFinishedSpans();
     expect(spans.map((span) => span.name)).toEqual([
       'POST /incident/list',
-      `POST /safari/automation/triggers/${trigger.trigger_id}/fire`,
-      `POST /safari/automation/triggers/${trigger.trigger_id}/fire`,
+      'POST /safari/automation/triggers/{trigger_id}/fire',
+      'POST /safari/automation/triggers/{trigger_id}/fire',
     ]);
     const recorded = JSON.stringify(spans.map((s) => [s.name, s.attributes, s.events, s.status]));
     for (const secret of [h.service.accessToken, trigger.token, 'sat_refused_token'])
@@ -320,6 +327,23 @@ describe('webhook delivery spans', () => {
     const response = await fetch(url, buildDelivery(buildWebhookEvent('i_new')).init());
     expect(response.status).toBe(200);
     expect(only('handler').parentSpanContext?.spanId).toBe(only('flashduty.webhook.receive').spanContext().spanId);
+  });
+
+  it('keeps an event type the SDK does not know as sent, cut to 256 characters however long it is', async () => {
+    const receiver = new WebhookReceiver();
+    const long = `i_${'x'.repeat(65_536)}`;
+    await receive(receiver, { ...buildWebhookEvent('i_new'), event_type: 'i_added_later' });
+    await receive(receiver, { ...buildWebhookEvent('i_new'), event_type: long });
+    // A pair of surrogates where the cut falls is left out whole, never halved.
+    const emoji = `i_${'x'.repeat(252)}${'🔥'.repeat(10)}`;
+    await receive(receiver, { ...buildWebhookEvent('i_new'), event_type: emoji });
+    const types = exporter.getFinishedSpans().map((span) => span.attributes['flashduty.webhook.event_type']);
+    expect(types).toEqual(['i_added_later', `${long.slice(0, 255)}…`, `${emoji.slice(0, 254)}…`]);
+    expect(exporter.getFinishedSpans().map((span) => span.attributes['flashduty.webhook.outcome'])).toEqual([
+      'accepted',
+      'accepted',
+      'accepted',
+    ]);
   });
 
   it('names the kind of an alert delivery', async () => {

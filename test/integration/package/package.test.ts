@@ -263,7 +263,9 @@ describe('the tarball', () => {
     // Every recipe of examples/ as source, and only that: no dependencies, lock files, builds or env
     // files that a local run of an example (Next.js, wrangler) leaves beside it.
     expect(examples.length).toBeGreaterThan(12);
-    expect(files.filter((f) => f.startsWith('examples/')).sort()).toEqual(examples);
+    expect(files.filter((f) => f.startsWith('examples/')).sort()).toEqual(
+      [...examples, 'examples/observability/grafana-dashboard.json'].sort(),
+    );
     // Code and types only: no source maps (see tsup.config.ts), no leftovers of other builds.
     expect(files.filter((f) => !/^dist\/.+\.(js|cjs|d\.ts|d\.cts)$/.test(f) && f.startsWith('dist/'))).toEqual([]);
   });

@@ -69,7 +69,12 @@ function apiError(name: string, message: string, status?: number): Error & { sta
   return error;
 }
 
-const call = { method: 'POST', path: 'incident/list', baseUrl: 'https://api.flashcat.cloud' };
+const call = {
+  method: 'POST',
+  path: 'incident/list',
+  template: '/incident/list',
+  baseUrl: 'https://api.flashcat.cloud',
+};
 
 describe('startClientSpan', () => {
   it('starts a CLIENT span named by method and path, with the HTTP attributes', () => {
@@ -106,7 +111,8 @@ describe('startClientSpan', () => {
 
   it('never records a query: not the app key, not a fragment', () => {
     const baseUrl = 'https://api.flashcat.cloud/?app_key=fdk_secret_key#frag';
-    startClientSpan(registry(), { method: 'GET', path: 'status-page/subscriber/list', baseUrl })?.end({}, 0);
+    const list = { method: 'GET', path: 'status-page/subscriber/list', template: '/status-page/subscriber/list' };
+    startClientSpan(registry(), { ...list, baseUrl })?.end({}, 0);
     const recorded = only('GET /status-page/subscriber/list');
     expect(recorded.attributes['url.full']).toBe('https://api.flashcat.cloud/status-page/subscriber/list');
     expect(JSON.stringify(recorded.attributes)).not.toMatch(/app_key|fdk_secret_key|frag|\?/);
@@ -170,6 +176,27 @@ describe('startClientSpan', () => {
       diagnostics.unsubscribe('undici:request:create', onCreate);
     }
     expect(startClientSpan(registry(), call)?.headers).toHaveProperty('traceparent');
+  });
+
+  it('is named by the path template, and records it, never the path sent with its parameters', () => {
+    const fire = {
+      method: 'POST',
+      path: 'safari/automation/triggers/trg_1/fire',
+      template: '/safari/automation/triggers/{trigger_id}/fire',
+      baseUrl: 'https://api.flashcat.cloud',
+    };
+    startClientSpan(registry(), fire)?.end({ status: 200 }, 0);
+    const recorded = only('POST /safari/automation/triggers/{trigger_id}/fire');
+    expect(recorded.attributes['url.template']).toBe('/safari/automation/triggers/{trigger_id}/fire');
+    // The URL of this one call is the span's own, as the conventions have it.
+    expect(recorded.attributes['url.full']).toBe('https://api.flashcat.cloud/safari/automation/triggers/trg_1/fire');
+  });
+
+  it('a path no operation matches: named by the method alone, with no url.template', () => {
+    startClientSpan(registry(), { ...call, path: 'beta/thing/42', template: undefined })?.end({ status: 200 }, 0);
+    const recorded = only('POST');
+    expect(recorded.attributes).not.toHaveProperty('url.template');
+    expect(recorded.attributes['url.full']).toBe('https://api.flashcat.cloud/beta/thing/42');
   });
 
   it('starts no span for a base URL it cannot read', () => {

@@ -1,8 +1,11 @@
 // The receiver's metrics (src/webhooks/metrics.ts) through the real OpenTelemetry API and SDK: with
 // no meter provider registered, nothing is made or recorded (handlerTimer gives no timer); with one,
-// flashduty.webhook.deliveries counts deliveries by outcome and event type, and
-// flashduty.webhook.handler.duration times handlers in seconds, with error.type when they failed.
-// The provider is read on each call: one registered later is used, one disabled is dropped.
+// flashduty.webhook.deliveries counts deliveries by
+// outcome and event type, flashduty.webhook.handler.duration times handlers in seconds, with
+// error.type when they failed, and the queue mode's jobs and waits are recorded likewise. Every
+// instrument has a description and a unit; an event type the SDK does not know is `_OTHER`,
+// whatever its length. The provider is read on each call: one registered later is used, one
+// disabled is dropped.
 import { metrics } from '@opentelemetry/api';
 import {
   DataPointType,
@@ -12,7 +15,8 @@ import {
   MeterProvider,
 } from '@opentelemetry/sdk-metrics';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { countDelivery, handlerTimer } from '../../../src/webhooks/metrics.js';
+import { countDelivery, countJob, handlerTimer, recordQueueWait } from '../../../src/webhooks/metrics.js';
+import { ALERT_EVENT_TYPES, INCIDENT_EVENT_TYPES } from '../../../src/webhooks/index.js';
 import { OnDemandMetricReader } from '../../otel.js';
 
 /** A MeterProvider registered globally, read through its reader. */
@@ -23,6 +27,7 @@ function register() {
 }
 afterEach(() => {
   metrics.disable();
+  vi.restoreAllMocks();
 });
 
 /** Every metric the reader holds, by name. */
@@ -40,12 +45,17 @@ async function points(reader: OnDemandMetricReader, name: string) {
   return ((await collected(reader)).get(name)?.dataPoints ?? []) as Array<DataPoint<number | Histogram>>;
 }
 
+/** The bucket bounds of the duration histograms, in seconds: 5 ms to 2 min. */
+const SECONDS = [0.005, 0.01, 0.05, 0.1, 0.5, 1, 5, 10, 30, 60, 120];
+
 describe('with no meter provider registered', () => {
   it('countDelivery records nothing and handlerTimer gives no timer', () => {
     expect(countDelivery('accepted', 'i_new')).toBeUndefined();
     expect(handlerTimer('i_new')).toBeUndefined();
   });
+});
 
+describe('with one', () => {
   it('a provider registered later is used, and one disabled is no longer', async () => {
     countDelivery('accepted', 'i_new'); // before any provider: lost
     const reader = register();
@@ -55,6 +65,40 @@ describe('with no meter provider registered', () => {
     countDelivery('accepted', 'i_new');
     expect(handlerTimer('i_new')).toBeUndefined();
     expect((await points(reader, 'flashduty.webhook.deliveries')).map((p) => p.value)).toEqual([1]);
+  });
+
+  it('every instrument has a description and a unit', async () => {
+    const reader = register();
+    countDelivery('accepted', 'i_new');
+    handlerTimer('i_new')?.();
+    countJob('accepted', 'i_new');
+    recordQueueWait(0.1, 'i_new');
+    const descriptors = [...(await collected(reader)).values()].map(({ descriptor }) => descriptor);
+    expect(descriptors.map(({ name, unit }) => [name, unit])).toEqual([
+      ['flashduty.webhook.deliveries', '{delivery}'],
+      ['flashduty.webhook.handler.duration', 's'],
+      ['flashduty.webhook.jobs', '{job}'],
+      ['flashduty.webhook.queue.wait', 's'],
+    ]);
+    for (const { name, description } of descriptors) expect(description, name).toMatch(/^[A-Z].{15,}/);
+  });
+});
+
+describe('a meter that throws', () => {
+  it('costs the measurement, never the delivery or the job', async () => {
+    const broken = () => {
+      throw new Error('meter broke');
+    };
+    const meter = { createCounter: () => ({ add: broken }), createHistogram: () => ({ record: broken }) };
+    metrics.setGlobalMeterProvider({ getMeter: () => meter } as unknown as MeterProvider);
+    expect(() => countDelivery('accepted', 'i_new')).not.toThrow();
+    expect(() => handlerTimer('i_new')?.(new Error('handler'))).not.toThrow();
+    expect(() => countJob('accepted', 'i_new')).not.toThrow();
+    expect(() => recordQueueWait(1, 'i_new')).not.toThrow();
+    metrics.disable();
+    metrics.setGlobalMeterProvider({ getMeter: broken });
+    expect(() => countDelivery('accepted', 'i_new')).not.toThrow();
+    expect(() => countJob('accepted', 'i_new')).not.toThrow();
   });
 });
 
@@ -83,6 +127,33 @@ describe('flashduty.webhook.deliveries', () => {
   });
 });
 
+describe('event types: the SDK’s own, else _OTHER', () => {
+  const known = [...INCIDENT_EVENT_TYPES, ...ALERT_EVENT_TYPES];
+  const unknown = ['i_added_later', 'I_NEW', 'a_new ', '__proto__', 'constructor', 'x'.repeat(65_536)];
+
+  it('every instrument keeps each known type and records any other as _OTHER', async () => {
+    const reader = register();
+    for (const type of [...known, ...unknown]) {
+      countDelivery('accepted', type);
+      handlerTimer(type)?.();
+      countJob('accepted', type);
+      recordQueueWait(0.01, type);
+    }
+    const instruments = [
+      'flashduty.webhook.deliveries',
+      'flashduty.webhook.handler.duration',
+      'flashduty.webhook.jobs',
+      'flashduty.webhook.queue.wait',
+    ];
+    for (const name of instruments) {
+      const seen = (await points(reader, name)).map((p) => p.attributes['flashduty.webhook.event_type']);
+      expect([...seen].sort(), name).toEqual([...known, '_OTHER'].sort());
+      const other = (await points(reader, name)).find((p) => p.attributes['flashduty.webhook.event_type'] === '_OTHER');
+      expect(other && (typeof other.value === 'number' ? other.value : other.value.count), name).toBe(unknown.length);
+    }
+  });
+});
+
 describe('flashduty.webhook.handler.duration', () => {
   /** A clock the test moves: performance.now() in ms. */
   function clock() {
@@ -104,7 +175,7 @@ describe('flashduty.webhook.handler.duration', () => {
     const [point] = (metric?.dataPoints ?? []) as Array<DataPoint<Histogram>>;
     expect(point?.attributes).toEqual({ 'flashduty.webhook.event_type': 'i_ack' });
     expect(point?.value).toMatchObject({ count: 1, sum: 0.25 });
-    expect(point?.value.buckets.boundaries).toEqual([0.005, 0.01, 0.05, 0.1, 0.5, 1, 5, 10, 30, 60, 120]);
+    expect(point?.value.buckets.boundaries).toEqual(SECONDS);
   });
 
   it("records error.type when they failed: the error's name, or Error for a thrown non-error", async () => {

@@ -113,7 +113,7 @@ describe('failures of what the receiver is handed', () => {
     expect(errors).toEqual([new Error('context manager broke')]);
   });
 
-  it("a meter that throws when the handlers' run or the delivery is recorded: answered as it would be, the failure on 'error'", async () => {
+  it("a meter that throws when the handlers' run or the delivery is recorded costs the measurement only", async () => {
     const throwing = () => {
       throw new Error('meter broke');
     };
@@ -126,7 +126,7 @@ describe('failures of what the receiver is handed', () => {
     receiver.on('event', async () => {});
     const body = JSON.stringify(buildWebhookEvent('i_new'));
     expect(await receiver.receive({ body, headers })).toMatchObject({ status: 200, outcome: 'accepted' });
-    expect(errors).toEqual([new Error('meter broke'), new Error('meter broke')]); // the run's, the delivery's
+    expect(errors).toEqual([]);
     expect(await receiver.receive({ body, headers })).toMatchObject({ status: 200, outcome: 'duplicate' }); // completed
   });
 });
