@@ -1,6 +1,9 @@
 // Webhook receiver figures, each against a baseline measured in the same run:
 //   requests/s through nodeMiddleware on node:http vs a bare node:http server that reads the body,
 //   JSON.parses it and answers 200 (same payloads, same load tool: wrk)      target ≥ 0.9×
+//   the receivers a user would pick instead, against the same bare server: @octokit/webhooks'
+//   createNodeMiddleware (its HMAC checked on every request) and express 5 with express.json() and
+//   a Map for dedup                                                            the SDK ahead of both
 //   the same with a BullMQ queue (the durable handoff) vs a bare node:http server that does the
 //   same queue.add before its 200, both on one redis-server                   target ≥ 0.9×
 //   renderCustomBody on the documented example vs JSON.stringify of the payload
@@ -20,6 +23,7 @@
 //                 faster than a second bare server (bare against bare). The pair bare/bare is run
 //                 too: its ratio is the method's own error.
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { createHmac } from 'node:crypto';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
 import path from 'node:path';
@@ -31,13 +35,15 @@ const SECONDS = 3;
 const ROUNDS = 7;
 /** A fresh pair's warm-up: its first rounds after 2 s measured up to 0.76× against 0.95× later. */
 const WARM_UP_SECONDS = 6;
-type Kind = 'bare' | 'sdk' | 'sdk-async' | 'bare-queue' | 'sdk-queue';
+type Kind = 'bare' | 'sdk' | 'sdk-async' | 'bare-queue' | 'sdk-queue' | 'octokit' | 'express';
 const LABELS: Record<Kind, string> = {
   bare: 'bare node:http + JSON.parse',
   sdk: 'nodeMiddleware(), no-op handler',
   'sdk-async': 'nodeMiddleware(), async no-op handler',
   'bare-queue': 'bare node:http + queue.add',
   'sdk-queue': 'nodeMiddleware() with a BullMQ queue',
+  octokit: '@octokit/webhooks middleware (HMAC)',
+  express: 'express 5 + express.json() + Map dedup',
 };
 
 // Pinning needs taskset (util-linux) and two CPUs; without them the processes float.
@@ -51,7 +57,8 @@ const [head, tail] = JSON.stringify(buildWebhookEvent('i_ack', { event_id: 'EVEN
   string,
   string,
 ];
-const script = path.join(mkdtempSync(path.join(tmpdir(), 'fd-wrk-')), 'deliveries.lua');
+const scripts = mkdtempSync(path.join(tmpdir(), 'fd-wrk-'));
+const script = path.join(scripts, 'deliveries.lua');
 writeFileSync(
   script,
   `local counter = 0
@@ -83,8 +90,30 @@ async function startServer(kind: Kind, redisPort: number): Promise<{ port: numbe
       if (match) resolve(Number(match[1]));
     });
   });
+  ports.set(port, kind);
   return { port, child };
 }
+
+// For @octokit/webhooks: GitHub's headers and a signature. wrk cannot sign (no HMAC in its Lua), so
+// each request carries the same body, signed once: octokit does not deduplicate, and a body of the
+// same size costs it the same to verify and parse.
+const octokitBody = `${head}${'0'.repeat(24)}${tail}`;
+const octokitScript = path.join(scripts, 'octokit.lua');
+writeFileSync(
+  octokitScript,
+  `local body = [==[${octokitBody}]==]
+local headers = {
+  ["Content-Type"] = "application/json",
+  ["X-GitHub-Event"] = "issues",
+  ["X-GitHub-Delivery"] = "72d3162e-cc78-11e3-81ab-4c9367dc0958",
+  ["X-Hub-Signature-256"] = "sha256=${createHmac('sha256', 'bench-secret').update(octokitBody).digest('hex')}",
+}
+request = function()
+  return wrk.format("POST", "/hooks", headers, body)
+end
+`,
+);
+const ports = new Map<number, Kind>();
 
 /** Requests per second that wrk reaches against the server; every answer must be a 200. */
 function load(port: number, seconds = SECONDS): Promise<number> {
@@ -93,7 +122,7 @@ function load(port: number, seconds = SECONDS): Promise<number> {
     `-c${CONNECTIONS}`,
     `-d${seconds}s`,
     '-s',
-    script,
+    ports.get(port) === 'octokit' ? octokitScript : script,
     `http://127.0.0.1:${port}/hooks`,
   ]);
   return new Promise((resolve, reject) => {
@@ -168,6 +197,8 @@ try {
     ['sdk', 'bare'],
     ['sdk-async', 'bare'],
     ['sdk-queue', 'bare-queue'],
+    ['octokit', 'bare'],
+    ['express', 'bare'],
   ] as const) {
     // Started together, neither first (the method check read 0.97-1.03x either way: two processes of
     // the same code differ by a few percent for their whole lives).

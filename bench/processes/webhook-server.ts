@@ -5,10 +5,15 @@
 //   sdk-async   the same with an async no-op handler (a promise to wait for, within the ack deadline)
 //   bare-queue  bare, plus BullMQ's queue.add(type, event, { jobId: event_id }) before the 200
 //   sdk-queue   receiver.nodeMiddleware() with that queue (the durable handoff)
+//   octokit     @octokit/webhooks' createNodeMiddleware with its secret (HMAC-SHA256 checked on
+//               every request) and one no-op handler: the receiver GitHub users reach for
+//   express     express 5 with express.json() and a Map of event ids for dedup, one no-op handler
 // The queue kinds take the port of a redis-server as the second argument.
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { createNodeMiddleware, Webhooks } from '@octokit/webhooks';
 import { Queue } from 'bullmq';
+import express from 'express';
 import { WebhookReceiver } from '../../dist/webhooks/index.js';
 
 const kind = process.argv[2] ?? 'bare';
@@ -35,6 +40,21 @@ if (kind.startsWith('bare')) {
       });
     });
   };
+} else if (kind === 'octokit') {
+  const webhooks = new Webhooks({ secret: 'bench-secret' }); // bench/webhooks.ts signs with the same
+  webhooks.on('issues', () => {});
+  const middleware = createNodeMiddleware(webhooks, { path: '/hooks' });
+  handler = (req, res) => void middleware(req, res);
+} else if (kind === 'express') {
+  const app = express();
+  const seen = new Map<string, number>();
+  app.post('/hooks', express.json(), (req, res) => {
+    const { event_id: id } = req.body as { event_id: string };
+    if (seen.has(id)) return void res.json({ outcome: 'duplicate' });
+    seen.set(id, Date.now());
+    res.json({ outcome: 'accepted' });
+  });
+  handler = app;
 } else {
   const receiver = new WebhookReceiver(queue ? { queue } : {});
   receiver.on('event', kind === 'sdk-async' ? async () => {} : () => {});

@@ -56,10 +56,10 @@ let lead = 0;
 const SHARED_TIMER =
   (globalThis as { navigator?: { userAgent?: unknown } }).navigator?.userAgent !== 'Cloudflare-Workers';
 
-/** One delivery's deadline: `race()` each wait against it, `dispose()` once the delivery is answered. */
+/** One delivery's deadline: `race()` or `byDeadline()` each wait against it, `dispose()` once the delivery is answered. */
 export class Deadline {
   #at: number;
-  /** What to do when it passes: one entry per wait (a settled wait's entry does nothing). */
+  /** What to do when it passes: one entry per wait (a finished wait's entry does nothing). */
   #onExpiry: Array<() => void> = [];
   /** Passed, or disposed: nothing waits on it any more. */
   #expired = false;
@@ -94,13 +94,21 @@ export class Deadline {
    */
   race<T>(promise: PromiseLike<T>, what: string): Promise<T> {
     return new Promise<T>((resolve, reject) => {
-      this.#atExpiry(() => reject(new DeadlineExceededError(what, this.ms)));
-      promise.then(resolve, reject);
+      let open = true;
+      // The error (and its stack trace) is made only for a wait still open at the deadline.
+      this.#atExpiry(() => open && reject(new DeadlineExceededError(what, this.ms)));
+      const closing =
+        <A>(pass: (argument: A) => void) =>
+        (argument: A) => {
+          open = false;
+          pass(argument);
+        };
+      promise.then(closing(resolve), closing(reject));
     });
   }
 
-  /** What `promise` resolves to if it settles by the deadline, else `atDeadline` (the work goes on). */
-  settledBy<T, D>(promise: PromiseLike<T>, atDeadline: D): Promise<T | D> {
+  /** What `promise` resolves to if it does by the deadline, else `atDeadline` (the work goes on). */
+  byDeadline<T, D>(promise: PromiseLike<T>, atDeadline: D): Promise<T | D> {
     return new Promise((resolve, reject) => {
       this.#atExpiry(() => resolve(atDeadline));
       promise.then(resolve, reject);

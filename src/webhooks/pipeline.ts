@@ -124,12 +124,12 @@ export class Pipeline {
           if (holder) {
             // Held here: its success (or its running past our deadline) makes this a duplicate; its
             // failure released the claim, so claim it again.
-            const fate = await deadline.settledBy(holder, undefined);
+            const fate = await deadline.byDeadline(holder, undefined);
             if (!fate || fate.outcome === 'accepted') return this.#tell('duplicate', event);
             continue;
           }
           // Held by another process, which may have died holding it: looked at again until the deadline.
-          const slept = await deadline.settledBy(sleep(CLAIM_POLL_MS), PASSED);
+          const slept = await deadline.byDeadline(sleep(CLAIM_POLL_MS), PASSED);
           if (slept === PASSED) return unrecorded(`event ${keys.eventId} is held by another process`);
         }
       }
@@ -195,7 +195,7 @@ export class Pipeline {
     void running.finally(() => {
       if (this.#inFlight.get(keys.eventId) === running) this.#inFlight.delete(keys.eventId);
     });
-    return run.deadline.settledBy(running, ACCEPTED);
+    return run.deadline.byDeadline(running, ACCEPTED);
   }
 
   async #runHandlers(

@@ -22,16 +22,16 @@ export function nodeStreamReader(stream: NodeReadable): BodyReader {
   return (limit) =>
     new Promise((resolve, reject) => {
       const sink = new ByteSink(limit);
-      let settled = false;
+      let done = false;
       stream.on('data', (chunk: Uint8Array | string) => {
-        if (settled || sink.push(typeof chunk === 'string' ? new TextEncoder().encode(chunk) : chunk)) return;
-        settled = true;
+        if (done || sink.push(typeof chunk === 'string' ? new TextEncoder().encode(chunk) : chunk)) return;
+        done = true;
         resolve('too-large');
       });
-      // Once settled, nothing is made for what comes: every request's 'close' follows its 'end', and
+      // Once done, nothing is made for what comes: every request's 'close' follows its 'end', and
       // an Error there (its stack trace) would cost every delivery.
-      stream.on('end', () => settled || ((settled = true), resolve(sink.bytes())));
-      stream.on('error', (error: Error) => settled || ((settled = true), reject(error)));
-      stream.on('close', () => settled || ((settled = true), reject(new Error('the connection closed mid-body'))));
+      stream.on('end', () => done || ((done = true), resolve(sink.bytes())));
+      stream.on('error', (error: Error) => done || ((done = true), reject(error)));
+      stream.on('close', () => done || ((done = true), reject(new Error('the connection closed mid-body'))));
     });
 }

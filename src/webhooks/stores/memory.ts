@@ -60,7 +60,7 @@ interface Watermark {
 
 /**
  * Dedup and staleness state in this process's memory: bounded by `maxEntries`, O(1) per operation,
- * answered synchronously.
+ * returning at once.
  */
 export class MemoryStateStore implements StateStore {
   readonly maxEntries: number;

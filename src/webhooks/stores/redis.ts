@@ -2,7 +2,7 @@
 // SDK depends on neither). Each operation is one Lua script, so claim, complete, release and the
 // watermark are atomic across processes. Each script touches one key, except the claim, which takes
 // the event's watermark too where both lie in one slot (not a Cluster, or a prefix with a hash tag).
-// Scripts go by SHA-1 (EVALSHA), their body only when Redis answers NOSCRIPT.
+// Scripts go by SHA-1 (EVALSHA), their body only when Redis replies NOSCRIPT.
 
 import { positiveWhole } from '../../internal/options.js';
 import {

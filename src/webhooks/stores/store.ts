@@ -26,7 +26,7 @@ export interface ClaimRequest {
   now: number;
 }
 
-/** The answer to "may I process this event?". */
+/** What a store says to "may I process this event?". */
 export type Claim =
   /**
    * Yours, and fresh: run the handlers, then `complete` or `release` with this token. `superseded`:
@@ -42,7 +42,7 @@ export type Claim =
 
 /**
  * Where the receiver remembers event ids and incidents' watermarks. Implement it to keep the state
- * elsewhere. Each method may answer at once (as MemoryStateStore does, which spares the receiver a
+ * elsewhere. Each method may return at once (as MemoryStateStore does, which spares the receiver a
  * microtask per step) or with a promise (as RedisStateStore does).
  */
 export interface StateStore {
@@ -70,7 +70,7 @@ export interface StateStore {
 /** A token unique enough to tell claims apart across processes. */
 export { uniqueToken as claimToken } from '../../internal/token.js';
 
-// The answers of `claim()` besides `claimed`, shared by the stores and frozen (no caller can change
+// The claims besides `claimed`, shared by the stores and frozen (no caller can change
 // the next one's). Marked pure: a bundle that never calls a store's claim() drops them (esbuild
 // keeps a module-level call it cannot tell is pure).
 /** @internal */

@@ -96,13 +96,13 @@ describe('Deadline', () => {
     second.dispose();
   });
 
-  it('settledBy: the value, or the given stand-in at the deadline while the work goes on', async () => {
+  it('byDeadline: the value, or the given stand-in at the deadline while the work goes on', async () => {
     const deadline = new Deadline(500);
-    const quick = deadline.settledBy(later(10, 'done'), 'late');
+    const quick = deadline.byDeadline(later(10, 'done'), 'late');
     await vi.advanceTimersByTimeAsync(10);
     expect(await quick).toBe('done');
     const work = later(2000, 'finished');
-    const slow = deadline.settledBy(work, 'late');
+    const slow = deadline.byDeadline(work, 'late');
     await vi.advanceTimersByTimeAsync(490);
     expect(await slow).toBe('late');
     await vi.advanceTimersByTimeAsync(1510);
@@ -132,7 +132,7 @@ describe('Deadline', () => {
     await vi.advanceTimersByTimeAsync(100);
     const after = await settle(deadline.race(new Promise(() => {}), 'the body'));
     expect((after as { error: Error }).error).toBeInstanceOf(DeadlineExceededError);
-    expect(await deadline.settledBy(new Promise(() => {}), undefined)).toBeUndefined();
+    expect(await deadline.byDeadline(new Promise(() => {}), undefined)).toBeUndefined();
   });
 });
 

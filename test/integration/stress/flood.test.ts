@@ -1,0 +1,61 @@
+// The ack deadline under a flood: deliveries all sent at once (each on a connection of its own, as
+// the sender makes them), whose handlers take 3 s, so that every one is answered at its deadline
+// with its handlers still running. Measured at the server, from each request's arrival to the
+// moment its answer left: every answer within ackTimeoutMs + 50 ms, none dropped, none refused.
+// `npm test` sends 300 at once; `npm run stress` 3 000 (the figure docs/performance.md reports).
+import { Agent, request } from 'node:http';
+import { createInterface } from 'node:readline';
+import { afterAll, expect, it } from 'vitest';
+import { buildWebhookEvent } from '../../../src/testing/index.js';
+import { spawnTied, stopChild } from '../support/lifetime.js';
+import { figure, scale } from './scale.js';
+
+const DELIVERIES = scale(300, 3_000);
+const ACK_MS = 1_500;
+const children: Array<ReturnType<typeof spawnTied>> = [];
+afterAll(() => Promise.all(children.map((child) => stopChild(child))));
+
+/** POSTs `body` on a connection of its own; resolves with the status (0 when the connection was dropped). */
+function post(port: number, body: string, agent: Agent): Promise<number> {
+  return new Promise((resolve) => {
+    const req = request(
+      { host: '127.0.0.1', port, method: 'POST', agent, headers: { 'Content-Type': 'application/json' } },
+      (res) => {
+        res.resume();
+        res.on('end', () => resolve(res.statusCode ?? 0));
+      },
+    );
+    req.on('error', () => resolve(0));
+    req.end(body);
+  });
+}
+
+it(
+  `answers ${DELIVERIES} deliveries in flight at once within ackTimeoutMs + 50 ms, at the server`,
+  { timeout: 120_000 },
+  async () => {
+    const child = spawnTied(process.execPath, ['--import', 'tsx', 'test/integration/processes/flood-receiver.ts'], {
+      env: { ...process.env, ACK_MS: String(ACK_MS), HOLD_MS: '3000' },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    children.push(child);
+    const lines = createInterface({ input: child.stdout! })[Symbol.asyncIterator]();
+    const port = Number(/^LISTENING (\d+)$/.exec(String((await lines.next()).value))?.[1]);
+    const agent = new Agent({ keepAlive: false, maxSockets: Infinity });
+    const bodies = Array.from({ length: DELIVERIES }, () => JSON.stringify(buildWebhookEvent('i_new')));
+    const sent = await Promise.all(bodies.map((body) => post(port, body, agent)));
+    const stats = (await fetch(`http://127.0.0.1:${port}/stats`).then((r) => r.json())) as {
+      answeredMs: number[];
+      statuses: Record<string, number>;
+    };
+    const slowest = Math.max(...stats.answeredMs);
+    const sorted = [...stats.answeredMs].sort((a, b) => a - b);
+    figure(
+      `flood, ${DELIVERIES} deliveries in flight, handlers of 3 s, ackTimeoutMs ${ACK_MS}`,
+      `answers left ${Math.round(sorted[0] ?? 0)}–${Math.round(slowest)} ms after arrival (median ${Math.round(sorted[sorted.length >> 1] ?? 0)})`,
+    );
+    expect(sent.filter((status) => status !== 200)).toEqual([]);
+    expect(stats.statuses).toEqual({ 200: DELIVERIES });
+    expect(slowest).toBeLessThanOrEqual(ACK_MS + 50);
+  },
+);
