@@ -43,6 +43,17 @@ receiver.on('error', (error, event) =>
 const closing: Array<() => Promise<unknown>> = [];
 if (role === 'worker' || role === 'both') {
   const worker = new Worker('flashduty-webhooks', receiver.processor(), { connection, concurrency: 16 });
+  // BullMQ's worker emits 'error' each time its loop fails: while Redis refuses writes (full, or a
+  // replica still read-only after a failover) that is thousands a second. Told once per 10 s here,
+  // as the receiver tells its own store and queue failures.
+  let toldAt = 0;
+  let untold = 0;
+  worker.on('error', (error) => {
+    if (Date.now() - toldAt < 10_000) return void untold++;
+    console.error(`[${process.pid}] worker: ${error.message}${untold ? ` (and ${untold} more since)` : ''}`);
+    toldAt = Date.now();
+    untold = 0;
+  });
   closing.push(() => worker.close());
   console.log(`[${process.pid}] worker ready`);
 }

@@ -1,7 +1,7 @@
 // One attempt's deadline and the caller's abort. The request is sent with ky's own `timeout` (what is
 // left of the attempt's time) and the caller's signal as given: the SDK adds no AbortSignal of its
-// own, so an attempt builds no AbortSignal.any link (two more AbortSignals per call cost a
-// listIncidents ~1%). What ky's timeout does not cover, reading the body, is guarded here: when the
+// own, so an attempt builds no AbortSignal.any link (each is a measurable share of a call's cost).
+// What ky's timeout does not cover, reading the body, is guarded here: when the
 // time runs out or the caller aborts, the read is cancelled (which closes the connection) and
 // rejects at once.
 

@@ -1,8 +1,8 @@
 // Bodies read chunk by chunk (the client's responses, the webhook receiver's requests): at most a
 // limit, counted as the chunks arrive, reading stopped beyond it; decoded once at the end (decoding
-// chunk by chunk cost a call ~10%). Chunks are copied into one buffer that grows by doubling, never
-// kept: a body sent a byte at a time would otherwise hold a Buffer object per byte (a 1 MiB body in
-// 1-byte chunks held over 30 MiB), where this holds at most twice its bytes.
+// chunk by chunk is slower). Chunks are copied into one buffer that grows by doubling, never kept:
+// a body sent a byte at a time would otherwise hold a Buffer object per byte, where this holds at
+// most twice its bytes (docs/performance.md has the figures).
 
 /** The stream's bytes, or `'too-large'` (and the stream cancelled) as soon as more than `limit` arrived. */
 export async function readBounded(

@@ -2,7 +2,7 @@
 // RedisStateStore on a second real redis-server, out of memory (maxmemory, noeviction) or stopped,
 // the jobs wait in BullMQ's delayed set without an attempt counted, and run once the store answers.
 // Before, a full store used up every attempt of the accepted jobs (6 of 10 ended in the failed set
-// without their handler ever running).
+// without their handler ever running). The outage is told to 'error' once, not once per job.
 import { Queue, Worker } from 'bullmq';
 import { Redis } from 'ioredis';
 import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
@@ -47,6 +47,8 @@ async function setup() {
   });
   const handled: string[] = [];
   receiver.on('event', (event) => void handled.push(event.event_id));
+  const errors: unknown[] = [];
+  receiver.on('error', (error) => void errors.push(error));
   const events = Array.from({ length: 10 }, () => buildWebhookEvent('i_new'));
   for (const event of events)
     expect(await receive(receiver, event)).toMatchObject({ status: 200, outcome: 'accepted' });
@@ -55,7 +57,7 @@ async function setup() {
     worker.on('error', () => {});
     closers.push(() => worker.close());
   };
-  return { queue, events, handled, startWorker, storeClient };
+  return { queue, events, handled, errors, startWorker, storeClient };
 }
 
 /** Every job's attempts used (BullMQ's attemptsMade), by the event's id. */
@@ -65,7 +67,7 @@ async function attemptsUsed(queue: Queue, ids: string[]): Promise<number[]> {
 
 describe('a job whose state store cannot answer', { timeout: 60_000 }, () => {
   it('out of memory (noeviction): waits without using an attempt, and runs once the store has room', async () => {
-    const { queue, events, handled, startWorker, storeClient } = await setup();
+    const { queue, events, handled, errors, startWorker, storeClient } = await setup();
     await storeClient.config('SET', 'maxmemory-policy', 'noeviction');
     await storeClient.config('SET', 'maxmemory', '1');
     try {
@@ -80,6 +82,9 @@ describe('a job whose state store cannot answer', { timeout: 60_000 }, () => {
           events.map((e) => e.event_id),
         ),
       ).toEqual(events.map(() => 0));
+      // Ten jobs refused by the store within seconds: one outage, told once.
+      expect(errors).toHaveLength(1);
+      expect(String(errors[0])).toMatch(/OOM command not allowed/);
     } finally {
       await storeClient.config('SET', 'maxmemory', '0');
     }
