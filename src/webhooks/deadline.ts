@@ -10,9 +10,15 @@
 //
 // A loop kept busy (a flood of deliveries) runs the timer late, and every deadline due meanwhile
 // with it. So each sweep notes how late it ran, and also expires the deadlines due before the next
-// sweep is likely to come (`lead`: MAX_LEAD_MS at most, and a quarter of the deadline's time): under
-// load an answer leaves a little early rather than late; on an idle loop, never early, at most
-// SWEEP_MS late.
+// sweep is likely to come (`lead`: a quarter of the deadline's time at most): under load an answer
+// leaves a little early rather than late; on an idle loop, never early, at most SWEEP_MS late.
+// Those it expires early it expires after the I/O and timers already due (`soon`): a handler or a
+// store that finished while the loop was busy is heard before its delivery is given up on. A
+// lateness beyond MAX_LEAD_MS is a stall, a lost timer or a clock step, not a busy loop: it says
+// nothing of the next sweep and is not taken as a lead.
+//
+// The clock is Date's, the one fake timers fake along with setTimeout: a step of the wall clock
+// moves the deadlines in progress with it.
 //
 // Where a runtime cancels a request's timers with it (Cloudflare Workers), each deadline keeps a
 // timer of its own instead (SHARED_TIMER).
@@ -29,11 +35,7 @@ DeadlineExceededError.prototype.name = 'DeadlineExceededError';
 
 /** How often the watched deadlines are looked at. */
 const SWEEP_MS = 10;
-/**
- * The most a deadline is expired ahead of its time: a loop later than this is not a busy one but a
- * timer lost (a runtime that dropped it, a clock that stepped), whose lateness says nothing of the
- * next sweep's.
- */
+/** The most lateness taken for a busy loop's: beyond, a stall, a lost timer or a clock step. */
 const MAX_LEAD_MS = 250;
 /**
  * The deadlines something waits on, of every delivery in progress, and of some answered since the
@@ -41,11 +43,13 @@ const MAX_LEAD_MS = 250;
  * compacts, not a Set: cheaper per delivery.
  */
 const watched: Deadline[] = [];
-/**
- * When the sweep to come is due (`Date.now()`); -Infinity while none is. The clock is Date's, the
- * one fake timers fake along with setTimeout.
- */
+/** When the sweep to come is due (`Date.now()`); -Infinity while none is. */
 let sweepDue = -Infinity;
+/**
+ * The `setTimeout` that set the sweep to come: a test that left fake timers for real ones dropped
+ * that sweep with the fake clock, and the next wait starts another.
+ */
+let sweptWith: typeof setTimeout | undefined;
 /** How late the next sweep is likely to run, in ms: how late the recent ones ran (halved each sweep). */
 let lead = 0;
 /**
@@ -55,6 +59,9 @@ let lead = 0;
  */
 const SHARED_TIMER =
   (globalThis as { navigator?: { userAgent?: unknown } }).navigator?.userAgent !== 'Cloudflare-Workers';
+/** Runs `run` after the I/O and timers already due (setImmediate where there is one). */
+const soon: (run: () => void) => unknown =
+  (globalThis as { setImmediate?: (run: () => void) => unknown }).setImmediate ?? ((run) => setTimeout(run, 0));
 
 /** One delivery's deadline: `race()` or `byDeadline()` each wait against it, `dispose()` once the delivery is answered. */
 export class Deadline {
@@ -130,9 +137,9 @@ export class Deadline {
   }
 
   /**
-   * Watches this deadline. When no sweep is due (none was, or the one due is overdue by more than
-   * SWEEP_MS: a timer the runtime dropped, or a loop too busy to run timers), this wait sweeps now
-   * and sets the next.
+   * Watches this deadline. When no sweep is due (none was, the one due is overdue by more than
+   * SWEEP_MS: a timer the runtime dropped, or a loop too busy to run timers; or it was set by a
+   * `setTimeout` replaced since), this wait sweeps now and sets the next.
    */
   #watch(): void {
     const now = Date.now();
@@ -144,7 +151,7 @@ export class Deadline {
       this.#watched = true;
       watched.push(this);
     }
-    if (Math.abs(now - sweepDue) > SWEEP_MS) Deadline.#sweep(now); // none due, or overdue (or the clock stepped back)
+    if (Math.abs(now - sweepDue) > SWEEP_MS || sweptWith !== setTimeout) Deadline.#sweep(now);
   }
 
   #expire(): void {
@@ -154,21 +161,42 @@ export class Deadline {
     for (const onExpiry of waits) onExpiry();
   }
 
-  /** Expires the watched deadlines due before the next sweep is likely to run; sweeps again in SWEEP_MS while some are left. */
+  /**
+   * Expires the watched deadlines that passed, and soon after them those due before the next sweep
+   * is likely to run; sweeps again in SWEEP_MS while some are left.
+   */
   static #sweep(now = Date.now()): void {
-    if (sweepDue !== -Infinity) lead = Math.min(MAX_LEAD_MS, Math.max(0, now - sweepDue, lead / 2));
+    const late = now - sweepDue;
+    lead = sweepDue !== -Infinity && late > 0 && late <= MAX_LEAD_MS ? Math.max(late, lead / 2) : lead / 2;
     // Due again from now on, before any expiry runs: a deadline that an expiry gets watched joins
     // this sweep (appended to the list it walks) instead of starting a sweep of its own over it.
     const due = (sweepDue = now + SWEEP_MS);
+    const early: Deadline[] = [];
     let kept = 0;
     for (const deadline of watched)
       if (!deadline.#expired)
-        if (deadline.#at - Math.min(lead, deadline.ms / 4) <= now) deadline.#expire();
-        else watched[kept++] = deadline;
+        if (deadline.#at <= now) deadline.#expire();
+        else {
+          if (deadline.#dueBefore(now)) early.push(deadline);
+          watched[kept++] = deadline;
+        }
     watched.length = kept;
+    if (early.length > 0)
+      soon(() => {
+        const later = Date.now();
+        for (const deadline of early) if (!deadline.#expired && deadline.#dueBefore(later)) deadline.#expire();
+      });
     if (kept === 0) {
       sweepDue = -Infinity;
       lead = 0;
-    } else setTimeout(() => due === sweepDue && Deadline.#sweep(), SWEEP_MS);
+    } else {
+      sweptWith = setTimeout;
+      setTimeout(() => due === sweepDue && Deadline.#sweep(), SWEEP_MS);
+    }
+  }
+
+  /** Whether it passes before the next sweep is likely to run (by the lead, a quarter of its time at most). */
+  #dueBefore(now: number): boolean {
+    return this.#at - Math.min(lead, this.ms / 4) <= now;
   }
 }

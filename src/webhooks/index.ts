@@ -13,7 +13,7 @@ export type { FastifyLike, FastifyWebhooksOptions } from './adapters/fastify.js'
 export type { FetchHandler } from './adapters/fetch.js';
 export type { NodeMiddleware, NodeRequestLike, NodeResponseLike } from './adapters/node.js';
 export type { NodeReadable } from './adapters/node-stream.js';
-export type { BodyReader, BodySource, HeadersLike } from './ingress.js';
+export type { HeadersLike } from './ingress.js';
 export { DeadlineExceededError } from './deadline.js';
 export { OutageError } from './outage.js';
 export { jobIdFor } from './queue/enqueue.js';

@@ -80,10 +80,9 @@ export function recordQueueWait(seconds: number, eventType: string): void {
   webhookInstruments()?.queueWait.record(seconds, { 'flashduty.webhook.event_type': bounded(eventType) });
 }
 
-/** Starts timing an event's handlers; the returned function records the run (with its failure, if any). */
-export function handlerTimer(eventType: string): ((error?: unknown) => void) | undefined {
+/** Starts timing an event's handlers; the returned function records the run, with what failed it if it failed. */
+export function handlerTimer(eventType: string): ((failure?: { error: unknown }) => void) | undefined {
   if (!webhookInstruments()) return undefined;
   const started = performance.now();
-  return (error) =>
-    recordHandlerRun((performance.now() - started) / 1000, eventType, error === undefined ? undefined : { error });
+  return (failure) => recordHandlerRun((performance.now() - started) / 1000, eventType, failure);
 }

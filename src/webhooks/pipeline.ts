@@ -214,15 +214,16 @@ export class Pipeline {
     } catch (error) {
       fate = { outcome: 'failed', error };
     }
-    const failure = fate.outcome === 'failed' ? fate.error : undefined;
+    // A handler may reject with anything, `undefined` included: the fate says it failed, not the value.
+    const failure = fate.outcome === 'failed' ? { error: fate.error } : undefined;
     timer?.(failure);
-    if (failure !== undefined) this.#handlers.emit('error', failure, event);
+    if (failure) this.#handlers.emit('error', failure.error, event);
     if (token === undefined) return fate;
     if (run.deadline) {
-      await this.#settle(failure !== undefined ? 'release' : 'complete', keys.eventId, token, event, 'background');
+      await this.#settle(failure ? 'release' : 'complete', keys.eventId, token, event, 'background');
       return fate;
     }
-    if (failure !== undefined) {
+    if (failure) {
       await this.#settle('release', keys.eventId, token, event, 'once');
       return fate;
     }

@@ -279,19 +279,22 @@ export class WebhookReceiver {
     return (job, token) => processJob(job, token, this.#ingress.read, this.#pipeline);
   }
 
-  /** One request through the node adapter, once its code has loaded (if it cannot, the connection is closed). */
+  /**
+   * One request through the node adapter, once its code has loaded. What breaks on the way (the
+   * adapter's code that cannot load, a request it cannot read) goes to 'error', and the connection
+   * is closed: the sender retries.
+   */
   async #serveNode(
     node: Loader<typeof import('./adapters/node.js')>,
     ...[req, res, next]: Parameters<NodeMiddleware>
   ): Promise<void> {
-    let adapter;
     try {
-      adapter = node.value ?? (await node());
+      const adapter = node.value ?? (await node());
+      adapter.send(res, await this.reply(adapter.requestOf(req)), next);
     } catch (error) {
       this.#handlers.emit('error', error);
-      return void res.destroy();
+      res.destroy();
     }
-    adapter.send(res, await this.reply(adapter.requestOf(req)), next);
   }
 
   /** One delivery in its span, counted. Never rejects: a span that fails goes to 'error'. */

@@ -1,8 +1,9 @@
 // The Fastify plugin: `app.register(fastifyWebhooks, { receiver, path })`. Inside its own scope it
 // replaces Fastify's body parsers with a pass-through, so the receiver reads the raw stream itself,
 // after the secret check and with its own limit (Fastify's parser would answer 413 before either).
-// The route takes every method, so the receiver answers a non-POST as it does through any adapter. A
-// reply to drop hijacks the reply and closes the connection without an answer.
+// The route takes every method, so the receiver answers a non-POST as it does through any adapter
+// (a route of the app's own on the same path and another method would clash with it). A reply to
+// drop hijacks the reply and closes the connection without an answer.
 
 import type { WebhookReceiver } from '../receiver.js';
 import { type NodeReadable, nodeStreamReader } from './node-stream.js';

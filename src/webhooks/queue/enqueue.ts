@@ -87,11 +87,12 @@ export function jobIdFor(eventId: string): string {
  */
 export async function enqueue(queue: WebhookQueue, job: JobToAdd, replicas: number, deadline: Deadline): Promise<void> {
   const options = job.eventId === undefined ? {} : { jobId: jobIdFor(job.eventId) };
-  await deadline.race(queue.add(job.name, job.data, options), 'the queue');
+  // Promise.resolve: anything with BullMQ's `add` may answer without a promise.
+  await deadline.race(Promise.resolve(queue.add(job.name, job.data, options)), 'the queue');
   if (replicas === NO_REPLICAS) return;
   const connection = await deadline.race(primaryOf(queue), 'the queue');
   const ms = Math.max(1, Math.floor(deadline.remaining) - 5);
-  const acked = Number(await deadline.race(connection.call('WAIT', replicas, ms), 'the queue'));
+  const acked = Number(await deadline.race(Promise.resolve(connection.call('WAIT', replicas, ms)), 'the queue'));
   if (acked < replicas) {
     throw new FlashdutyError(`waitForReplicas: ${acked} of ${replicas} replicas held the job within ${ms} ms`);
   }

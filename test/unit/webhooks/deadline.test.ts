@@ -216,6 +216,44 @@ describe('Deadline under a loop that runs the shared timer late', () => {
   });
 });
 
+describe('Deadline: a stall, and timers replaced', () => {
+  // Real time: a machine busy enough to hold this process off for 200 ms right after the stall
+  // passes the deadline for real; the retries are for that.
+  it(
+    'a stall on an idle loop: what finished during it is heard before the deadline is given up on',
+    { retry: 2 },
+    async () => {
+      vi.useRealTimers();
+      const busy = (ms: number) => {
+        for (const end = Date.now() + ms; Date.now() < end;);
+      };
+      const deadline = new Deadline(2_000);
+      // Work done at 1.65 s, while the loop is stalled from 1.56 s to 1.8 s (within what is taken for
+      // a busy loop's lateness): the first sweep after the stall may expire the deadline early, but
+      // only after the timers already due, the work's among them.
+      const work = new Promise<string>((resolve) => setTimeout(resolve, 1_650, 'done'));
+      setTimeout(() => busy(240), 1_560);
+      expect(await deadline.byDeadline(work, 'given up')).toBe('done');
+      deadline.dispose();
+    },
+  );
+
+  it('a sweep set by fake timers that were replaced by real ones: the next wait sets one of its own', async () => {
+    vi.useRealTimers();
+    vi.useFakeTimers(); // a fake clock at the real time, as a test's usually is
+    const before = new Deadline(1_000);
+    void before.race(new Promise(() => {}), 'x').catch(() => {});
+    before.dispose(); // a sweep is due on the fake clock, about now
+    vi.useRealTimers(); // and its timer is gone with the fake clock
+    const deadline = new Deadline(50);
+    const outcome = await Promise.race([
+      deadline.byDeadline(new Promise(() => {}), 'passed'),
+      new Promise((resolve) => setTimeout(resolve, 2_000, 'never passed')),
+    ]);
+    expect(outcome).toBe('passed');
+  });
+});
+
 describe('Deadline under fake timers that leave `performance` real', () => {
   it('passes when the faked clock and timers reach it', async () => {
     vi.useRealTimers();

@@ -92,7 +92,7 @@ describe('a meter that throws', () => {
     const meter = { createCounter: () => ({ add: broken }), createHistogram: () => ({ record: broken }) };
     metrics.setGlobalMeterProvider({ getMeter: () => meter } as unknown as MeterProvider);
     expect(() => countDelivery('accepted', 'i_new')).not.toThrow();
-    expect(() => handlerTimer('i_new')?.(new Error('handler'))).not.toThrow();
+    expect(() => handlerTimer('i_new')?.({ error: new Error('handler') })).not.toThrow();
     expect(() => countJob('accepted', 'i_new')).not.toThrow();
     expect(() => recordQueueWait(1, 'i_new')).not.toThrow();
     metrics.disable();
@@ -186,23 +186,25 @@ describe('flashduty.webhook.handler.duration', () => {
       ['i_ack', Object.assign(new Error('down'), { name: 'StoreUnavailable' })],
       ['i_rslv', null],
       ['i_snooze', 'a string'],
+      ['i_wake', undefined], // a rejection with nothing is still a failure
     ];
     for (const [type, error] of runs) {
       const done = handlerTimer(type);
       time.now += 100;
-      done?.(error);
+      done?.({ error });
     }
     const seen = (await points(reader, 'flashduty.webhook.handler.duration')).map((p) => [
       p.attributes['flashduty.webhook.event_type'],
       p.attributes['error.type'],
       (p.value as Histogram).sum,
     ]);
-    expect(seen).toHaveLength(4);
+    expect(seen).toHaveLength(5);
     expect(seen).toEqual(
       expect.arrayContaining([
         ['i_new', 'TypeError', 0.1],
         ['i_ack', 'StoreUnavailable', 0.1],
         ['i_rslv', 'Error', 0.1],
+        ['i_wake', 'Error', 0.1],
         ['i_snooze', 'Error', 0.1],
       ]),
     );

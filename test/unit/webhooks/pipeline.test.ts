@@ -274,11 +274,13 @@ describe('Pipeline, for a job (its token, no deadline)', () => {
     expect(fate).toBeUndefined();
     await vi.advanceTimersByTimeAsync(1_000); // the waits add up to 31.95 s
     expect(fate).toMatchObject({ outcome: 'unrecorded', error: new Error('out of memory') });
-    // The first refusal and eleven retries, told once per 10 s: at 0, 12.75 s (with the 7 before it) and 25.55 s.
+    // The first refusal at once, the eleven retries' told together at the end of each 10 s: 7, 2 and 1
+    // by 32 s (the last one is told at 40 s).
     expect(told).toEqual([
       'error out of memory',
-      'error the state store failed 8 times in 13 s (told once per 10 s): out of memory',
-      'error the state store failed 2 times in 13 s (told once per 10 s): out of memory',
+      'error the state store failed 7 more times in the last 10 s (told once per 10 s); the latest: out of memory',
+      'error the state store failed 2 more times in the last 10 s (told once per 10 s); the latest: out of memory',
+      'error the state store failed 1 more times in the last 10 s (told once per 10 s); the latest: out of memory',
     ]);
   });
 

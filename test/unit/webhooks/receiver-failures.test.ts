@@ -129,4 +129,27 @@ describe('failures of what the receiver is handed', () => {
     expect(errors).toEqual([]);
     expect(await receiver.receive({ body, headers })).toMatchObject({ status: 200, outcome: 'duplicate' }); // completed
   });
+
+  it('a handler that rejects or throws with nothing (undefined) fails like any other: 500, told, its claim released for the retry', async () => {
+    // What a user's handler may do, though the rules of this repository's own code forbid it.
+    for (const fail of [
+      // eslint-disable-next-line @typescript-eslint/prefer-promise-reject-errors
+      () => Promise.reject(),
+      () => {
+        // eslint-disable-next-line @typescript-eslint/only-throw-error
+        throw undefined;
+      },
+    ]) {
+      const receiver = new WebhookReceiver({ logger: false });
+      const errors: unknown[] = [];
+      receiver.on('error', (error) => void errors.push(error));
+      let runs = 0;
+      receiver.on('i_ack', () => (++runs === 1 ? fail() : undefined));
+      const body = JSON.stringify(buildWebhookEvent('i_ack'));
+      expect(await receiver.receive({ body, headers })).toMatchObject({ status: 500, reason: 'handler failed' });
+      expect(errors).toEqual([undefined]);
+      expect(await receiver.receive({ body, headers })).toMatchObject({ status: 200, outcome: 'accepted' });
+      expect(runs).toBe(2);
+    }
+  });
 });

@@ -102,6 +102,22 @@ describe('receiver.nodeMiddleware()', () => {
     await res.done;
     expect(res.destroyed).toBe(true);
   });
+
+  it('a request it cannot read (a body getter that throws): told to "error", the connection closed, nothing unhandled', async () => {
+    const { req, res } = exchange();
+    Object.defineProperty(req, 'body', {
+      get() {
+        throw new Error('body getter failed');
+      },
+    });
+    const receiver = new WebhookReceiver({ logger: false });
+    const errors: unknown[] = [];
+    receiver.on('error', (error) => void errors.push(error));
+    receiver.nodeMiddleware()(req, res);
+    await res.done;
+    expect(res.destroyed).toBe(true);
+    expect(errors).toEqual([new Error('body getter failed')]);
+  });
 });
 
 describe('receiver.nodeMiddleware(): the adapter loads with the member', () => {
