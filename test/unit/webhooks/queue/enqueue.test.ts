@@ -123,6 +123,15 @@ describe('checkWaitForReplicas', () => {
 describe('enqueue', () => {
   const event = buildWebhookEvent('i_new');
 
+  it("takes an add that answers without a promise (anything with BullMQ's add may)", async () => {
+    const added: unknown[] = [];
+    const queue = { add: (...args: unknown[]) => void added.push(args) } as unknown as WebhookQueue;
+    const deadline = new Deadline(1_000);
+    await expect(enqueue(queue, { name: 'i_new', data: event, eventId: 'e1' }, 0, deadline)).resolves.toBeUndefined();
+    expect(added).toHaveLength(1);
+    deadline.dispose();
+  });
+
   it('adds the job with the id derived from the event, or none without dedup', async () => {
     const added: unknown[] = [];
     const queue = { add: async (...args: unknown[]) => void added.push(args) };
