@@ -9,7 +9,10 @@ import type { AlertEventType } from '../../webhooks/types.js';
 import type { MockClock } from '../clock.js';
 import { incidentOf, memberOf, MockActionError } from './incident-actions.js';
 import { Random } from './random.js';
-import { type Member, objectId, type World } from './world.js';
+import { objectId } from '../world/ids.js';
+import type { Person } from '../../webhooks/types.js';
+import { personOf } from '../world/people.js';
+import { type Member, type World } from './world.js';
 
 /** One thing that happened to an alert, in the order it happened. */
 export interface AlertEvent {
@@ -20,7 +23,7 @@ export interface AlertEvent {
   /** Unix seconds; 0 while open. */
   close_time: number;
   /** The member who acted; absent for what integrations did. */
-  person?: Member;
+  person?: Person;
   /** Unix ms by the mock's clock. */
   at: number;
 }
@@ -185,7 +188,7 @@ export class AlertActions {
       alert: structuredClone(alert),
       progress: close_time ? 'Closed' : 'Triggered',
       close_time,
-      ...(person ? { person: { ...person } } : {}),
+      ...(person ? { person: personOf(person) } : {}),
       at: this.#clock.now(),
     });
     return structuredClone(alert);

@@ -3,7 +3,8 @@
 // recovered incident closed, the earliest acknowledgement); the same seed the same world.
 import { describe, expect, it } from 'vitest';
 import { Random } from '../../../../src/testing/model/random.js';
-import { closeIncident, createWorld, deriveState, objectId } from '../../../../src/testing/model/world.js';
+import { closeIncident, createWorld, deriveState } from '../../../../src/testing/model/world.js';
+import { objectId } from '../../../../src/testing/world/ids.js';
 import { NOW_MS } from '../support.js';
 
 const NOW = NOW_MS / 1000;
@@ -22,7 +23,7 @@ describe('createWorld', () => {
     const teams = new Set(world.teams.map((t) => t.team_id));
     for (const channel of world.channels) {
       expect(teams.has(channel.team_id)).toBe(true);
-      expect(channel.manager_ids.every((id) => members.has(id))).toBe(true);
+      expect((channel.manager_ids ?? []).every((id) => members.has(id))).toBe(true);
     }
   });
 

@@ -1,0 +1,90 @@
+// The account's audit log (`service.auditLog`): every write, who made it and when, refused ones
+// included. Rules owned here: a write is an operation the manifest calls a mutation; one reaching
+// the mock through its API is recorded once it is past its credential, the limits and the
+// permission, with its outcome (`OK` or the error code), under the operation's name (its path's
+// words, `/channel/silence/rule/create` → `channel.silence.rule.create`, AI SRE's without `safari`);
+// what a test does through `service.actions` is recorded as the console would be, with the
+// operation of the API that does the same, once per thing done (creating with assignees is a create
+// and an assign); what the platform does by itself (a storm, a recovery) is nobody's write.
+
+import type { KnownWebhookEventType } from '../../webhooks/types.js';
+import type { IncidentEvent } from '../model/incident-actions.js';
+
+/** One record of the account audit log. */
+export interface AuditEntry {
+  /** The request id of the call (one of its own for a console action). */
+  request_id: string;
+  /** Unix ms, by the mock's clock. */
+  time: number;
+  /** The operation: its path's words (`team.upsert`, `a2a-agent.enable`, `incident.ack`). */
+  operation: string;
+  /** The id acted on, as sent (or made, for a create); `''` where the call names none. */
+  target: string;
+  account_id: number;
+  /** The member who wrote. */
+  person_id: number;
+  /** Name of the credential used (never the key itself); `console` for `service.actions`. */
+  key_name: string;
+  /** `OK` or the error code the call got. */
+  result: string;
+}
+
+/** The operation's name in the audit log: its path's words, without AI SRE's `safari` or path parameters. */
+export function operationName(path: string): string {
+  return path
+    .split('/')
+    .filter((word) => word !== '' && word !== 'safari' && !word.startsWith('{'))
+    .join('.');
+}
+
+/** The id a write acts on: the one its family names it by (or made), else its first id field. */
+export function targetOf(body: Record<string, unknown>, idField?: string, data?: unknown): string {
+  const made = idField ? (data as Record<string, unknown> | null | undefined)?.[idField] : undefined;
+  const named = idField ? body[idField] : undefined;
+  if (named !== undefined || made !== undefined) return String(named ?? made);
+  for (const [key, value] of Object.entries(body)) {
+    if ((key === 'id' || key.endsWith('_id')) && (typeof value === 'string' || typeof value === 'number'))
+      return String(value);
+    if (key.endsWith('_ids') && Array.isArray(value)) return value.join(',');
+  }
+  return '';
+}
+
+/** The API operation that does what an incident event tells. */
+const OPERATION_OF_EVENT: Partial<Record<KnownWebhookEventType, string>> = {
+  i_new: '/incident/create',
+  i_assign: '/incident/assign',
+  i_a_rspd: '/incident/responder/add',
+  i_ack: '/incident/ack',
+  i_unack: '/incident/unack',
+  i_snooze: '/incident/snooze',
+  i_wake: '/incident/wake',
+  i_comm: '/incident/comment',
+  i_rslv: '/incident/resolve',
+  i_reopen: '/incident/reopen',
+  i_merge: '/incident/merge',
+  i_custom: '/incident/custom-action/do',
+  i_r_title: '/incident/reset',
+  i_r_desc: '/incident/reset',
+  i_r_impact: '/incident/reset',
+  i_r_rc: '/incident/reset',
+  i_r_rsltn: '/incident/reset',
+  i_r_severity: '/incident/reset',
+  i_r_field: '/incident/field/reset',
+};
+
+/** The audit entry of a console action, or undefined for what the platform did by itself. */
+export function consoleEntry(event: IncidentEvent, requestId: string, accountId: number): AuditEntry | undefined {
+  const path = OPERATION_OF_EVENT[event.event_type];
+  if (!event.person || !path) return undefined;
+  return {
+    request_id: requestId,
+    time: event.at,
+    operation: operationName(path),
+    target: event.incident.incident_id,
+    account_id: accountId,
+    person_id: event.person.person_id,
+    key_name: 'console',
+    result: 'OK',
+  };
+}
