@@ -159,8 +159,9 @@ export class ResourceEngine {
       if (kind === 'team') return this.#world.teams.find((t) => t.team_id === id)?.team_name;
       return this.#world.channels.find((c) => c.channel_id === id)?.channel_name;
     };
+    const fields = itemFields(base);
     for (const [field, from, kind] of DERIVED_NAMES) {
-      if (field in copy && from in copy) copy[field] = name(kind, copy[from]) ?? '';
+      if ((field in copy || field in fields) && from in copy) copy[field] = name(kind, copy[from]) ?? '';
     }
     return FAMILY_HOOKS[base]?.view?.(copy, this.#world) ?? copy;
   }
@@ -320,7 +321,7 @@ export class ResourceEngine {
     const { rule } = family;
     const id = body[rule.id];
     if (id !== undefined && id !== null && id !== '') return { [rule.id]: id };
-    const properties = propertiesOf(rule.item, DEFS);
+    const properties = itemFields(family.base);
     return Object.fromEntries(
       [rule.name, 'ref_id']
         .filter((key): key is string => key !== undefined && key in properties)
@@ -376,6 +377,15 @@ export class ResourceEngine {
     }
     return undefined;
   }
+}
+
+const ITEM_FIELDS = new Map<string, Record<string, Schema>>();
+
+/** The fields a family's item has, by name (read once per family). */
+function itemFields(base: string): Record<string, Schema> {
+  let fields = ITEM_FIELDS.get(base);
+  if (!fields) ITEM_FIELDS.set(base, (fields = propertiesOf(FAMILIES[base]?.item, DEFS)));
+  return fields;
 }
 
 /** An operation as the engine runs it: its family and its path. */
