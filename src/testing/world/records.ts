@@ -1,10 +1,9 @@
 // One record of a resource family as the engine keeps it: an object shaped like the family's item
 // schema. Rules owned here: a new record holds every field its item schema requires (the smallest
-// value the schema allows) and the fields it was given that the schema names, then what the service
-// sets itself (its id, the account, `enabled` for a status that has it, its times in their unit, the
-// member who wrote it); a new id takes the shape of the OpenAPI's example of one (a number of as many
-// digits, an object id, a prefix such as `cal.` and as many letters and digits); an answer's fields
-// come from the record, a field the record lacks by its name (`page_name` from the page's `name`,
+// value the schema allows) and the fields it was given that the schema names, each completed, at
+// any depth, with what its schema requires there (a schedule's layers as the item describes them);
+// then what the service sets itself (its id, the account, `enabled` for a status that has it, its
+// times in their unit, the member who wrote it); an answer's fields come from the record, a field the record lacks by its name (`page_name` from the page's `name`,
 // `change_name` from the record's name field), else the smallest value its schema allows.
 
 import type { Schema } from '../../internal/schema.js';
@@ -69,7 +68,7 @@ export function newRecord(
   const status = resolveSchema(properties.status, defs);
   if (status?.enum?.includes('enabled')) record.status = 'enabled';
   if ('account_id' in properties) record.account_id = context.accountId;
-  Object.assign(record, given(rule, properties, fields));
+  Object.assign(record, given(rule, properties, fields, defs));
   record[rule.id] = id;
   stamp(rule, record, context, 'created');
   return record;
@@ -85,15 +84,38 @@ export function changeRecord(
 ): void {
   const { [rule.id]: _id, ...rest } = fields;
   for (const key of rule.scope ?? []) delete rest[key];
-  Object.assign(record, given(rule, propertiesOf(rule.item, defs), rest));
+  Object.assign(record, given(rule, propertiesOf(rule.item, defs), rest, defs));
   stamp(rule, record, context, 'updated');
 }
 
-/** The fields of a request the item names, as given (null for a field that may be null means: cleared). */
-function given(rule: FamilyRule, properties: Record<string, Schema>, fields: Record<string, unknown>) {
+/** The fields of a request the item names, as given, completed to what the item's schema requires of them. */
+function given(
+  rule: FamilyRule,
+  properties: Record<string, Schema>,
+  fields: Record<string, unknown>,
+  defs: Record<string, Schema>,
+) {
   return Object.fromEntries(
-    Object.entries(fields).filter(([key, value]) => key in properties && value !== undefined && key !== rule.id),
+    Object.entries(fields)
+      .filter(([key, value]) => key in properties && value !== undefined && key !== rule.id)
+      .map(([key, value]) => [key, completed(structuredClone(value), properties[key], defs)]),
   );
+}
+
+/** `value` with what `schema` requires added where it lacks it, at any depth (the smallest value allowed). */
+function completed(value: unknown, schema: Schema | undefined, defs: Record<string, Schema>, depth = 0): unknown {
+  const resolved = resolveSchema(schema, defs);
+  if (!resolved || depth > 16) return value;
+  if (Array.isArray(value))
+    return resolved.items ? value.map((item) => completed(item, resolved.items, defs, depth + 1)) : value;
+  if (typeof value !== 'object' || value === null) return value;
+  const object = value as Record<string, unknown>;
+  const properties = propertiesOf(resolved, defs);
+  for (const name of requiredOf(resolved, defs))
+    if (!(name in object)) object[name] = sample(properties[name] ?? {}, defs);
+  for (const [name, child] of Object.entries(object))
+    object[name] = completed(child, properties[name], defs, depth + 1);
+  return object;
 }
 
 /** Sets the record's times (all of them on creation, the others on change) and who wrote it. */
