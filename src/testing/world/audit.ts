@@ -37,11 +37,16 @@ export function operationName(path: string): string {
     .join('.');
 }
 
-/** The id a write acts on: the one its family names it by (or made), else its first id field. */
+/** The id a write acts on: for a family's, the one it names (or made); for another, its first id field. */
 export function targetOf(body: Record<string, unknown>, idField?: string, data?: unknown): string {
-  const made = idField ? (data as Record<string, unknown> | null | undefined)?.[idField] : undefined;
-  const named = idField ? body[idField] : undefined;
-  if (named !== undefined || made !== undefined) return String(named ?? made);
+  if (idField) {
+    const many = body[`${idField}s`];
+    const id =
+      body[idField] ??
+      (Array.isArray(many) ? many.join(',') : undefined) ??
+      (data as Record<string, unknown> | null | undefined)?.[idField];
+    return typeof id === 'string' || typeof id === 'number' ? String(id) : '';
+  }
   for (const [key, value] of Object.entries(body)) {
     if ((key === 'id' || key.endsWith('_id')) && (typeof value === 'string' || typeof value === 'number'))
       return String(value);
