@@ -253,8 +253,9 @@ function generateIncident(world: World, random: Random, now: number): IncidentIn
   for (const alert of alerts) world.events.set(alert.alert_id, rawEvents(alert, random));
   deriveState(incident, alerts, now);
   world.alerts.set(incident_id, alerts);
+  // Closed by hand by one of its responders.
   if (!recovered && random.chance(0.15))
-    closeIncident(incident, Math.min(now, start + random.int(600, 3 * DAY)), random.pick(world.members).person_id);
+    closeIncident(incident, Math.min(now, start + random.int(600, 3 * DAY)), random.pick(responderPeople).person_id);
   return incident;
 }
 
