@@ -1,8 +1,8 @@
 // The mock's answers to the resource operations beyond /incident/list: the incident lifecycle through
 // the same IncidentActions tests drive (so each write emits its webhook event and its row of the
 // incident's timeline), the timeline itself, alerts from the world, the automation rules' triggers;
-// then the members (world/members.ts), and every other resource family through the one engine
-// (world/engine.ts). Bodies have already passed the OpenAPI's request schema (see router.ts); what is
+// then the members and the enrichment mapping data (world/members.ts, world/mapping-data.ts), and
+// every other resource family through the one engine (world/engine.ts). Bodies have already passed the OpenAPI's request schema (see router.ts); what is
 // left here are the rules the schema cannot state (unknown ids, states).
 
 import type { AlertInfo } from '../../schemas/alert.js';
@@ -11,6 +11,8 @@ import type { MockState } from '../state.js';
 import { MAX_WINDOW_SECONDS } from '../../client/pagination/limits.js';
 import { RULES } from '../../generated/operation-rules.js';
 import { ENGINE_PATHS } from '../world/engine.js';
+import type { WorldHandler } from '../world/handler.js';
+import { MAPPING_DATA_HANDLERS } from '../world/mapping-data.js';
 import { MEMBER_HANDLERS } from '../world/members.js';
 import { feedOf } from '../world/timeline.js';
 import { MockActionError, type UpdatableField } from './incident-actions.js';
@@ -236,14 +238,17 @@ function pageOf<T>(
   };
 }
 
-/** The handler of a path, if the mock answers it from its state: its own, the members', else the engine's. */
+/** The operations of the world's own models. */
+const WORLD_HANDLERS: Record<string, WorldHandler> = { ...MEMBER_HANDLERS, ...MAPPING_DATA_HANDLERS };
+
+/** The handler of a path, if the mock answers it from its state: its own, the world's models', else the engine's. */
 export function statefulHandler(path: string): Handler | undefined {
   const own = HANDLERS[path];
   if (own) return own;
-  const member = MEMBER_HANDLERS[path];
-  if (member)
+  const world = WORLD_HANDLERS[path];
+  if (world)
     return async (state, body, personId) =>
-      member(
+      world(
         {
           world: state.world,
           engine: state.engine,
@@ -259,5 +264,5 @@ export function statefulHandler(path: string): Handler | undefined {
 
 /** Paths the mock answers from its state here (beside /incident/list, the webhook history, the agents and skills). */
 export const STATEFUL_OPERATION_PATHS = [
-  ...new Set([...Object.keys(HANDLERS), ...Object.keys(MEMBER_HANDLERS), ...ENGINE_PATHS]),
+  ...new Set([...Object.keys(HANDLERS), ...Object.keys(WORLD_HANDLERS), ...ENGINE_PATHS]),
 ];

@@ -204,7 +204,8 @@ export class ResourceEngine {
     const { base, rule, path } = family;
     const id = body[rule.id];
     const keyed = requiredOf(REQUEST_SCHEMAS[path], SCHEMA_DEFS).includes(rule.id);
-    if (!keyed && (id === undefined || id === null || id === 0 || id === '')) return this.#create(family, body, context);
+    if (!keyed && (id === undefined || id === null || id === 0 || id === ''))
+      return this.#create(family, body, context);
     const record = this.#lookup(family, body);
     if (!record && !keyed) return notFound(id);
     if (!record) {

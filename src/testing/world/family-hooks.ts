@@ -2,12 +2,13 @@
 // takes members by email too (an email no member has is ResourceNotFound); a role a member holds
 // cannot be deleted (ReferenceExist); a channel counts its open
 // incidents by progress when read; a schedule's `group_id` is its team; a status page template's
-// fields come in its `template`; a war room is named after its incident, and its creation and
-// deletion are rows of the incident's timeline.
+// fields come in its `template`; a mapping schema's rows (mapping-data.ts) go with it; a war room is
+// named after its incident, and its creation and deletion are rows of the incident's timeline.
 
 import type { OperationResult } from '../model/operation-result.js';
 import type { World } from '../model/world.js';
 import type { Role } from './family.js';
+import { MAPPING_DATA, removeRows } from './mapping-data.js';
 import type { ResourceRecord, WriteContext } from './records.js';
 import { addRow } from './timeline.js';
 
@@ -80,6 +81,11 @@ export const FAMILY_HOOKS: Record<string, FamilyHooks> = {
         Processing: open.filter((i) => i.progress === 'Processing').length,
       };
       return record;
+    },
+  },
+  '/enrichment/mapping/schema': {
+    written(world, what, record) {
+      if (what === 'delete') removeRows(world.resources.get(MAPPING_DATA), record.schema_id);
     },
   },
   '/schedule': {

@@ -12,24 +12,11 @@ import { RULES } from '../../generated/operation-rules.js';
 import type { OperationResult } from '../model/operation-result.js';
 import type { World } from '../model/world.js';
 import type { ResourceEngine } from './engine.js';
+import type { WorldContext, WorldHandler } from './handler.js';
 import { pageOf } from './list-query.js';
 import { type Member, MEMBER_ROLE_ID, serviceId } from './people.js';
 import { sameId } from './records.js';
 import { referencesIn, withoutMember } from './references.js';
-import type { Random } from '../model/random.js';
-
-/** What a member operation works with. */
-export interface MemberContext {
-  world: World;
-  engine: ResourceEngine;
-  random: Random;
-  /** Unix seconds. */
-  now: number;
-  /** The member who calls. */
-  personId: number;
-}
-
-type MemberHandler = (context: MemberContext, body: Record<string, unknown>) => OperationResult;
 
 const ok = (data: unknown): OperationResult => ({ data });
 const refuse = (reason: string): OperationResult => ({ code: 'InvalidParameter', key: 'action', vars: { reason } });
@@ -95,7 +82,7 @@ function namedBy(world: World, personId: number): string | undefined {
   return undefined;
 }
 
-export const MEMBER_HANDLERS: Record<string, MemberHandler> = {
+export const MEMBER_HANDLERS: Record<string, WorldHandler> = {
   '/member/list': ({ world }, body) => {
     const query = typeof body.query === 'string' ? body.query.toLowerCase() : '';
     const order =
@@ -235,7 +222,7 @@ export const MEMBER_HANDLERS: Record<string, MemberHandler> = {
 
 /** A member's roles changed by `change` (its roles, the roles given), the roles checked first. */
 function changeRoles(
-  { world, engine, now }: MemberContext,
+  { world, engine, now }: WorldContext,
   body: Record<string, unknown>,
   change: (held: number[], given: number[]) => number[],
 ): OperationResult {
@@ -250,7 +237,7 @@ function changeRoles(
 
 /** One role given to (or taken from) several members, all checked first. */
 function eachMember(
-  { world, engine, now }: MemberContext,
+  { world, engine, now }: WorldContext,
   body: Record<string, unknown>,
   change: (held: number[], role: number) => number[],
 ): OperationResult {
