@@ -19,13 +19,11 @@
 // - the example of the id (the create's answer's, else the info's, else the list's first item's)
 //   is what the mock's new ids look like.
 
+import type { FamilyRule, Role } from '../../src/testing/world/family.js';
 import { propertiesOf, requiredOf, type FieldSchema } from './fields.js';
 import type { Document, Operation } from './methods.js';
 import { bodySchemaOf } from './methods.js';
 import { table } from './table.js';
-
-/** What an operation does to its family, by its verb. */
-export type Role = 'create' | 'upsert' | 'list' | 'info' | 'infos' | 'update' | 'delete' | 'enable' | 'disable';
 
 const VERBS: Array<[string, Role]> = [
   ['list/basic', 'list'],
@@ -47,21 +45,8 @@ export const HAND_WRITTEN: Record<string, string> = {
   '/incident': 'src/testing/model/incident-actions.ts and stateful-operations.ts',
 };
 
-/** One family's row of the generated table. */
-export interface FamilyRow {
-  id: string;
-  example?: string | number;
-  scope?: string[];
-  name?: string;
-  /** The list's items: a field of the answer, or `''` for an answer that is the array itself. */
-  items?: string;
-  /** The item's times the mock sets, with their unit. */
-  times?: Record<string, 's' | 'ms'>;
-  /** The item's fields naming who created (`created`) or last changed (`updated`) it. */
-  by?: Record<string, 'created' | 'updated'>;
-  item: unknown;
-  operations: Partial<Record<Role, string>>;
-}
+/** One family's row of the generated table: its rule, its item's schema as the OpenAPI has it, compacted here. */
+export type FamilyRow = Omit<FamilyRule, 'item'> & { item: unknown };
 
 const TIME_FIELDS = ['created_at', 'updated_at', 'create_at', 'update_at', 'created_at_seconds', 'updated_at_seconds'];
 const BY_FIELDS: Record<string, 'created' | 'updated'> = {

@@ -26,6 +26,20 @@ const missing = (id: unknown): OperationResult => ({
   vars: { kind: 'member', id: String(id), field: 'member_id' },
 });
 
+/** What a member's and a person's answers share: the member's own profile. */
+function profileOf(member: Member) {
+  return {
+    avatar: '',
+    email: member.email,
+    phone: member.phone,
+    phone_verified: member.phone !== '',
+    email_verified: member.status === 'enabled',
+    status: member.status,
+    locale: member.locale,
+    time_zone: member.time_zone,
+  };
+}
+
 /** A member as `/member/list` answers one. */
 export function memberItem(world: World, member: Member): Record<string, unknown> {
   return {
@@ -33,15 +47,8 @@ export function memberItem(world: World, member: Member): Record<string, unknown
     member_id: member.person_id,
     member_name: member.person_name,
     country_code: member.country_code,
-    phone: member.phone,
-    email: member.email,
-    phone_verified: member.phone !== '',
-    email_verified: member.status === 'enabled',
-    avatar: '',
-    status: member.status,
+    ...profileOf(member),
     account_role_ids: [...member.role_ids],
-    locale: member.locale,
-    time_zone: member.time_zone,
     created_at: member.created_at,
     updated_at: member.updated_at,
     ref_id: member.ref_id,
@@ -118,14 +125,7 @@ export const MEMBER_HANDLERS: Record<string, WorldHandler> = {
         account_id: world.account.account_id,
         person_id: m.person_id,
         person_name: m.person_name,
-        avatar: '',
-        locale: m.locale,
-        time_zone: m.time_zone,
-        email: m.email,
-        phone: m.phone,
-        phone_verified: m.phone !== '',
-        email_verified: m.status === 'enabled',
-        status: m.status,
+        ...profileOf(m),
       }));
     return ok({ items });
   },
