@@ -1,15 +1,17 @@
 // The mock's answers to the resource operations beyond /incident/list: the incident lifecycle through
 // the same IncidentActions tests drive (so each write emits its webhook event and its row of the
-// incident's timeline), the timeline itself, alerts from the world, the automation rules' triggers;
-// then the members and the enrichment mapping data (world/members.ts, world/mapping-data.ts), and
-// every other resource family through the one engine (world/engine.ts). Bodies have already passed the OpenAPI's request schema (see router.ts); what is
-// left here are the rules the schema cannot state (unknown ids, states).
+// incident's timeline), the timeline itself, alerts from the world, the automation rules' triggers,
+// the audit log; then the members and the enrichment mapping data (world/members.ts,
+// world/mapping-data.ts), and every other resource family through the one engine (world/engine.ts).
+// Bodies have already passed the OpenAPI's request schema (see router.ts); what is left here are
+// the rules the schema cannot state (unknown ids, states).
 
 import type { AlertInfo } from '../../schemas/alert.js';
 import type { IncidentInfo } from '../../schemas/incident.js';
 import type { MockState } from '../state.js';
 import { MAX_WINDOW_SECONDS } from '../../client/pagination/limits.js';
 import { RULES } from '../../generated/operation-rules.js';
+import { searchAudit } from '../world/audit.js';
 import { ENGINE_PATHS } from '../world/engine.js';
 import type { WorldHandler } from '../world/handler.js';
 import { MAPPING_DATA_HANDLERS } from '../world/mapping-data.js';
@@ -110,6 +112,7 @@ const HANDLERS: Record<string, Handler> = {
       state.actions.reopen(id, personId, typeof body.reason === 'string' ? body.reason : undefined),
     ),
   '/incident/feed': async (state, body) => feedOf(state.world, body),
+  '/audit/search': async (state, body) => searchAudit(state.auditLog, state.world, body),
   '/incident/comment': (state, body, personId) =>
     eachIncident(state, body.incident_ids, (id) =>
       state.actions.comment(id, (body.comment as string | undefined) ?? '', personId),

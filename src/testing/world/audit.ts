@@ -6,9 +6,16 @@
 // what a test does through `service.actions` is recorded as the console would be, with the
 // operation of the API that does the same, once per thing done (creating with assignees is a create
 // and an assign); what the platform does by itself (a storm, a recovery) is nobody's write.
+// `POST /audit/search` reads it: the writes of its window, newest first, by operation, member or
+// request id; every record of it is a write.
 
+import { RULES } from '../../generated/operation-rules.js';
 import type { KnownWebhookEventType } from '../../webhooks/types.js';
+import { RESPONSE_DEFS, RESPONSES } from '../generated/responses.js';
 import type { IncidentEvent } from '../model/incident-actions.js';
+import type { OperationResult } from '../model/operation-result.js';
+import type { World } from '../model/world.js';
+import { pageAnswer, pageOf } from './list-query.js';
 
 /** One record of the account audit log. */
 export interface AuditEntry {
@@ -92,4 +99,37 @@ export function consoleEntry(event: IncidentEvent, requestId: string, accountId:
     key_name: 'console',
     result: 'OK',
   };
+}
+
+/** `POST /audit/search` over the audit log: the writes of the window, newest first, as the service's AuditLog rows. */
+export function searchAudit(log: readonly AuditEntry[], world: World, body: Record<string, unknown>): OperationResult {
+  const [start, end] = [Number(body.start_time) * 1000, Number(body.end_time) * 1000];
+  if (!(end > start)) return { code: 'InvalidParameter', key: 'endAfterStart' };
+  const operations = Array.isArray(body.operations) && body.operations.length > 0 ? body.operations : undefined;
+  const rows = log
+    .filter((entry) => entry.time >= start && entry.time <= end)
+    .filter((entry) => !operations || operations.includes(entry.operation))
+    .filter((entry) => body.person_id === undefined || entry.person_id === body.person_id)
+    .filter(
+      (entry) => typeof body.request_id !== 'string' || body.request_id === '' || entry.request_id === body.request_id,
+    )
+    .filter(() => body.is_write !== false && body.is_dangerous !== true)
+    .reverse()
+    .map((entry) => ({
+      created_at: entry.time,
+      account_id: entry.account_id,
+      member_id: entry.person_id,
+      member_name: world.members.find((m) => m.person_id === entry.person_id)?.person_name ?? '',
+      request_id: entry.request_id,
+      ip: '127.0.0.1',
+      operation: entry.operation,
+      operation_name: entry.operation,
+      body: '',
+      params: [],
+      is_dangerous: false,
+      is_write: true,
+    }));
+  const paging = RULES['/audit/search']?.paging;
+  const page = pageOf(rows, body, paging);
+  return { data: pageAnswer(page, 'docs', RESPONSES['/audit/search']?.schema, RESPONSE_DEFS, paging) };
 }

@@ -71,3 +71,33 @@ describe('the audit log', () => {
     expect(state.auditLog.slice(3).map((e) => [e.operation, e.key_name])).toEqual([['incident.comment', 'full']]);
   });
 });
+
+describe('POST /audit/search', () => {
+  it('reads the audit log: the writes of its window, newest first, by operation, member or request', async () => {
+    const state = mockState();
+    const [me] = state.world.members;
+    const send = (path: string, body: object) => route(state, apiRequest(path, body));
+    await send('/team/upsert', { team_name: 'One' });
+    state.clock.advance(60_000);
+    await send('/calendar/create', { cal_name: 'Holidays' });
+    const search = async (body: object) => {
+      const answer = (await send('/audit/search', body)) as Response;
+      return ((await answer.json()) as { data: { total: number; docs: Array<Record<string, unknown>> } }).data;
+    };
+    const window = { start_time: NOW_MS / 1000 - 60, end_time: NOW_MS / 1000 + 3600 };
+    const all = await search(window);
+    expect(all.total).toBe(2);
+    expect(all.docs.map((doc) => doc.operation)).toEqual(['calendar.create', 'team.upsert']);
+    expect(all.docs[1]).toMatchObject({
+      created_at: NOW_MS,
+      member_id: me!.person_id,
+      member_name: me!.person_name,
+      request_id: state.auditLog[0]!.request_id,
+      is_write: true,
+    });
+    expect((await search({ ...window, operations: ['team.upsert'] })).total).toBe(1);
+    expect((await search({ ...window, is_write: false })).total).toBe(0);
+    expect((await search({ ...window, end_time: NOW_MS / 1000 + 30 })).total).toBe(1);
+    expect((await search({ ...window, request_id: state.auditLog[1]!.request_id })).docs).toHaveLength(1);
+  });
+});
