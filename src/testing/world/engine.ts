@@ -204,12 +204,16 @@ export class ResourceEngine {
     const { base, rule, path } = family;
     const id = body[rule.id];
     const keyed = requiredOf(REQUEST_SCHEMAS[path], SCHEMA_DEFS).includes(rule.id);
-    if (!keyed && (id === undefined || id === null || id === 0 || id === ''))
-      return this.#create(family, body, context);
-    const record = this.#lookup(family, body);
-    if (!record && !keyed) return notFound(id);
+    const named = keyed || !(id === undefined || id === null || id === 0 || id === '');
+    // Without its id, the family's own rule may name the one it changes (a team, by its name).
+    const found = named
+      ? { record: this.#lookup(family, body) }
+      : FAMILY_HOOKS[base]?.upsertOf?.(body, this.records(base));
+    if (found && 'refusal' in found) return found.refusal;
+    const record = found?.record;
+    if (!record && named && !keyed) return notFound(id);
     if (!record) {
-      const made = this.#add(family, body, context, id as string | number);
+      const made = this.#add(family, body, context, keyed ? (id as string | number) : undefined);
       return ok(answerOf(RESPONSES[path]?.schema, DEFS, rule, this.view(base, made)));
     }
     this.#change(family, record, body, context);
@@ -233,11 +237,16 @@ export class ResourceEngine {
   #toggle(family: Family, body: Record<string, unknown>, on: boolean, context: WriteContext): OperationResult {
     const record = this.#lookup(family, body);
     if (!record) return notFound(body[family.rule.id] ?? '');
-    if ('status' in record || typeof record.status === 'string') record.status = on ? 'enabled' : 'disabled';
-    else if (typeof record.enabled === 'boolean') record.enabled = on;
-    else if (typeof record.disabled === 'number') record.disabled = on ? 0 : 1;
-    changeRecord(family.rule, DEFS, record, {}, context);
-    return ok(answerOf(RESPONSES[family.path]?.schema, DEFS, family.rule, record));
+    // Its status, as the item keeps it: `status` (enabled, disabled), else `enabled`, else `disabled` (0, 1).
+    const fields = itemFields(family.base);
+    const toggled =
+      'status' in fields
+        ? { status: on ? 'enabled' : 'disabled' }
+        : 'enabled' in fields
+          ? { enabled: on }
+          : { disabled: on ? 0 : 1 };
+    changeRecord(family.rule, DEFS, record, toggled, context);
+    return ok(answerOf(RESPONSES[family.path]?.schema, DEFS, family.rule, this.view(family.base, record)));
   }
 
   #info(family: Family, body: Record<string, unknown>): OperationResult {

@@ -1,5 +1,7 @@
 // What a few families do that their schemas cannot say, beside the engine's rules for all: a team
-// takes members by email too (an email no member has is ResourceNotFound); a role a member holds
+// takes members by email too (an email no member has is ResourceNotFound), and its name is its own
+// (an upsert of a name taken is InvalidParameter, unless `reset_if_name_exist`, which changes that
+// team); a role a member holds
 // cannot be deleted (ReferenceExist); a channel counts its open
 // incidents by progress when read; a schedule's `group_id` is its team; a status page template's
 // fields come in its `template`; a mapping schema's rows (mapping-data.ts) go with it; a war room is
@@ -16,6 +18,11 @@ import { addRow } from './timeline.js';
 export interface FamilyHooks {
   /** Refuses a call the family's rules do not allow, before anything changes. */
   refuse?(body: Record<string, unknown>, world: World, role: Role): OperationResult | undefined;
+  /** The record an upsert without its id changes (a team of its name), or its refusal; undefined: a new one. */
+  upsertOf?(
+    body: Record<string, unknown>,
+    records: ResourceRecord[],
+  ): { record: ResourceRecord } | { refusal: OperationResult } | undefined;
   /** The fields a write gives, as the item keeps them. */
   fields?(body: Record<string, unknown>, world: World): Record<string, unknown>;
   /** A record as read (a copy: it may be changed). */
@@ -41,6 +48,13 @@ function memberByEmail(world: World, email: string) {
 
 export const FAMILY_HOOKS: Record<string, FamilyHooks> = {
   '/team': {
+    upsertOf(body, records) {
+      const named = records.find((team) => team.team_name === body.team_name);
+      if (!named) return undefined;
+      if (body.reset_if_name_exist === true) return { record: named };
+      const reason = `a team is named ${String(body.team_name)}`;
+      return { refusal: { code: 'InvalidParameter', key: 'action', vars: { reason } } };
+    },
     refuse(body, world) {
       const unknown = emailsOf(body).find((email) => !memberByEmail(world, email));
       return unknown === undefined

@@ -7,6 +7,7 @@
 import { describe, expect, it } from 'vitest';
 import { REQUEST_SCHEMAS, SCHEMA_DEFS } from '../../../../src/generated/request-schemas.js';
 import { checkSchema } from '../../../../src/internal/schema.js';
+import { RESPONSE_DEFS } from '../../../../src/testing/generated/responses.js';
 import { sample } from '../../../../src/internal/schema-sample.js';
 import { FAMILIES } from '../../../../src/testing/generated/families.js';
 import { route } from '../../../../src/testing/router.js';
@@ -17,6 +18,7 @@ import { requestExample } from '../../../openapi.js';
 import { apiRequest, KEYS, mockState } from '../support.js';
 
 type Body = Record<string, unknown>;
+const DEFS = { ...SCHEMA_DEFS, ...RESPONSE_DEFS };
 
 /** The answer of one call: its data, or its error code. */
 async function call(
@@ -168,9 +170,14 @@ describe('the engine, family by family', () => {
         );
         expect(unknown.code, ops.update).toBe('ResourceNotFound');
       }
-      for (const toggle of [ops.disable, ops.enable]) {
+      const status = 'status' in propertiesOf(rule.item, DEFS);
+      for (const [toggle, value] of [
+        [ops.disable, 'disabled'],
+        [ops.enable, 'enabled'],
+      ] as const) {
         if (!toggle) continue;
         expect((await call(state, toggle, fit(toggle, key))).code, toggle).toBeUndefined();
+        if (status && ops.list) expect((await find())?.status, toggle).toBe(value);
       }
       if (ops.info) {
         const unknown = await call(state, ops.info, fit(ops.info, { ...given, ...scope, [rule.id]: unknownLike(id) }));
@@ -184,4 +191,52 @@ describe('the engine, family by family', () => {
       }
     });
   }
+});
+
+describe('what a family’s own rules add', () => {
+  it('a team’s name is its own: an upsert of a name taken is refused, unless it resets that team', async () => {
+    const team = state.world.teams[0]!;
+    const [a, b] = state.world.members.map((m) => m.person_id);
+    const taken = await call(state, '/team/upsert', { team_name: team.team_name, person_ids: [a] });
+    expect(taken).toMatchObject({
+      code: 'InvalidParameter',
+      message: expect.stringContaining(`a team is named ${team.team_name}`),
+    });
+    const reset = await call(state, '/team/upsert', {
+      team_name: team.team_name,
+      person_ids: [a, b],
+      reset_if_name_exist: true,
+    });
+    expect(reset.data).toEqual({ team_id: team.team_id, team_name: team.team_name });
+    expect(team.person_ids).toEqual([a, b]);
+    const unknownEmail = await call(state, '/team/upsert', { team_name: 'Mail', emails: ['nobody@example.com'] });
+    expect(unknownEmail).toMatchObject({
+      code: 'ResourceNotFound',
+      message: 'Member nobody@example.com named in emails was not found.',
+    });
+  });
+
+  it('a channel counts its open incidents by progress; a schedule’s group is its team', async () => {
+    const channel = state.world.channels[0]!;
+    const info = (await call(state, '/channel/info', { channel_id: channel.channel_id })).data as Body;
+    const open = state.world.incidents.filter(
+      (i) => i.channel_id === channel.channel_id && !i.deleted_at && i.progress !== 'Closed',
+    );
+    expect(info.progress_to_incident_cnts).toEqual({
+      Triggered: open.filter((i) => i.progress === 'Triggered').length,
+      Processing: open.filter((i) => i.progress === 'Processing').length,
+    });
+    const team = state.world.teams[1]!.team_id;
+    const made = (await call(state, '/schedule/create', { name: 'Nights', team_id: team })).data as {
+      schedule_id: number;
+    };
+    const schedule = state.world.resources.get('/schedule')!.find((s) => s.schedule_id === made.schedule_id)!;
+    expect(schedule).toMatchObject({
+      group_id: team,
+      team_id: team,
+      schedule_name: 'Nights',
+      name: 'Nights',
+      id: made.schedule_id,
+    });
+  });
 });
