@@ -11,14 +11,12 @@
 // - an id (or name, or reference id, where the call takes those instead) that names nothing is
 //   ResourceNotFound; so is a scope that names nothing (a rule of a channel that does not exist);
 //   a delete of what another record still names (a team that owns a channel) is ReferenceExist;
-// - names are read where they live: a record's `team_name`, `channel_name`, `creator_name` and
-//   `updated_by_name` are those of the team, channel and member it names, at the time of the answer.
+// - a record is answered as views.ts makes it: the names of what it names read at the time.
 
-import type { Schema } from '../../internal/schema.js';
 import { RULES } from '../../generated/operation-rules.js';
 import { REQUEST_SCHEMAS, SCHEMA_DEFS } from '../../generated/request-schemas.js';
 import { FAMILIES } from '../generated/families.js';
-import { RESPONSE_DEFS, RESPONSES } from '../generated/responses.js';
+import { RESPONSES } from '../generated/responses.js';
 import type { MockClock } from '../clock.js';
 import type { OperationResult } from '../model/operation-result.js';
 import { Random } from '../model/random.js';
@@ -29,8 +27,9 @@ import { filterAndSort, pageAnswer, pageOf } from './list-query.js';
 import {
   answerOf,
   changeRecord,
+  DEFS,
+  mirrorAliases,
   newRecord,
-  propertiesOf,
   requiredOf,
   type ResourceRecord,
   sameId,
@@ -39,8 +38,7 @@ import {
 } from './records.js';
 import { REFERENCE_FIELDS, referencesIn } from './references.js';
 import { FAMILY_HOOKS } from './family-hooks.js';
-
-const DEFS: Record<string, Schema> = { ...SCHEMA_DEFS, ...RESPONSE_DEFS };
+import { itemFields, viewOf } from './views.js';
 
 /** Each operation of a family: its base path and what it does. */
 const OPERATIONS_OF = new Map<string, { base: string; role: Role }>(
@@ -151,19 +149,9 @@ export class ResourceEngine {
     return rule ? this.records(base).find((record) => sameId(record[rule.id], id)) : undefined;
   }
 
-  /** A record as the API answers it: a copy, with the names of what it names read now. */
+  /** A record as the API answers it (views.ts). */
   view(base: string, record: ResourceRecord): ResourceRecord {
-    const copy = structuredClone(record);
-    const name = (kind: 'member' | 'team' | 'channel', id: unknown): string | undefined => {
-      if (kind === 'member') return this.#world.members.find((m) => m.person_id === id)?.person_name;
-      if (kind === 'team') return this.#world.teams.find((t) => t.team_id === id)?.team_name;
-      return this.#world.channels.find((c) => c.channel_id === id)?.channel_name;
-    };
-    const fields = itemFields(base);
-    for (const [field, from, kind] of DERIVED_NAMES) {
-      if ((field in copy || field in fields) && from in copy) copy[field] = name(kind, copy[from]) ?? '';
-    }
-    return FAMILY_HOOKS[base]?.view?.(copy, this.#world) ?? copy;
+    return viewOf(base, record, this.#world);
   }
 
   /** Removes a record (no checks: the caller made them). */
@@ -389,29 +377,12 @@ export class ResourceEngine {
   }
 }
 
-const ITEM_FIELDS = new Map<string, Record<string, Schema>>();
-
-/** The fields a family's item has, by name (read once per family). */
-function itemFields(base: string): Record<string, Schema> {
-  let fields = ITEM_FIELDS.get(base);
-  if (!fields) ITEM_FIELDS.set(base, (fields = propertiesOf(FAMILIES[base]?.item, DEFS)));
-  return fields;
-}
-
 /** An operation as the engine runs it: its family and its path. */
 interface Family {
   base: string;
   rule: FamilyRule;
   path: string;
 }
-
-/** The names a record shows of what it names: field, the field naming it, and what it names. */
-const DERIVED_NAMES: ReadonlyArray<[string, string, 'member' | 'team' | 'channel']> = [
-  ['team_name', 'team_id', 'team'],
-  ['channel_name', 'channel_id', 'channel'],
-  ['creator_name', 'creator_id', 'member'],
-  ['updated_by_name', 'updated_by', 'member'],
-];
 
 /**
  * How a scope field's parent is found: the incident, or the family whose id it is and that the
@@ -429,15 +400,3 @@ const PARENTS: Record<string, (engine: ResourceEngine, world: World, id: unknown
       ]),
   ),
 };
-
-/**
- * An item that shows its id or its name twice (a schedule's `id` and `schedule_id`, `name` and
- * `schedule_name`): the two agree, the one a write gave winning.
- */
-function mirrorAliases(rule: FamilyRule, record: ResourceRecord, fields: Record<string, unknown>): void {
-  if (rule.id !== 'id' && 'id' in record) record.id = record[rule.id];
-  const name = rule.name;
-  if (!name || name === 'name' || !('name' in record)) return;
-  if (typeof fields[name] !== 'string' && typeof fields.name === 'string') record[name] = fields.name;
-  else record.name = record[name];
-}

@@ -3,12 +3,18 @@
 // value the schema allows) and the fields it was given that the schema names, each completed, at
 // any depth, with what its schema requires there (a schedule's layers as the item describes them);
 // then what the service sets itself (its id, the account, `enabled` for a status that has it, its
-// times in their unit, the member who wrote it); an answer's fields come from the record, a field the record lacks by its name (`page_name` from the page's `name`,
+// times in their unit, the member who wrote it); an item that shows its id or name twice keeps the
+// two alike; an answer's fields come from the record, a field the record lacks by its name (`page_name` from the page's `name`,
 // `change_name` from the record's name field), else the smallest value its schema allows.
 
+import { SCHEMA_DEFS } from '../../generated/request-schemas.js';
 import type { Schema } from '../../internal/schema.js';
 import { sample } from '../../internal/schema-sample.js';
+import { RESPONSE_DEFS } from '../generated/responses.js';
 import type { FamilyRule } from './family.js';
+
+/** The shared schemas of the requests and the answers, which the families' schemas name. */
+export const DEFS: Record<string, Schema> = { ...SCHEMA_DEFS, ...RESPONSE_DEFS };
 
 /** A record of a resource family: the item as the API answers it. */
 export type ResourceRecord = Record<string, unknown>;
@@ -156,4 +162,16 @@ export function answerOf(
     else if (required.has(field)) answer[field] = sample(fieldSchema, defs);
   }
   return answer;
+}
+
+/**
+ * An item that shows its id or its name twice (a schedule's `id` and `schedule_id`, `name` and
+ * `schedule_name`): the two agree, the one a write gave winning.
+ */
+export function mirrorAliases(rule: FamilyRule, record: ResourceRecord, fields: Record<string, unknown>): void {
+  if (rule.id !== 'id' && 'id' in record) record.id = record[rule.id];
+  const name = rule.name;
+  if (!name || name === 'name' || !('name' in record)) return;
+  if (typeof fields[name] !== 'string' && typeof fields.name === 'string') record[name] = fields.name;
+  else record.name = record[name];
 }
