@@ -12,6 +12,7 @@ import { Random } from './random.js';
 import { objectId } from '../world/ids.js';
 import type { Person } from '../../webhooks/types.js';
 import { personOf } from '../world/people.js';
+import { addRow } from '../world/timeline.js';
 import { type Member, type World } from './world.js';
 
 /** One thing that happened to an alert, in the order it happened. */
@@ -147,6 +148,9 @@ export class AlertActions {
     incident.alert_event_cnt = alerts.reduce((sum, a) => sum + a.event_cnt, 0);
     alert.incident = { incident_id: incident.incident_id, title: incident.title, progress: incident.progress };
     alert.updated_at = this.#seconds();
+    // A row of the incident's timeline too: an alert was merged into it.
+    const detail = { alert_id: alert.alert_id, title: alert.title };
+    addRow(this.#world, incident.incident_id, 'a_merge', detail, personId, this.#clock.now());
     return this.#announce('a_merge', alert, person);
   }
 

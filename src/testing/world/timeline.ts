@@ -1,5 +1,6 @@
 // An incident's own timeline (`POST /incident/feed`): a row for each thing done to it, whoever did
-// it (a test through `service.actions`, a client through the API, the platform), as the OpenAPI's
+// it (a test through `service.actions` or `service.alertActions`, a client through the API, the
+// platform), as the OpenAPI's
 // IncidentFeedItem describes one: its type (`i_new`, `i_ack`, `i_comm`, …), the detail of that type,
 // the member who acted (0 for the platform) and its time in milliseconds. A seeded incident's
 // timeline is what its state tells: created, assigned, each acknowledgement, closed. Rules owned

@@ -155,6 +155,34 @@ describe('an incident’s timeline', () => {
     expect(((await missing.json()) as { error: { code: string } }).error.code).toBe('ResourceNotFound');
   });
 
+  it('has a row for an alert merged into the incident', async () => {
+    const state = mockState();
+    const me = state.world.members[0]!.person_id;
+    const channel = state.world.channels[0]!.channel_id;
+    const incident = await state.consoleActions.create({
+      title: 'db slow',
+      incident_severity: 'Warning',
+      person_id: me,
+    });
+    const alert = await state.alertActions.push({
+      title: 'p99 up',
+      event_status: 'Warning',
+      alert_key: 'p99',
+      channel_id: channel,
+    });
+    await state.alertActions.merge(alert.alert_id, incident.incident_id, me);
+    const { items } = (await feed(state, { incident_id: incident.incident_id, types: ['a_merge'] })) as {
+      items: TimelineRow[];
+    };
+    expect(items).toEqual([
+      expect.objectContaining({
+        type: 'a_merge',
+        creator_id: me,
+        detail: { alert_id: alert.alert_id, title: 'p99 up' },
+      }),
+    ]);
+  });
+
   it('of a seeded incident tells its state: created, assigned, each acknowledgement, closed', () => {
     const state = mockState({ incidents: 60 });
     for (const incident of state.world.incidents) {
