@@ -1,12 +1,12 @@
 // An incident's own timeline (`POST /incident/feed`): a row for each thing done to it, whoever did
 // it (a test through `service.actions` or `service.alertActions`, a client through the API, the
-// platform), as the OpenAPI's
-// IncidentFeedItem describes one: its type (`i_new`, `i_ack`, `i_comm`, …), the detail of that type,
-// the member who acted (0 for the platform) and its time in milliseconds. A seeded incident's
-// timeline is what its state tells: created, assigned, each acknowledgement, closed. Rules owned
-// here: the feed answers newest first, oldest first with `asc`, rows done at one instant in the
-// order they were done; `types` keeps those types; pages by `p` and `limit` (20), with
-// `has_next_page`; an incident that does not exist (or was merged away) is ResourceNotFound.
+// platform), as the OpenAPI's IncidentFeedItem describes one: its type (`i_new`, `i_ack`, `i_comm`,
+// …), the detail of that type, the member who acted (0 for the platform) and its time in
+// milliseconds. A seeded incident's timeline is what its state tells: created, assigned, each
+// acknowledgement, closed. Rules owned here: the feed answers newest first, oldest first with
+// `asc`, rows done at one instant in the order they were done; `types` keeps those types; pages by
+// `p` and `limit` (20), with `has_next_page`; an incident that does not exist (or was merged away)
+// is ResourceNotFound.
 
 import type { IncidentInfo } from '../../schemas/incident.js';
 import type { OperationResult } from '../model/operation-result.js';
