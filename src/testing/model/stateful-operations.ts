@@ -12,7 +12,7 @@ import type { MockState } from '../state.js';
 import { MAX_WINDOW_SECONDS } from '../../client/pagination/limits.js';
 import { RULES } from '../../generated/operation-rules.js';
 import { searchAudit } from '../world/audit.js';
-import { ENGINE_PATHS } from '../world/engine.js';
+import { ENGINE_PATHS, engineAnswers } from '../world/engine.js';
 import type { WorldHandler } from '../world/handler.js';
 import { MAPPING_DATA_HANDLERS } from '../world/mapping-data.js';
 import { MEMBER_HANDLERS } from '../world/members.js';
@@ -261,7 +261,7 @@ export function statefulHandler(path: string): Handler | undefined {
         },
         body,
       );
-  if (ENGINE_PATHS.includes(path)) return async (state, body, personId) => state.engine.run(path, body, personId);
+  if (engineAnswers(path)) return async (state, body, personId) => state.engine.run(path, body, personId);
   return undefined;
 }
 

@@ -50,6 +50,11 @@ const OPERATIONS_OF = new Map<string, { base: string; role: Role }>(
 /** Every path the engine answers. */
 export const ENGINE_PATHS: readonly string[] = [...OPERATIONS_OF.keys()];
 
+/** Whether the engine answers this path. */
+export function engineAnswers(path: string): boolean {
+  return OPERATIONS_OF.has(path);
+}
+
 /** The family's id field of an operation the engine answers: a write naming it names that record, not a reference. */
 export function ownIdOf(path: string): string | undefined {
   const operation = OPERATIONS_OF.get(path);
@@ -75,11 +80,6 @@ export class ResourceEngine {
     this.#world = world;
     this.#clock = clock;
     this.#random = new Random(seed * 257 + 11);
-  }
-
-  /** Whether the engine answers this path. */
-  handles(path: string): boolean {
-    return OPERATIONS_OF.has(path);
   }
 
   /** The records of a family, oldest first (live: the engine's own array). */
@@ -358,11 +358,11 @@ export class ResourceEngine {
       );
   }
 
-  /** What still names a member, team or channel record about to go (beside the records it scopes), if anything. */
+  /** What still names a team, channel or schedule about to go (beside the records it scopes), if anything. */
   #referrer(base: string, record: ResourceRecord): { kind: string; id: string | number; by: string } | undefined {
     const rule = FAMILIES[base];
     const kind = rule && REFERENCE_FIELDS[rule.id];
-    if (!rule || !kind || rule.id.endsWith('_ids')) return undefined;
+    if (!rule || !kind) return undefined;
     const id = record[rule.id] as number;
     const leaving = new Set([record, ...this.#scopedBy(base, record).map(([, child]) => child)]);
     for (const [otherBase, records] of this.#world.resources) {
@@ -384,6 +384,9 @@ interface Family {
   path: string;
 }
 
+/** The fields that scope a family's records (`channel_id`, `cal_id`, `page_id`). */
+const SCOPES = new Set(Object.values(FAMILIES).flatMap((rule) => rule.scope ?? []));
+
 /**
  * How a scope field's parent is found: the incident, or the family whose id it is and that the
  * mock creates (an integration, which keys a route, is not the mock's to know).
@@ -393,7 +396,7 @@ const PARENTS: Record<string, (engine: ResourceEngine, world: World, id: unknown
     world.incidents.some((i) => i.incident_id === String(id).toLowerCase() && !i.deleted_at),
   ...Object.fromEntries(
     Object.entries(FAMILIES)
-      .filter(([, rule]) => rule.operations.create !== undefined)
+      .filter(([, rule]) => rule.operations.create !== undefined && SCOPES.has(rule.id))
       .map(([base, rule]) => [
         rule.id,
         (engine: ResourceEngine, _world: World, id: unknown) => engine.find(base, id) !== undefined,
