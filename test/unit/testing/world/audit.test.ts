@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { route } from '../../../../src/testing/router.js';
 import { operationName, targetOf } from '../../../../src/testing/world/audit.js';
-import { apiRequest, KEYS, mockState, NOW_MS } from '../support.js';
+import { apiRequest, callMock, KEYS, mockState, NOW_MS } from '../support.js';
 
 describe('the audit log', () => {
   it('names an operation by its path’s words, and its target by the id it acts on', () => {
@@ -76,14 +76,11 @@ describe('POST /audit/search', () => {
   it('reads the audit log: the writes of its window, newest first, by operation, member or request', async () => {
     const state = mockState();
     const [me] = state.world.members;
-    const send = (path: string, body: object) => route(state, apiRequest(path, body));
-    await send('/team/upsert', { team_name: 'One' });
+    await callMock(state, '/team/upsert', { team_name: 'One' });
     state.clock.advance(60_000);
-    await send('/calendar/create', { cal_name: 'Holidays' });
-    const search = async (body: object) => {
-      const answer = (await send('/audit/search', body)) as Response;
-      return ((await answer.json()) as { data: { total: number; docs: Array<Record<string, unknown>> } }).data;
-    };
+    await callMock(state, '/calendar/create', { cal_name: 'Holidays' });
+    const search = async (body: object) =>
+      (await callMock<{ total: number; docs: Array<Record<string, unknown>> }>(state, '/audit/search', body)).data;
     const window = { start_time: NOW_MS / 1000 - 60, end_time: NOW_MS / 1000 + 3600 };
     const all = await search(window);
     expect(all.total).toBe(2);

@@ -12,10 +12,9 @@ import { SCHEMA_DEFS } from '../../../../src/generated/request-schemas.js';
 import { checkSchema } from '../../../../src/internal/schema.js';
 import { FAMILIES } from '../../../../src/testing/generated/families.js';
 import { RESPONSE_DEFS } from '../../../../src/testing/generated/responses.js';
-import { route } from '../../../../src/testing/router.js';
 import type { MockState } from '../../../../src/testing/state.js';
 import { exists, referencesIn } from '../../../../src/testing/world/references.js';
-import { apiRequest, mockState } from '../support.js';
+import { callMock, mockState } from '../support.js';
 
 const DEFS = { ...SCHEMA_DEFS, ...RESPONSE_DEFS };
 const BOGUS = 4_040_404_040_131;
@@ -138,13 +137,12 @@ describe('the world after random writes', () => {
         for (const [which, numbers] of steps) {
           const all = writes(numbers);
           const [path, body] = all[which % all.length]!(state, (n) => n);
-          const answer = (await route(state, apiRequest(path, body))) as Response;
-          const json = (await answer.json()) as { error?: { code: string; message: string } };
-          const code = json.error?.code ?? 'OK';
+          const answer = await callMock(state, path, body);
+          const code = answer.code ?? 'OK';
           codes.set(code, (codes.get(code) ?? 0) + 1);
           expect(
             ['OK', 'ResourceNotFound', 'ReferenceExist', 'InvalidParameter'],
-            `${path}: ${json.error?.message}`,
+            `${path}: ${answer.message}`,
           ).toContain(code);
         }
         expect(inconsistencies(state)).toEqual([]);

@@ -10,39 +10,16 @@ import { checkSchema } from '../../../../src/internal/schema.js';
 import { RESPONSE_DEFS } from '../../../../src/testing/generated/responses.js';
 import { sample } from '../../../../src/internal/schema-sample.js';
 import { FAMILIES } from '../../../../src/testing/generated/families.js';
-import { route } from '../../../../src/testing/router.js';
 import type { MockState } from '../../../../src/testing/state.js';
 import { propertiesOf } from '../../../../src/testing/world/records.js';
 import { REFERENCE_FIELDS } from '../../../../src/testing/world/references.js';
 import { requestExample } from '../../../openapi.js';
-import { apiRequest, KEYS, mockState } from '../support.js';
+import { callMock, mockState } from '../support.js';
 
 type Body = Record<string, unknown>;
 const DEFS = { ...SCHEMA_DEFS, ...RESPONSE_DEFS };
 
-/** The answer of one call: its data, or its error code. */
-async function call(
-  state: MockState,
-  path: string,
-  body: Body,
-): Promise<{ data?: unknown; code?: string; message?: string }> {
-  const GET = [
-    '/status-page/list',
-    '/status-page/info',
-    '/status-page/change/info',
-    '/status-page/change/list',
-    '/status-page/template/list',
-    '/incident/post-mortem/template/info',
-  ];
-  const request = GET.includes(path)
-    ? new Request(
-        `http://mock.test${path}?${new URLSearchParams({ app_key: KEYS.full, ...Object.fromEntries(Object.entries(body).map(([k, v]) => [k, String(v)])) })}`,
-      )
-    : apiRequest(path, body);
-  const answer = (await route(state, request)) as Response;
-  const json = (await answer.json()) as { data?: unknown; error?: { code: string; message: string } };
-  return json.error ? { code: json.error.code, message: json.error.message } : { data: json.data };
-}
+const call = (state: MockState, path: string, body: Body) => callMock<Body | Body[]>(state, path, body);
 
 /** `value` with every id it names made one the world has. */
 function ofTheWorld(state: MockState, value: unknown): unknown {
@@ -144,7 +121,7 @@ describe('the engine, family by family', () => {
         const body = fit(ops.list!, { ...given, ...scope, [`${rule.id}s`]: [id] }, true);
         const answer = await call(state, ops.list!, body);
         expect(answer.code, `${ops.list}: ${answer.message}`).toBeUndefined();
-        const data = answer.data as Body | Body[];
+        const data = answer.data;
         return (Array.isArray(data) ? data : (data[rule.items ?? 'items'] as Body[])) ?? [];
       };
       const find = async () => (await listed()).find((record) => String(record[rule.id]) === String(id));

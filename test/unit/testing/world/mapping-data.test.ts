@@ -3,19 +3,10 @@
 // replaced by a CSV upload and answered as CSV; a schema that does not exist is not found, and a
 // schema's rows go with it.
 import { describe, expect, it } from 'vitest';
-import { route } from '../../../../src/testing/router.js';
 import type { MockState } from '../../../../src/testing/state.js';
-import { apiRequest, mockState } from '../support.js';
+import { callMock, mockState } from '../support.js';
 
-async function call(
-  state: MockState,
-  path: string,
-  body: object,
-): Promise<{ data?: unknown; code?: string; message?: string }> {
-  const answer = (await route(state, apiRequest(`/enrichment/mapping/${path}`, body))) as Response;
-  const json = (await answer.json()) as { data?: unknown; error?: { code: string; message: string } };
-  return json.error ? { code: json.error.code, message: json.error.message } : { data: json.data };
-}
+const call = (state: MockState, path: string, body: object) => callMock(state, `/enrichment/mapping/${path}`, body);
 
 const keys = (answer: { data?: unknown }) =>
   (answer.data as { items: Array<{ key: string }> }).items.map((row) => row.key);

@@ -4,25 +4,12 @@
 // team, schedule or rule names the member (unless forced, which takes them out of those), and never
 // of the owner; a profile reset; roles granted, revoked and set, each role checked.
 import { describe, expect, it } from 'vitest';
-import { route } from '../../../../src/testing/router.js';
 import type { MockState } from '../../../../src/testing/state.js';
-import { apiRequest, mockState } from '../support.js';
+import { callMock, mockState } from '../support.js';
 
 /** An answer's data as these tests read it. */
 type Data = Record<string, unknown> & { items: Array<Record<string, unknown>> };
-
-async function call(
-  state: MockState,
-  path: string,
-  body: object,
-): Promise<{ data: Data; code?: string; message?: string }> {
-  const answer = (await route(state, apiRequest(path, body))) as Response;
-  const json = (await answer.json()) as { data?: unknown; error?: { code: string; message: string } };
-  return {
-    data: (json.data ?? {}) as Data,
-    ...(json.error ? { code: json.error.code, message: json.error.message } : {}),
-  };
-}
+const call = (state: MockState, path: string, body: object) => callMock<Data>(state, path, body);
 
 describe('members', () => {
   it('are listed with a query, a role and pages; the caller’s info is the owner’s', async () => {

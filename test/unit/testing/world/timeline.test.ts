@@ -4,28 +4,24 @@
 // order they were done, filtered by type, a page at a time; an unknown or merged-away incident is
 // ResourceNotFound. A seeded incident's timeline tells its state.
 import { describe, expect, it } from 'vitest';
-import { route } from '../../../../src/testing/router.js';
 import type { MockState } from '../../../../src/testing/state.js';
 import type { TimelineRow } from '../../../../src/testing/world/timeline.js';
-import { apiRequest, mockState, NOW_MS } from '../support.js';
+import { callMock, mockState, NOW_MS } from '../support.js';
 
+/** The feed's page, or its error's code. */
 async function feed(
   state: MockState,
   body: object,
 ): Promise<{ items: TimelineRow[]; has_next_page: boolean } | string> {
-  const answer = (await route(state, apiRequest('/incident/feed', body))) as Response;
-  const json = (await answer.json()) as {
-    data?: { items: TimelineRow[]; has_next_page: boolean };
-    error?: { code: string };
-  };
-  return json.data ?? json.error!.code;
+  const answer = await callMock<{ items: TimelineRow[]; has_next_page: boolean }>(state, '/incident/feed', body);
+  return answer.code ?? answer.data;
 }
 
+/** A write's data; a refusal fails the test. */
 async function write(state: MockState, path: string, body: object): Promise<unknown> {
-  const answer = (await route(state, apiRequest(path, body))) as Response;
-  const json = (await answer.json()) as { data?: unknown; error?: { code: string; message: string } };
-  if (json.error) throw new Error(`${path}: ${json.error.message}`);
-  return json.data;
+  const answer = await callMock(state, path, body);
+  if (answer.code) throw new Error(`${path}: ${answer.message}`);
+  return answer.data;
 }
 
 describe('an incident’s timeline', () => {
@@ -148,11 +144,11 @@ describe('an incident’s timeline', () => {
     });
     expect(await feed(state, { incident_id: source.incident_id })).toBe('ResourceNotFound');
     // A war room of an incident that does not exist: not found.
-    const missing = (await route(
-      state,
-      apiRequest('/incident/war-room/create', { incident_id: 'b'.repeat(24), integration_id: 9 }),
-    )) as Response;
-    expect(((await missing.json()) as { error: { code: string } }).error.code).toBe('ResourceNotFound');
+    const missing = await callMock(state, '/incident/war-room/create', {
+      incident_id: 'b'.repeat(24),
+      integration_id: 9,
+    });
+    expect(missing.code).toBe('ResourceNotFound');
   });
 
   it('has a row for an alert merged into the incident', async () => {
