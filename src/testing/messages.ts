@@ -33,6 +33,11 @@ const MESSAGES = {
   agentMissing: ['A2A agent {id} was not found.', '未找到 A2A 智能体 {id}。'],
   skillMissing: ['Skill {id} was not found.', '未找到技能 {id}。'],
   notFound: ['Resource {id} was not found.', '未找到资源 {id}。'],
+  referenceMissing: ['{kind} {id} named in {field} was not found.', '{field} 中的{kind} {id} 不存在。'],
+  referenceExist: [
+    '{kind} {id} is still referenced by {by} and cannot be deleted.',
+    '{kind} {id} 仍被 {by} 引用，无法删除。',
+  ],
   action: ['The request cannot be carried out: {reason}', '无法执行该请求：{reason}'],
   schema: ['Parameter {field} is invalid: {why}.', '参数 {field} 不合法：{why}。'],
   deliveryMissing: [
@@ -54,6 +59,15 @@ const TYPES: Record<string, [string, string]> = {
   'array of strings': ['an array of strings', '字符串数组'],
 };
 
+/** What a reference names (world/references.ts), in each language. */
+const KINDS: Record<string, [string, string]> = {
+  member: ['Member', '成员'],
+  team: ['Team', '团队'],
+  channel: ['Channel', '协作空间'],
+  schedule: ['Schedule', '排班'],
+  role: ['Role', '角色'],
+};
+
 export type MessageKey = keyof typeof MESSAGES;
 
 export function localeOf(acceptLanguage: string | null): Locale {
@@ -63,6 +77,7 @@ export function localeOf(acceptLanguage: string | null): Locale {
 export function message(key: MessageKey, locale: Locale, vars: Record<string, string | number> = {}): string {
   const index = locale === 'zh' ? 1 : 0;
   const type = typeof vars.type === 'string' ? TYPES[vars.type]?.[index] : undefined;
-  const all = type ? { ...vars, type } : vars;
+  const kind = typeof vars.kind === 'string' ? KINDS[vars.kind]?.[index] : undefined;
+  const all: Record<string, string | number> = { ...vars, ...(type ? { type } : {}), ...(kind ? { kind } : {}) };
   return MESSAGES[key][index].replace(/\{(\w+)\}/g, (_, name: string) => String(all[name] ?? `{${name}}`));
 }

@@ -6,12 +6,15 @@
 // against the account's on-call limit. A call carries either credential: the app key (`app_key=`)
 // or an access token (`Authorization: Bearer`); an operation that takes a token of its own (the
 // automation trigger) takes that token alone. Path parameters (`{trigger_id}`) are read from the
-// path into the body before its schema is checked, as the service reads them.
+// path into the body before its schema is checked, as the service reads them. A write that names a
+// member, team, channel or schedule the world does not have is refused before it changes anything
+// (world/references.ts); every write that passed the credential, the limits and the permission goes
+// into the audit log with its outcome (world/audit.ts).
 
 import type { ListIncidentsRequest } from '../schemas/list.js';
 import type { ListWebhookHistoryRequest } from '../schemas/webhook-history.js';
 import { localeOf } from './messages.js';
-import type { AgentsAndSkills, AuditEntry, ResultCode } from './model/agents-and-skills.js';
+import type { AgentsAndSkills, ResultCode } from './model/agents-and-skills.js';
 import { checkListRequest, queryIncidents } from './model/incident-query.js';
 import { REQUEST_SCHEMAS, SCHEMA_DEFS } from '../generated/request-schemas.js';
 import { checkSchema } from '../internal/schema.js';
@@ -19,6 +22,7 @@ import { OPERATIONS } from '../generated/operations.js';
 import { RULES } from '../generated/operation-rules.js';
 import type { Schema } from '../internal/schema.js';
 import { answerFor, answersLines, linesFor, OPENAPI_PATHS } from './model/openapi-answers.js';
+import type { OperationResult } from './model/operation-result.js';
 import { STATEFUL_OPERATION_PATHS, statefulHandler } from './model/stateful-operations.js';
 import {
   checkHistoryDetailRequest,
@@ -40,7 +44,10 @@ import {
   Truncated,
 } from './replies.js';
 import { resolveRoute } from './resolve-route.js';
-import type { MockState } from './state.js';
+import type { Credential, MockState } from './state.js';
+import { type AuditEntry, operationName, targetOf } from './world/audit.js';
+import { ownIdOf } from './world/engine.js';
+import { missingReference } from './world/references.js';
 
 /** The calls to the account's agents and skills, which the audit log records. */
 type AgentOrSkillOperation = 'enable' | 'disable' | 'delete';
@@ -52,13 +59,13 @@ type AgentOrSkillOperation = 'enable' | 'disable' | 'delete';
 type Operation = 'list' | AgentOrSkillOperation | 'historyList' | 'historyDetail' | 'openapi';
 const ROUTES: Record<string, Operation> = {
   ...Object.fromEntries(OPENAPI_PATHS.map((path) => [path, 'openapi' as const])),
+  ...Object.fromEntries(STATEFUL_OPERATION_PATHS.map((path) => [path, 'openapi' as const])),
   '/incident/list': 'list',
   '/safari/a2a-agent/enable': 'enable',
   '/safari/a2a-agent/disable': 'disable',
   '/safari/skill/delete': 'delete',
   '/webhook/history/list': 'historyList',
   '/webhook/history/detail': 'historyDetail',
-  ...Object.fromEntries(STATEFUL_OPERATION_PATHS.map((path) => [path, 'openapi' as const])),
 };
 /** Every path the mock answers (for MSW). */
 export const ROUTE_PATHS = Object.keys(ROUTES);
@@ -140,7 +147,7 @@ async function answerCall(
     return fail(call, 'AccessDenied', 'accessDenied', { permission: 'on-call' });
   }
 
-  if (method === 'GET') return openapiOperation(call, path, typedFields(url.searchParams, path), key.personId);
+  if (method === 'GET') return openapiOperation(call, path, typedFields(url.searchParams, path), key);
   const contentType = request.headers.get('content-type') ?? '';
   const form = RULES[path]?.multipart === true;
   if (!(form ? /^multipart\/form-data\b/i : /^application\/json\b/i).test(contentType.trim()))
@@ -155,7 +162,7 @@ async function answerCall(
     } catch {
       return fail(call, 'BadRequest', 'badJson');
     }
-    return openapiOperation(call, path, typedFields(fields, path), key.personId);
+    return openapiOperation(call, path, typedFields(fields, path), key);
   }
   let body: unknown;
   try {
@@ -176,9 +183,9 @@ async function answerCall(
     case 'historyDetail':
       return getHistoryDetail(call, fields);
     case 'openapi':
-      return openapiOperation(call, path, fields, key.personId);
+      return openapiOperation(call, path, fields, key);
     default:
-      return agentOrSkillOperation(call, operation, fields, key.name);
+      return agentOrSkillOperation(call, operation, fields, key);
   }
 }
 
@@ -207,20 +214,71 @@ function typedFields(fields: URLSearchParams | FormData, path: string): Record<s
   return body;
 }
 
-/** Any other operation of the OpenAPI: the body checked against its request schema, then the model's answer or a schema-valid one. */
+/**
+ * Any other operation of the OpenAPI: the body checked against its request schema (and a write's
+ * references against the world), then the model's answer or a schema-valid one; a write goes into
+ * the audit log.
+ */
 async function openapiOperation(
   call: Call,
   path: string,
   body: Record<string, unknown>,
-  personId: number,
+  key: Credential,
 ): Promise<Response> {
+  const write = (OPERATIONS as Record<string, { kind: string }>)[path]?.kind === 'mutation';
+  const result = await openapiResult(call, path, body, key.personId, write);
+  if (write) {
+    const data = 'data' in result ? result.data : undefined;
+    audit(call, path, key, targetOf(body, ownIdOf(path), data), 'code' in result ? result.code : 'OK');
+  }
+  if ('lines' in result) return ndjson(call, result.lines);
+  if ('refusal' in result) return fail(call, 'InvalidParameter', 'schema', result.refusal);
+  return answerResult(call, result);
+}
+
+/** What an operation of the OpenAPI answers: the model's result, a schema-valid one, NDJSON lines, or the schema's refusal. */
+async function openapiResult(
+  call: Call,
+  path: string,
+  body: Record<string, unknown>,
+  personId: number,
+  write: boolean,
+): Promise<
+  | OperationResult
+  | { lines: ReturnType<typeof linesFor> }
+  | { refusal: { field: string; why: string }; code: 'InvalidParameter' }
+> {
   const schema = REQUEST_SCHEMAS[path];
   const problem = schema ? checkSchema(body, schema, SCHEMA_DEFS) : undefined;
-  if (problem) return fail(call, 'InvalidParameter', 'schema', { field: problem.path || 'body', why: problem.message });
+  if (problem) return { code: 'InvalidParameter', refusal: { field: problem.path || 'body', why: problem.message } };
+  const own = ownIdOf(path);
+  const missing = write ? missingReference(call.state.world, body, new Set(own ? [own] : [])) : undefined;
+  if (missing) return missing;
   const handler = statefulHandler(path);
-  if (!handler && RULES[path]?.ndjson && answersLines(path, body)) return ndjson(call, linesFor(path, body));
-  if (!handler) return success(call, answerFor(path, body));
-  return answerResult(call, await handler(call.state, body, personId));
+  if (!handler && RULES[path]?.ndjson && answersLines(path, body)) return { lines: linesFor(path, body) };
+  if (!handler) return { data: answerFor(path, body) };
+  return handler(call.state, body, personId);
+}
+
+/** Records a write in the audit log: its operation, the member and credential behind it, what it acted on, its outcome. */
+function audit(
+  call: Call,
+  path: string,
+  key: Pick<Credential, 'name' | 'personId'>,
+  target: string,
+  result: string,
+): void {
+  const entry: AuditEntry = {
+    request_id: call.requestId,
+    time: call.state.clock.now(),
+    operation: operationName(path),
+    target,
+    account_id: call.state.world.account.account_id,
+    person_id: key.personId,
+    key_name: key.name,
+    result,
+  };
+  call.state.auditLog.push(entry);
 }
 
 function listHistory(call: Call, body: Record<string, unknown>): Response {
@@ -275,8 +333,14 @@ async function ownTokenOperation(
   const fields = { ...(body as Record<string, unknown>), ...params };
   const schema = REQUEST_SCHEMAS[path];
   const problem = schema ? checkSchema(fields, schema, SCHEMA_DEFS) : undefined;
-  if (problem) return fail(call, 'InvalidParameter', 'schema', { field: problem.path || 'body', why: problem.message });
-  return answerResult(call, call.state.automations.fire(String(params.trigger_id), bearerOf(request), fields));
+  const trigger = { name: 'trigger-token', personId: 0 };
+  if (problem) {
+    audit(call, path, trigger, String(params.trigger_id), 'InvalidParameter');
+    return fail(call, 'InvalidParameter', 'schema', { field: problem.path || 'body', why: problem.message });
+  }
+  const result = call.state.automations.fire(String(params.trigger_id), bearerOf(request), fields);
+  audit(call, path, trigger, String(params.trigger_id), 'code' in result ? result.code : 'OK');
+  return answerResult(call, result);
 }
 
 /** The credential a call carries: its `app_key`, else the token of its `Authorization: Bearer`. */
@@ -291,38 +355,31 @@ function bearerOf(request: Request): string | undefined {
   return /^Bearer\s+(\S+)\s*$/i.exec(request.headers.get('authorization') ?? '')?.[1];
 }
 
-/** Each agent or skill operation: its id field, its audit log name, and what it does to the registry. */
+/** Each agent or skill operation: its path, its id field, and what it does to the registry. */
 const AGENT_AND_SKILL_OPERATIONS: Record<
   AgentOrSkillOperation,
-  { field: string; audit: AuditEntry['operation']; run: (registry: AgentsAndSkills, id: string) => ResultCode }
+  { path: string; field: string; run: (registry: AgentsAndSkills, id: string) => ResultCode }
 > = {
-  enable: { field: 'agent_id', audit: 'a2a-agent.enable', run: (registry, id) => registry.enable(id) },
-  disable: { field: 'agent_id', audit: 'a2a-agent.disable', run: (registry, id) => registry.disable(id) },
-  delete: { field: 'skill_id', audit: 'skill.delete', run: (registry, id) => registry.deleteSkill(id) },
+  enable: { path: '/safari/a2a-agent/enable', field: 'agent_id', run: (registry, id) => registry.enable(id) },
+  disable: { path: '/safari/a2a-agent/disable', field: 'agent_id', run: (registry, id) => registry.disable(id) },
+  delete: { path: '/safari/skill/delete', field: 'skill_id', run: (registry, id) => registry.deleteSkill(id) },
 };
 
 function agentOrSkillOperation(
   call: Call,
   operation: AgentOrSkillOperation,
   body: Record<string, unknown>,
-  keyName: string,
+  key: Credential,
 ): Response {
-  const { field, audit, run } = AGENT_AND_SKILL_OPERATIONS[operation];
+  const { path, field, run } = AGENT_AND_SKILL_OPERATIONS[operation];
   const id = body[field];
   const registry = call.state.agentsAndSkills;
   let outcome: ResultCode | 'missing' | 'type';
   if (id === undefined || id === null || id === '') outcome = 'missing';
   else if (typeof id !== 'string') outcome = 'type';
   else outcome = run(registry, id);
-  registry.record({
-    request_id: call.requestId,
-    time: call.state.clock.now(),
-    operation: audit,
-    target: typeof id === 'string' ? id : JSON.stringify(id ?? null),
-    account_id: call.state.world.account.account_id,
-    key_name: keyName,
-    result: outcome === 'missing' || outcome === 'type' ? 'InvalidParameter' : outcome,
-  });
+  const target = typeof id === 'string' ? id : JSON.stringify(id ?? null);
+  audit(call, path, key, target, outcome === 'missing' || outcome === 'type' ? 'InvalidParameter' : outcome);
   switch (outcome) {
     case 'OK':
       return success(call, null);

@@ -7,11 +7,11 @@ import type { PostDelivery } from './delivery-post.js';
 import type { Fault } from './faults.js';
 import type { IncidentActions } from './model/incident-actions.js';
 import type { AlertActions } from './model/alert-actions.js';
-import type { AgentSeed, AuditEntry, SkillSeed } from './model/agents-and-skills.js';
 import type { FiredRun, ReadyTrigger } from './model/automations.js';
 import { Random } from './model/random.js';
 import type { World } from './model/world.js';
-import type { RateLimits } from './rate-limit.js';
+import { checkMockOptions, type MockServiceOptions } from './options.js';
+import type { AuditEntry } from './world/audit.js';
 import { createHandlers } from './msw.js';
 import { answerControlRoute, isControlRoute } from './control.js';
 import { DROP, Truncated } from './replies.js';
@@ -20,23 +20,7 @@ import type { HistoryFilter, HistoryRecord, WebhookIntegration, WebhookIntegrati
 import { type ListenOptions, type RunningServer, serve } from './server.js';
 import { type CallRecord, MockState } from './state.js';
 
-/** Options of {@link createMockService}; each has a default. */
-export interface MockServiceOptions {
-  /** Seed of the generated data; the same seed gives the same service. Default 1. */
-  seed?: number;
-  /** Incidents spread over the 30 days before the clock. Default 200. */
-  incidents?: number;
-  /** Start the clock here (Unix ms or Date) instead of following real time. */
-  now?: Date | number;
-  /** Default: `a2a_demo` (disabled) and `a2a_enabled` (enabled). */
-  agents?: AgentSeed[];
-  /** Default: `skill_demo`. */
-  skills?: SkillSeed[];
-  /** Server-side limits; default the spec's 50/s and 1000/min. `false` turns them off. */
-  rateLimits?: RateLimits | false;
-  /** Largest request body accepted; default 1 MiB (larger → 413 EntityTooLarge). */
-  maxBodyBytes?: number;
-}
+export type { MockServiceOptions } from './options.js';
 
 /** A running model of the Flashduty service. */
 export interface MockService {
@@ -49,14 +33,17 @@ export interface MockService {
   readonly accessToken: string;
   /** Other keys: without the `on-call` permission, and expired. */
   readonly keys: { readonly full: string; readonly noPermission: string; readonly expired: string };
-  /** The member behind `appKey`. */
+  /** The member behind `appKey` (and every key): the account's owner, the first of `world.members`. */
   readonly personId: number;
   /** MSW request handlers for `setupServer` / `setupWorker` (needs the msw package). */
   readonly handlers: RequestHandler[];
   /** The generated data, live: changes show in later answers. */
   readonly world: World;
   readonly clock: MockClock;
-  /** Every agent and skill call that reached the operation, refused ones included, oldest first. */
+  /**
+   * Every write, oldest first: each call of an operation that writes (refused ones included) once past
+   * its credential, limits and permission, and each thing done through `actions` (as the console).
+   */
   readonly auditLog: readonly AuditEntry[];
   /** The most recent calls of every route as the mock saw them (bounded), oldest first. */
   readonly callLog: readonly CallRecord[];
@@ -80,7 +67,7 @@ export interface MockService {
     /** Calls still to be faulted. */
     readonly pending: number;
   };
-  /** Actions on incidents, as people and the platform take them; each emits its webhook event type. */
+  /** Actions on incidents, as people and the platform take them; each adds its timeline row and emits its webhook event type. */
   readonly actions: IncidentActions;
   /** Alerts as integrations and people change them (push, merge, close); each emits its alert event type. */
   readonly alertActions: AlertActions;
@@ -113,9 +100,12 @@ export interface MockService {
   listen(options?: ListenOptions): Promise<RunningServer>;
 }
 
-/** Creates a seeded, stateful model of the service, to serve with MSW (`handlers`) or over HTTP (`listen()`). */
+/**
+ * Creates a seeded, stateful model of the service, to serve with MSW (`handlers`) or over HTTP
+ * (`listen()`). An option it does not know, or a value out of its range, is a ConfigError.
+ */
 export function createMockService(options: MockServiceOptions = {}): MockService {
-  return createMockServiceWith(options, {});
+  return createMockServiceWith(checkMockOptions(options), {});
 }
 
 /**
@@ -185,12 +175,12 @@ export function createMockServiceWith(options: MockServiceOptions, { post }: { p
     },
     world: state.world,
     clock: state.clock,
-    auditLog: state.agentsAndSkills.auditLog,
+    auditLog: state.auditLog,
     callLog: state.callLog,
-    agentEnabled: (agentId) => state.agentsAndSkills.agents.get(agentId)?.enabled,
+    agentEnabled: (agentId) => state.agentsAndSkills.enabled(agentId),
     hasSkill: (skillId) => state.agentsAndSkills.skills.has(skillId),
     automations: {
-      createTrigger: () => state.automations.createTrigger(),
+      createTrigger: () => state.automations.createTrigger(owner.person_id),
       fired: state.automations.fired,
     },
     faults: {
@@ -200,7 +190,7 @@ export function createMockServiceWith(options: MockServiceOptions, { post }: { p
         return state.faults.pending;
       },
     },
-    actions: state.actions,
+    actions: state.consoleActions,
     alertActions: state.alertActions,
     webhooks: {
       create: (config) => state.sender.create(config),

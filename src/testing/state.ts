@@ -11,6 +11,8 @@ import { createWorld, type World } from './model/world.js';
 import { ArrivalCounter, type RateLimits } from './rate-limit.js';
 import type { PostDelivery } from './delivery-post.js';
 import { WebhookSender } from './sender.js';
+import { type AuditEntry, consoleEntry } from './world/audit.js';
+import { ResourceEngine } from './world/engine.js';
 
 /** A credential of the mock: an app key (`app_key=`) or an access token (`Authorization: Bearer`). */
 export interface Credential {
@@ -51,6 +53,8 @@ export interface MockStateOptions {
 export class MockState {
   readonly clock: MockClock;
   readonly world: World;
+  /** The records of every resource family no model of its own keeps, and the operations on them. */
+  readonly engine: ResourceEngine;
   readonly agentsAndSkills: AgentsAndSkills;
   readonly automations: AutomationRegistry;
   readonly faults = new FaultQueue();
@@ -59,10 +63,17 @@ export class MockState {
   readonly limiter: ArrivalCounter | undefined;
   readonly maxBodyBytes: number;
   readonly sender: WebhookSender;
+  /** Actions on incidents as the API's calls take them. */
   readonly actions: IncidentActions;
+  /** The same actions as a test takes them (`service.actions`): as in the console, each in the audit log. */
+  readonly consoleActions: IncidentActions;
   readonly alertActions: AlertActions;
   /** The most recent calls, oldest first (bounded). */
   readonly callLog: CallRecord[] = [];
+  /** Every write, oldest first (world/audit.ts). */
+  readonly auditLog: AuditEntry[] = [];
+  /** The generator of what the API's writes make beside the engine's records (invited members' ids). */
+  readonly random: Random;
   readonly #ids: Random;
   #sequence = 0;
 
@@ -73,13 +84,26 @@ export class MockState {
       incidents: options.incidents,
       now: Math.floor(this.clock.now() / 1000),
     });
-    this.agentsAndSkills = new AgentsAndSkills(options.agents, options.skills);
-    this.automations = new AutomationRegistry(options.seed, () => this.clock.now());
+    this.engine = new ResourceEngine(this.world, this.clock, options.seed);
+    const owner = this.world.members[0]?.person_id ?? 0;
+    this.agentsAndSkills = new AgentsAndSkills(options.agents, options.skills, this.engine, owner);
+    this.automations = new AutomationRegistry(options.seed, () => this.clock.now(), this.engine);
+    this.random = new Random(options.seed * 4099 + 3);
     this.limiter = options.rateLimits ? new ArrivalCounter(options.rateLimits) : undefined;
     this.maxBodyBytes = options.maxBodyBytes;
     this.#ids = new Random(options.seed * 7919 + 17);
     this.sender = new WebhookSender(this.clock, options.seed, options.post);
     this.actions = new IncidentActions(this.world, this.clock, (event) => this.sender.dispatch(event), options.seed);
+    this.consoleActions = new IncidentActions(
+      this.world,
+      this.clock,
+      (event) => {
+        this.sender.dispatch(event);
+        const entry = consoleEntry(event, this.nextRequestId(), this.world.account.account_id);
+        if (entry) this.auditLog.push(entry);
+      },
+      options.seed * 3 + 1,
+    );
     this.alertActions = new AlertActions(
       this.world,
       this.clock,

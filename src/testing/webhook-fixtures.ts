@@ -1,7 +1,11 @@
 // Builders for webhook tests: a payload of any event type, shaped like real deliveries, and the
 // same delivery in each form an adapter takes (raw body and headers, a `Request`, `receive()` input).
+// An incident the mock's actions returned (an IncidentInfo) goes into the payload as the sender
+// would put it there (payloads.ts).
 
+import type { IncidentInfo } from '../schemas/incident.js';
 import type { IncidentWebhookEventOf, WebhookIncident, Person } from '../webhooks/types.js';
+import { toWebhookIncident } from './payloads.js';
 
 let sequence = 0;
 
@@ -13,13 +17,20 @@ export interface WebhookEventOverrides {
   /** Milliseconds. */
   event_time?: number;
   person?: Person;
-  incident?: Partial<WebhookIncident>;
+  /** Fields of the incident; or a whole incident as `service.actions.*` return it. */
+  incident?: Partial<WebhookIncident> | IncidentInfo;
   [field: string]: unknown;
+}
+
+/** Whether the incident given is one of the mock's (IncidentInfo, as `service.actions.*` return it). */
+function isIncidentInfo(incident: Partial<WebhookIncident> | IncidentInfo): incident is IncidentInfo {
+  return 'manual_overrides' in incident && 'integration_ids' in incident;
 }
 
 /**
  * A delivery payload of the given event type, with every field real deliveries carry (see the
- * documented `i_new` example). Ids are fresh for each call unless given.
+ * documented `i_new` example). Ids are fresh for each call unless given. `incident` may be one the
+ * mock's actions returned: the payload then carries it as the mock's sender would.
  */
 export function buildWebhookEvent<T extends string>(
   eventType: T,
@@ -28,53 +39,57 @@ export function buildWebhookEvent<T extends string>(
   sequence++;
   const nowMs = overrides.event_time ?? Date.now();
   const seconds = Math.floor(nowMs / 1000);
+  const given = overrides.incident;
   const incidentId =
-    overrides.incident?.incident_id ??
-    `${seconds.toString(16).padStart(8, '0')}${sequence.toString(16).padStart(16, '0')}`;
-  const incident: WebhookIncident = {
-    account_id: 74058170041504,
-    account_name: 'TouTie Tech',
-    ack_time: eventType === 'i_ack' ? seconds : 0,
-    alert_cnt: 1,
-    assigned_to: {
-      assigned_at: seconds,
-      escalate_rule_id: '64abb8a687e7984845822139',
-      escalate_rule_name: 'Default Escalation',
-      id: 'NBRbNwDSTSMijKXdLtBU3T',
-      layer_idx: 0,
-      type: 'assign',
-    },
-    channel_id: 1840312623504,
-    channel_name: 'Reduce Noise',
-    close_time: eventType === 'i_rslv' ? seconds : 0,
-    created_at: seconds,
-    creator: { ...PERSON },
-    creator_id: PERSON.person_id,
-    data_source_id: 0,
-    dedup_key: '',
-    description: '',
-    detail_url: `https://app.flashcat.cloud/incident/detail/${incidentId}`,
-    end_time: 0,
-    equals_md5: '',
-    group_method: 'n',
-    impact: '',
-    incident_id: incidentId,
-    incident_severity: 'Critical',
-    incident_status: 'Critical',
-    labels: { check: 'cpu idle low' },
-    last_time: seconds,
-    num: incidentId.slice(-6).toUpperCase(),
-    progress: eventType === 'i_rslv' ? 'Closed' : eventType === 'i_ack' ? 'Processing' : 'Triggered',
-    resolution: '',
-    responder_ids: [PERSON.person_id],
-    responders: [{ ...PERSON, acknowledged_at: eventType === 'i_ack' ? seconds : 0, assigned_at: seconds }],
-    root_cause: '',
-    snoozed_before: 0,
-    start_time: seconds,
-    title: 'cpu idle low on web-01',
-    updated_at: seconds,
-    ...overrides.incident,
-  };
+    given?.incident_id ?? `${seconds.toString(16).padStart(8, '0')}${sequence.toString(16).padStart(16, '0')}`;
+  // The mock's own incident, whole: as the sender delivers it; else the fields given over the defaults.
+  const incident: WebhookIncident =
+    given && isIncidentInfo(given)
+      ? toWebhookIncident(given)
+      : {
+          account_id: 74058170041504,
+          account_name: 'TouTie Tech',
+          ack_time: eventType === 'i_ack' ? seconds : 0,
+          alert_cnt: 1,
+          assigned_to: {
+            assigned_at: seconds,
+            escalate_rule_id: '64abb8a687e7984845822139',
+            escalate_rule_name: 'Default Escalation',
+            id: 'NBRbNwDSTSMijKXdLtBU3T',
+            layer_idx: 0,
+            type: 'assign',
+          },
+          channel_id: 1840312623504,
+          channel_name: 'Reduce Noise',
+          close_time: eventType === 'i_rslv' ? seconds : 0,
+          created_at: seconds,
+          creator: { ...PERSON },
+          creator_id: PERSON.person_id,
+          data_source_id: 0,
+          dedup_key: '',
+          description: '',
+          detail_url: `https://app.flashcat.cloud/incident/detail/${incidentId}`,
+          end_time: 0,
+          equals_md5: '',
+          group_method: 'n',
+          impact: '',
+          incident_id: incidentId,
+          incident_severity: 'Critical',
+          incident_status: 'Critical',
+          labels: { check: 'cpu idle low' },
+          last_time: seconds,
+          num: incidentId.slice(-6).toUpperCase(),
+          progress: eventType === 'i_rslv' ? 'Closed' : eventType === 'i_ack' ? 'Processing' : 'Triggered',
+          resolution: '',
+          responder_ids: [PERSON.person_id],
+          responders: [{ ...PERSON, acknowledged_at: eventType === 'i_ack' ? seconds : 0, assigned_at: seconds }],
+          root_cause: '',
+          snoozed_before: 0,
+          start_time: seconds,
+          title: 'cpu idle low on web-01',
+          updated_at: seconds,
+          ...given,
+        };
   const { incident: _incident, ...rest } = overrides;
   return {
     event_id: `${sequence.toString(16).padStart(8, '0')}${'fac0599a2a25529ba2362c0c'}`,

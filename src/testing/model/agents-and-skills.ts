@@ -1,8 +1,11 @@
-// The account's A2A agents and skills in the mock (AI SRE), with the audit log that records every
-// call to them, refused ones included. An agent goes disabled → enabled once; enabled → disabled,
-// which an agent already disabled also answers with OK (the OpenAPI names no refusal for it); a
-// skill is deleted for good. Automations are in automations.ts; the other AI SRE operations are
-// answered from the OpenAPI (openapi-answers.ts).
+// The account's A2A agents and skills in the mock (AI SRE). An agent goes disabled → enabled once;
+// enabled → disabled, which an agent already disabled also answers with OK (the OpenAPI names no
+// refusal for it); a skill is deleted for good. The agents are records of the engine's
+// `/safari/a2a-agent` family (world/engine.ts), so that one created through the API can be enabled
+// and one seeded is listed; the calls to them are in the audit log (world/audit.ts). Automations
+// are in automations.ts.
+
+import type { ResourceEngine } from '../world/engine.js';
 
 /** An A2A agent of the mock at start. */
 export interface AgentSeed {
@@ -15,56 +18,47 @@ export interface SkillSeed {
   skill_id: string;
 }
 
-/** One record of the account audit log. */
-export interface AuditEntry {
-  /** The request id of the call. */
-  request_id: string;
-  /** Unix ms, by the mock's clock. */
-  time: number;
-  operation: 'a2a-agent.enable' | 'a2a-agent.disable' | 'skill.delete';
-  /** The agent or skill id as sent. */
-  target: string;
-  account_id: number;
-  /** Name of the key used (never the key itself). */
-  key_name: string;
-  /** `OK` or the error code the call got. */
-  result: string;
-}
-
 /** What a call to an agent or a skill gets: `OK`, or the error code of its refusal. */
 export type ResultCode = 'OK' | 'InvalidParameter' | 'ResourceNotFound';
 
-/** The account's A2A agents and skills, and the audit log of the calls made to them. */
-export class AgentsAndSkills {
-  readonly agents = new Map<string, { enabled: boolean }>();
-  readonly skills = new Set<string>();
-  readonly auditLog: AuditEntry[] = [];
+const AGENTS = '/safari/a2a-agent';
 
-  constructor(agents: AgentSeed[], skills: SkillSeed[]) {
-    for (const agent of agents) this.agents.set(agent.agent_id, { enabled: agent.enabled === true });
+/** The account's A2A agents and skills. */
+export class AgentsAndSkills {
+  readonly skills = new Set<string>();
+  readonly #engine: ResourceEngine;
+
+  constructor(agents: AgentSeed[], skills: SkillSeed[], engine: ResourceEngine, ownerId: number) {
+    this.#engine = engine;
+    for (const { agent_id, enabled } of agents) {
+      const fields = { agent_name: agent_id, status: enabled === true ? 'enabled' : 'disabled' };
+      engine.insert(AGENTS, fields, ownerId, agent_id);
+    }
     for (const skill of skills) this.skills.add(skill.skill_id);
   }
 
+  /** Whether an agent is enabled; undefined for one the account does not have. */
+  enabled(agentId: string): boolean | undefined {
+    const agent = this.#engine.find(AGENTS, agentId);
+    return agent ? agent.status === 'enabled' : undefined;
+  }
+
   enable(agentId: string): ResultCode {
-    const agent = this.agents.get(agentId);
+    const agent = this.#engine.find(AGENTS, agentId);
     if (!agent) return 'ResourceNotFound';
-    if (agent.enabled) return 'InvalidParameter';
-    agent.enabled = true;
+    if (agent.status === 'enabled') return 'InvalidParameter';
+    agent.status = 'enabled';
     return 'OK';
   }
 
   disable(agentId: string): ResultCode {
-    const agent = this.agents.get(agentId);
+    const agent = this.#engine.find(AGENTS, agentId);
     if (!agent) return 'ResourceNotFound';
-    agent.enabled = false;
+    agent.status = 'disabled';
     return 'OK';
   }
 
   deleteSkill(skillId: string): ResultCode {
     return this.skills.delete(skillId) ? 'OK' : 'ResourceNotFound';
-  }
-
-  record(entry: AuditEntry): void {
-    this.auditLog.push(entry);
   }
 }

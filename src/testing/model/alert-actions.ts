@@ -9,7 +9,11 @@ import type { AlertEventType } from '../../webhooks/types.js';
 import type { MockClock } from '../clock.js';
 import { incidentOf, memberOf, MockActionError } from './incident-actions.js';
 import { Random } from './random.js';
-import { type Member, objectId, type World } from './world.js';
+import { objectId } from '../world/ids.js';
+import type { Person } from '../../webhooks/types.js';
+import { personOf } from '../world/people.js';
+import { addRow } from '../world/timeline.js';
+import { type Member, type World } from './world.js';
 
 /** One thing that happened to an alert, in the order it happened. */
 export interface AlertEvent {
@@ -20,7 +24,7 @@ export interface AlertEvent {
   /** Unix seconds; 0 while open. */
   close_time: number;
   /** The member who acted; absent for what integrations did. */
-  person?: Member;
+  person?: Person;
   /** Unix ms by the mock's clock. */
   at: number;
 }
@@ -144,6 +148,9 @@ export class AlertActions {
     incident.alert_event_cnt = alerts.reduce((sum, a) => sum + a.event_cnt, 0);
     alert.incident = { incident_id: incident.incident_id, title: incident.title, progress: incident.progress };
     alert.updated_at = this.#seconds();
+    // A row of the incident's timeline too: an alert was merged into it.
+    const detail = { alert_id: alert.alert_id, title: alert.title };
+    addRow(this.#world, incident.incident_id, 'a_merge', detail, personId, this.#clock.now());
     return this.#announce('a_merge', alert, person);
   }
 
@@ -185,7 +192,7 @@ export class AlertActions {
       alert: structuredClone(alert),
       progress: close_time ? 'Closed' : 'Triggered',
       close_time,
-      ...(person ? { person: { ...person } } : {}),
+      ...(person ? { person: personOf(person) } : {}),
       at: this.#clock.now(),
     });
     return structuredClone(alert);

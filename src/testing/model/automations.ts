@@ -3,10 +3,11 @@
 // rotation) as the service does; firing the trigger takes that token as `Authorization: Bearer`, never
 // the app key, and starts a run (an AI SRE session). A missing or wrong token is Unauthorized; an
 // unknown trigger ResourceNotFound; a disabled one InvalidParameter. Deleting the rule ends its
-// trigger. The rest of a rule's fields, and the other automation operations, are answered from the
-// OpenAPI (openapi-answers.ts).
+// trigger. The rules are records of the engine's `/safari/automation/rule` family (world/engine.ts),
+// which lists them; a trigger's token is kept here alone, never in its rule.
 
-import { answerFor } from './openapi-answers.js';
+import type { ResourceEngine } from '../world/engine.js';
+import type { ResourceRecord } from '../world/records.js';
 import type { OperationResult } from './operation-result.js';
 import { Random } from './random.js';
 
@@ -14,13 +15,6 @@ import { Random } from './random.js';
 interface Trigger {
   trigger_id: string;
   token: string;
-  enabled: boolean;
-}
-
-/** A rule as the mock keeps it: what it was given, and its trigger. */
-interface Rule {
-  item: Record<string, unknown>;
-  trigger: Trigger | undefined;
 }
 
 /** A run a trigger started. */
@@ -41,77 +35,73 @@ export interface ReadyTrigger {
   token: string;
 }
 
-const RULE_FIELDS = [
-  'name',
-  'team_id',
-  'enabled',
-  'cron_expr',
-  'timezone',
-  'prompt',
-  'environment_kind',
-  'environment_id',
-];
+const RULES = '/safari/automation/rule';
 
 export class AutomationRegistry {
-  readonly #rules = new Map<string, Rule>();
+  /** Each rule's trigger, by rule id. */
+  readonly #triggers = new Map<string, Trigger>();
+  readonly #engine: ResourceEngine;
   readonly #random: Random;
   readonly #now: () => number;
   /** Every run a trigger started, oldest first. */
   readonly fired: FiredRun[] = [];
 
-  constructor(seed: number, now: () => number) {
+  constructor(seed: number, now: () => number, engine: ResourceEngine) {
     this.#random = new Random(seed * 613 + 5);
     this.#now = now;
+    this.#engine = engine;
   }
 
-  /** `/safari/automation/rule/create`: a rule, with its trigger (and its token, this once) where asked. */
-  create(body: Record<string, unknown>): OperationResult {
-    const rule_id = `arule_${this.#random.hex(22)}`;
-    // The OpenAPI's example rule, without its example trigger: this rule has its own, or none.
-    const example = answerFor('/safari/automation/rule/create', body) as Record<string, unknown>;
-    const { http_post_token: _token, http_post_trigger_id: _id, http_post_trigger_url: _url, ...base } = example;
-    const item = { ...base, ...pick(body), rule_id, created_at: this.#now(), updated_at: this.#now() };
-    const rule: Rule = { item, trigger: undefined };
-    this.#rules.set(rule_id, rule);
-    const token = body.http_post_trigger_enabled === true ? this.#newTrigger(rule) : undefined;
+  /** `/safari/automation/rule/create`: a rule its creator owns, with its trigger (and its token, this once) where asked. */
+  create(body: Record<string, unknown>, personId: number): OperationResult {
+    const { http_post_trigger_enabled: asked, ...fields } = body;
+    const rule = this.#engine.insert(RULES, { ...fields, owner_id: personId }, personId);
+    rule.http_post_trigger_enabled = false;
+    const token = asked === true ? this.#newTrigger(rule) : undefined;
     return { data: this.#view(rule, token) };
   }
 
   /** `/safari/automation/rule/get`. */
   get(body: Record<string, unknown>): OperationResult {
-    const rule = this.#rules.get(String(body.rule_id));
+    const rule = this.#engine.find(RULES, body.rule_id);
     return rule ? { data: this.#view(rule) } : notFound(String(body.rule_id));
   }
 
   /** `/safari/automation/rule/update`: fields, the trigger turned on or off, its token rotated where asked. */
-  update(body: Record<string, unknown>): OperationResult {
-    const rule = this.#rules.get(String(body.rule_id));
+  update(body: Record<string, unknown>, personId: number): OperationResult {
+    const rule = this.#engine.find(RULES, body.rule_id);
     if (!rule) return notFound(String(body.rule_id));
-    Object.assign(rule.item, pick(body), { updated_at: this.#now() });
+    const { http_post_trigger_enabled: asked, rotate_http_post_trigger_token: rotate, ...fields } = body;
+    this.#engine.change(RULES, rule, fields, personId);
+    const trigger = this.#triggers.get(String(rule.rule_id));
     let token: string | undefined;
-    if (body.http_post_trigger_enabled === true && !rule.trigger) token = this.#newTrigger(rule);
-    else if (typeof body.http_post_trigger_enabled === 'boolean' && rule.trigger)
-      rule.trigger.enabled = body.http_post_trigger_enabled;
-    if (body.rotate_http_post_trigger_token === true && rule.trigger) {
-      token = rule.trigger.token = this.#token();
-    }
+    if (asked === true && !trigger) token = this.#newTrigger(rule);
+    else if (typeof asked === 'boolean' && trigger) rule.http_post_trigger_enabled = asked;
+    if (rotate === true && trigger) token = trigger.token = this.#token();
     return { data: this.#view(rule, token) };
   }
 
   /** `/safari/automation/rule/delete`: the rule and its trigger, whose token stops working at once. */
   delete(body: Record<string, unknown>): OperationResult {
-    return this.#rules.delete(String(body.rule_id)) ? { data: null } : notFound(String(body.rule_id));
+    const rule = this.#engine.find(RULES, body.rule_id);
+    if (!rule) return notFound(String(body.rule_id));
+    this.#engine.remove(RULES, rule);
+    this.#triggers.delete(String(rule.rule_id));
+    return { data: null };
   }
 
   /** A rule with an enabled HTTP POST trigger, for tests: its ids and its token. */
-  createTrigger(): ReadyTrigger {
-    const result = this.create({
-      name: 'mock trigger',
-      cron_expr: '0 9 * * *',
-      prompt: 'summarize',
-      http_post_trigger_enabled: true,
-      enabled: true,
-    });
+  createTrigger(personId: number): ReadyTrigger {
+    const result = this.create(
+      {
+        name: 'mock trigger',
+        cron_expr: '0 9 * * *',
+        prompt: 'summarize',
+        http_post_trigger_enabled: true,
+        enabled: true,
+      },
+      personId,
+    );
     const data = (result as { data: Record<string, string> }).data;
     return {
       rule_id: data.rule_id as string,
@@ -122,14 +112,16 @@ export class AutomationRegistry {
 
   /** `POST /safari/automation/triggers/{trigger_id}/fire` with `bearer`, the token the request carried. */
   fire(triggerId: string, bearer: string | undefined, body: Record<string, unknown>): OperationResult {
-    const rule = [...this.#rules.values()].find((candidate) => candidate.trigger?.trigger_id === triggerId);
-    if (!rule?.trigger) return notFound(triggerId);
-    if (bearer === undefined || bearer !== rule.trigger.token) return { code: 'Unauthorized', key: 'unauthorized' };
-    if (!rule.trigger.enabled || rule.item.enabled === false)
+    const ruleId = [...this.#triggers].find(([, trigger]) => trigger.trigger_id === triggerId)?.[0];
+    const rule = ruleId === undefined ? undefined : this.#engine.find(RULES, ruleId);
+    const trigger = ruleId === undefined ? undefined : this.#triggers.get(ruleId);
+    if (!rule || !trigger) return notFound(triggerId);
+    if (bearer === undefined || bearer !== trigger.token) return { code: 'Unauthorized', key: 'unauthorized' };
+    if (rule.http_post_trigger_enabled !== true || rule.enabled === false)
       return { code: 'InvalidParameter', key: 'action', vars: { reason: `trigger ${triggerId} is disabled` } };
     const session_id = `sess_${this.#random.hex(22)}`;
     this.fired.push({
-      rule_id: rule.item.rule_id as string,
+      rule_id: String(rule.rule_id),
       trigger_id: triggerId,
       text: typeof body.text === 'string' ? body.text : undefined,
       session_id,
@@ -138,10 +130,17 @@ export class AutomationRegistry {
     return { data: { type: 'routine_fire', session_id, session_url: `/safari/session/${session_id}` } };
   }
 
-  #newTrigger(rule: Rule): string {
+  /** A new trigger for the rule, enabled; its token. */
+  #newTrigger(rule: ResourceRecord): string {
     const trigger_id = `atrig_${this.#random.hex(22)}`;
-    rule.trigger = { trigger_id, token: this.#token(), enabled: true };
-    return rule.trigger.token;
+    const token = this.#token();
+    this.#triggers.set(String(rule.rule_id), { trigger_id, token });
+    Object.assign(rule, {
+      http_post_trigger_enabled: true,
+      http_post_trigger_id: trigger_id,
+      http_post_trigger_url: `/safari/automation/triggers/${trigger_id}/fire`,
+    });
+    return token;
   }
 
   #token(): string {
@@ -149,28 +148,9 @@ export class AutomationRegistry {
   }
 
   /** The rule as the service answers it; its token only where given (on creation or rotation). */
-  #view(rule: Rule, token?: string): Record<string, unknown> {
-    const { http_post_token: _token, ...item } = rule.item;
-    const trigger = rule.trigger;
-    return {
-      ...item,
-      http_post_trigger_enabled: trigger?.enabled ?? false,
-      ...(trigger
-        ? {
-            http_post_trigger_id: trigger.trigger_id,
-            http_post_trigger_url: `/safari/automation/triggers/${trigger.trigger_id}/fire`,
-          }
-        : {}),
-      ...(token !== undefined ? { http_post_token: token } : {}),
-    };
+  #view(rule: ResourceRecord, token?: string): Record<string, unknown> {
+    return { ...this.#engine.view(RULES, rule), ...(token !== undefined ? { http_post_token: token } : {}) };
   }
-}
-
-/** The rule fields a request sets, as given. */
-function pick(body: Record<string, unknown>): Record<string, unknown> {
-  return Object.fromEntries(
-    RULE_FIELDS.filter((field) => body[field] !== undefined).map((field) => [field, body[field]]),
-  );
 }
 
 function notFound(id: string): OperationResult {

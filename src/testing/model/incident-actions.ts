@@ -1,20 +1,24 @@
 // What people (and the platform) do to incidents, as the mock lets tests do it. Each action changes
-// the incident the way the service would and announces its event type of the spec; the webhook
-// sender turns those announcements into deliveries.
+// the incident the way the service would, adds its row to the incident's timeline (world/timeline.ts)
+// and announces its event type of the spec; the webhook sender turns those announcements into
+// deliveries. A member who was removed acts no more.
 
 import type { AlertInfo } from '../../schemas/alert.js';
 import type { IncidentInfo } from '../../schemas/incident.js';
-import type { KnownWebhookEventType } from '../../webhooks/types.js';
+import type { KnownWebhookEventType, Person } from '../../webhooks/types.js';
 import type { MockClock } from '../clock.js';
+import { objectId } from '../world/ids.js';
+import { personOf } from '../world/people.js';
+import { addRow } from '../world/timeline.js';
 import { Random } from './random.js';
-import { closeIncident, deriveState, type Member, objectId, type World } from './world.js';
+import { closeIncident, deriveState, type Member, type World } from './world.js';
 
 /** One thing that happened to an incident, in the order it happened. */
 export interface IncidentEvent {
   event_type: KnownWebhookEventType;
   incident: IncidentInfo;
   /** The member who acted; absent for what the platform did by itself. */
-  person?: Member;
+  person?: Person;
   /** Unix ms by the mock's clock. */
   at: number;
   /** The custom-action integration triggered (i_custom only). */
@@ -52,9 +56,9 @@ export type UpdatableField = 'title' | 'description' | 'impact' | 'root_cause' |
 export class MockActionError extends Error {}
 MockActionError.prototype.name = 'MockActionError';
 
-/** @internal The member with this id, or MockActionError. */
+/** @internal The member with this id (not removed), or MockActionError. */
 export function memberOf(world: World, personId: number): Member {
-  const member = world.members.find((m) => m.person_id === personId);
+  const member = world.members.find((m) => m.person_id === personId && m.status !== 'deleted');
   if (!member) throw new MockActionError(`no member ${personId}`);
   return member;
 }
@@ -72,14 +76,28 @@ export class IncidentActions {
   readonly #clock: MockClock;
   readonly #emit: (event: IncidentEvent) => void;
   readonly #random: Random;
-  /** Comments by incident id, oldest first. */
-  readonly comments = new Map<string, Array<{ person_id: number; text: string; at: number }>>();
 
   constructor(world: World, clock: MockClock, emit: (event: IncidentEvent) => void, seed: number) {
     this.#world = world;
     this.#clock = clock;
     this.#emit = emit;
     this.#random = new Random(seed * 101 + 3);
+  }
+
+  /** Comments by incident id, oldest first (the `i_comm` rows of their timelines). */
+  get comments(): Map<string, Array<{ person_id: number; text: string; at: number }>> {
+    const comments = new Map<string, Array<{ person_id: number; text: string; at: number }>>();
+    for (const [id, rows] of this.#world.timelines) {
+      const said = rows
+        .filter((row) => row.type === 'i_comm')
+        .map((row) => ({
+          person_id: row.creator_id,
+          text: typeof row.detail.comment === 'string' ? row.detail.comment : '',
+          at: row.created_at,
+        }));
+      if (said.length > 0) comments.set(id, said);
+    }
+    return comments;
   }
 
   /** Creates an incident (i_new); with `assign_to`, also assigns it (i_assign). */
@@ -142,7 +160,7 @@ export class IncidentActions {
     delete incident.creator;
     delete incident.reporter_email;
     if (creator) {
-      incident.creator = { ...creator };
+      incident.creator = personOf(creator);
       incident.reporter_email = creator.email;
     }
     const alerts: AlertInfo[] = creator ? [] : [this.#alertFor(incident)];
@@ -165,7 +183,11 @@ export class IncidentActions {
     deriveState(incident, alerts, now);
     this.#world.incidents.push(incident);
     this.#world.alerts.set(incident_id, alerts);
-    this.#announce('i_new', incident, creator);
+    this.#announce('i_new', incident, creator, {
+      severity: incident.incident_severity,
+      title: incident.title,
+      ...(creator ? { reporter_email: creator.email } : {}),
+    });
     if (params.assign_to?.length) await this.assign(incident_id, params.assign_to, params.person_id);
     return structuredClone(incident);
   }
@@ -188,7 +210,10 @@ export class IncidentActions {
     };
     incident.responders = members.map((m) => this.#responder(incident, m, now));
     incident.owner_id = members[0]?.person_id ?? 0;
-    return this.#changed('i_assign', incident, byPersonId);
+    return this.#changed('i_assign', incident, byPersonId, {
+      ...structuredClone(incident.assigned_to),
+      to: members.map((m) => m.person_id),
+    });
   }
 
   /** Adds a responder (i_a_rspd). */
@@ -197,7 +222,7 @@ export class IncidentActions {
     const member = this.#member(personId);
     if (!incident.responders.some((r) => r.person_id === personId))
       incident.responders.push(this.#responder(incident, member, this.#seconds()));
-    return this.#changed('i_a_rspd', incident, byPersonId);
+    return this.#changed('i_a_rspd', incident, byPersonId, { to: [personId] });
   }
 
   /** Acknowledges as a member (i_ack): several may; `ack_time` stays the earliest. */
@@ -223,29 +248,28 @@ export class IncidentActions {
     const incident = this.#incident(incidentId);
     if (!(minutes > 0)) throw new MockActionError('snooze: minutes must be positive');
     incident.snoozed_before = this.#seconds() + Math.round(minutes * 60);
-    return this.#changed('i_snooze', incident, personId);
+    return this.#changed('i_snooze', incident, personId, { minutes });
   }
 
   /** Cancels the snooze (i_wake). */
   async wake(incidentId: string, personId: number): Promise<IncidentInfo> {
     const incident = this.#incident(incidentId);
+    const snoozedBefore = incident.snoozed_before;
     incident.snoozed_before = 0;
-    return this.#changed('i_wake', incident, personId);
+    return this.#changed('i_wake', incident, personId, { snoozedBefore });
   }
 
   /** Adds a comment (i_comm). */
   async comment(incidentId: string, text: string, personId: number): Promise<IncidentInfo> {
     const incident = this.#incident(incidentId);
     this.#member(personId);
-    const list = this.comments.get(incidentId) ?? [];
-    list.push({ person_id: personId, text, at: this.#clock.now() });
-    this.comments.set(incidentId, list);
-    return this.#changed('i_comm', incident, personId);
+    return this.#changed('i_comm', incident, personId, { comment: text });
   }
 
   /** A storm reminder fires (i_storm), from the platform. */
   async storm(incidentId: string): Promise<IncidentInfo> {
-    return this.#changed('i_storm', this.#incident(incidentId), undefined);
+    const incident = this.#incident(incidentId);
+    return this.#changed('i_storm', incident, undefined, { threshold: incident.alert_cnt });
   }
 
   /**
@@ -256,7 +280,13 @@ export class IncidentActions {
   async customAction(incidentId: string, personId: number, integrationId?: number | string): Promise<IncidentInfo> {
     const incident = this.#incident(incidentId);
     incident.updated_at = Math.max(incident.updated_at, this.#seconds());
-    this.#announce('i_custom', incident, this.#member(personId), integrationId);
+    this.#announce(
+      'i_custom',
+      incident,
+      this.#member(personId),
+      integrationId === undefined ? {} : { integration_id: integrationId },
+      integrationId,
+    );
     return structuredClone(incident);
   }
 
@@ -265,8 +295,8 @@ export class IncidentActions {
     const incident = this.#incident(incidentId);
     if (personId !== undefined) this.#member(personId);
     closeIncident(incident, this.#seconds(), personId ?? 0);
-    if (personId !== undefined) incident.closer = { ...this.#member(personId) };
-    return this.#changed('i_rslv', incident, personId);
+    if (personId !== undefined) incident.closer = personOf(this.#member(personId));
+    return this.#changed('i_rslv', incident, personId, { from: 'console' });
   }
 
   /** Every alert recovers: the incident recovers (end_time) and so closes automatically (i_rslv). */
@@ -282,11 +312,11 @@ export class IncidentActions {
       incident.end_time = now;
       closeIncident(incident, now, 0);
     }
-    return this.#rederive('i_rslv', incident, undefined);
+    return this.#rederive('i_rslv', incident, undefined, { from: 'event' });
   }
 
-  /** Reopens a closed incident (i_reopen). */
-  async reopen(incidentId: string, personId: number): Promise<IncidentInfo> {
+  /** Reopens a closed incident (i_reopen), for a reason where one is given. */
+  async reopen(incidentId: string, personId: number, reason?: string): Promise<IncidentInfo> {
     const incident = this.#incident(incidentId);
     this.#member(personId);
     if (incident.progress !== 'Closed') throw new MockActionError(`reopen: incident ${incidentId} is not closed`);
@@ -297,7 +327,7 @@ export class IncidentActions {
       Object.assign(alert, { alert_status: alert.alert_severity, end_time: 0, last_time: now });
     for (const r of incident.responders) r.acknowledged_at = 0;
     incident.assigned_to = { ...incident.assigned_to, type: 'reopen', assigned_at: now };
-    return this.#rederive('i_reopen', incident, personId);
+    return this.#rederive('i_reopen', incident, personId, reason ? { reason } : {});
   }
 
   /** Merges other incidents into one (i_merge on the target); the sources are closed and deleted. */
@@ -305,17 +335,23 @@ export class IncidentActions {
     const target = this.#incident(targetId);
     this.#member(personId);
     const alerts = this.#world.alerts.get(targetId) ?? [];
+    const merged: Array<{ incident_id: string; title: string; progress: string }> = [];
     for (const sourceId of sourceIds) {
       if (sourceId === targetId) throw new MockActionError('merge: an incident cannot be merged into itself');
       const source = this.#incident(sourceId);
       alerts.push(...(this.#world.alerts.get(sourceId) ?? []));
       closeIncident(source, this.#seconds(), personId);
       source.deleted_at = this.#seconds();
+      merged.push({ incident_id: source.incident_id, title: source.title, progress: source.progress });
     }
     this.#world.alerts.set(targetId, alerts);
     target.alert_cnt = alerts.length;
     target.alert_event_cnt = alerts.reduce((sum, a) => sum + a.event_cnt, 0);
-    return this.#rederive('i_merge', target, personId);
+    return this.#rederive('i_merge', target, personId, {
+      source_incidents: merged,
+      target_incident: { incident_id: target.incident_id, title: target.title, progress: target.progress },
+      title: target.title,
+    });
   }
 
   /** Updates one of the text fields or the severity (i_r_title, i_r_desc, i_r_impact, i_r_rc, i_r_rsltn, i_r_severity). */
@@ -325,40 +361,55 @@ export class IncidentActions {
     if (!eventType)
       throw new MockActionError(`update: ${String(field)} cannot be updated; use setField for custom fields`);
     if (typeof value !== 'string') throw new MockActionError(`update: ${field} must be a string`);
+    const from = (incident as unknown as Record<string, unknown>)[field];
     (incident as unknown as Record<string, unknown>)[field] = value;
     if (!incident.manual_overrides.includes(field)) incident.manual_overrides.push(field);
-    return this.#changed(eventType, incident, personId);
+    return this.#changed(eventType, incident, personId, { from, to: value });
   }
 
   /** Sets a custom field (i_r_field). */
   async setField(incidentId: string, name: string, value: unknown, personId: number): Promise<IncidentInfo> {
     const incident = this.#incident(incidentId);
     incident.fields = { ...incident.fields, [name]: value };
-    return this.#changed('i_r_field', incident, personId);
+    return this.#changed('i_r_field', incident, personId, { field_name: name, to: value });
   }
 
-  #rederive(eventType: KnownWebhookEventType, incident: IncidentInfo, personId: number | undefined): IncidentInfo {
+  #rederive(
+    eventType: KnownWebhookEventType,
+    incident: IncidentInfo,
+    personId: number | undefined,
+    detail: Record<string, unknown> = {},
+  ): IncidentInfo {
     deriveState(incident, this.#world.alerts.get(incident.incident_id) ?? [], this.#seconds());
-    return this.#changed(eventType, incident, personId);
+    return this.#changed(eventType, incident, personId, detail);
   }
 
-  #changed(eventType: KnownWebhookEventType, incident: IncidentInfo, personId: number | undefined): IncidentInfo {
+  #changed(
+    eventType: KnownWebhookEventType,
+    incident: IncidentInfo,
+    personId: number | undefined,
+    detail: Record<string, unknown> = {},
+  ): IncidentInfo {
     incident.updated_at = Math.max(incident.updated_at, this.#seconds());
-    this.#announce(eventType, incident, personId === undefined ? undefined : this.#member(personId));
+    this.#announce(eventType, incident, personId === undefined ? undefined : this.#member(personId), detail);
     return structuredClone(incident);
   }
 
+  /** A thing done to the incident: its row in the incident's timeline, then its event. */
   #announce(
     event_type: KnownWebhookEventType,
     incident: IncidentInfo,
     person: Member | undefined,
+    detail: Record<string, unknown>,
     integrationId?: number | string,
   ): void {
+    const at = this.#clock.now();
+    addRow(this.#world, incident.incident_id, event_type, detail, person?.person_id, at);
     this.#emit({
       event_type,
       incident: structuredClone(incident),
-      ...(person ? { person: { ...person } } : {}),
-      at: this.#clock.now(),
+      ...(person ? { person: personOf(person) } : {}),
+      at,
       ...(integrationId === undefined ? {} : { integration_id: integrationId }),
     });
   }

@@ -145,7 +145,7 @@ function filterFor(r: ListIncidentsRequest, { world, personId, now }: QueryConte
     const channel = channelById.get(i.channel_id);
     if (r.is_snoozed === true && !(i.snoozed_before > now)) return false;
     if (r.is_my_team === true && !(channel && myTeams.has(channel.team_id))) return false;
-    if (r.is_my_channel === true && !channel?.manager_ids.includes(personId)) return false;
+    if (r.is_my_channel === true && !channel?.manager_ids?.includes(personId)) return false;
     if (r.ever_muted === true && !i.ever_muted) return false;
     if (r.is_rare === true && i.frequency !== 'rare') return false;
     if (progress && !progress.has(i.progress)) return false;

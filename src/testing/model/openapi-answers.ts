@@ -10,12 +10,10 @@
 // next page's cursor in `X-Search-After-Ctx` (or, asked with `url_mode: true`, an envelope of URLs).
 
 import { RULES } from '../../generated/operation-rules.js';
-import { SCHEMA_DEFS } from '../../generated/request-schemas.js';
 import { checkSchema, type Schema } from '../../internal/schema.js';
 import { sample } from '../../internal/schema-sample.js';
-import { RESPONSES, RESPONSE_DEFS } from '../generated/responses.js';
-
-const DEFS: Record<string, Schema> = { ...SCHEMA_DEFS, ...RESPONSE_DEFS };
+import { RESPONSES } from '../generated/responses.js';
+import { DEFS } from '../world/records.js';
 
 /** Paths the OpenAPI describes. */
 export const OPENAPI_PATHS = Object.keys(RESPONSES);

@@ -14,7 +14,7 @@ export interface Refusal {
 export type OperationResult =
   | { data: unknown }
   | {
-      code: 'InvalidParameter' | 'ResourceNotFound' | 'Unauthorized';
+      code: 'InvalidParameter' | 'ResourceNotFound' | 'ReferenceExist' | 'Unauthorized';
       key: MessageKey;
       vars?: Record<string, string | number>;
     };

@@ -1,12 +1,22 @@
 // The mock's answers to the resource operations beyond /incident/list: the incident lifecycle through
-// the same IncidentActions tests drive (so each write emits its webhook event), alerts and channels
-// from the world. Bodies have already passed the OpenAPI's request schema (see router.ts); what is
-// left here are the rules the schema cannot state (unknown ids, states).
+// the same IncidentActions tests drive (so each write emits its webhook event and its row of the
+// incident's timeline), the timeline itself, alerts from the world, the automation rules' triggers,
+// the audit log; then the members and the enrichment mapping data (world/members.ts,
+// world/mapping-data.ts), and every other resource family through the one engine (world/engine.ts).
+// Bodies have already passed the OpenAPI's request schema (see router.ts); what is left here are
+// the rules the schema cannot state (unknown ids, states).
 
 import type { AlertInfo } from '../../schemas/alert.js';
 import type { IncidentInfo } from '../../schemas/incident.js';
 import type { MockState } from '../state.js';
 import { MAX_WINDOW_SECONDS } from '../../client/pagination/limits.js';
+import { RULES } from '../../generated/operation-rules.js';
+import { searchAudit } from '../world/audit.js';
+import { ENGINE_PATHS, engineAnswers } from '../world/engine.js';
+import type { WorldHandler } from '../world/handler.js';
+import { MAPPING_DATA_HANDLERS } from '../world/mapping-data.js';
+import { MEMBER_HANDLERS } from '../world/members.js';
+import { feedOf } from '../world/timeline.js';
 import { MockActionError, type UpdatableField } from './incident-actions.js';
 import type { OperationResult } from './operation-result.js';
 
@@ -15,9 +25,9 @@ type Handler = (state: MockState, body: Body, personId: number) => Promise<Opera
 
 /** An automation operation of the registry (automations.ts), as a handler. */
 const automation =
-  (run: (registry: MockState['automations'], body: Body) => OperationResult): Handler =>
-  async (state, body) =>
-    run(state.automations, body);
+  (run: (registry: MockState['automations'], body: Body, personId: number) => OperationResult): Handler =>
+  async (state, body, personId) =>
+    run(state.automations, body, personId);
 
 const UPDATABLE: UpdatableField[] = ['title', 'description', 'impact', 'root_cause', 'resolution', 'incident_severity'];
 
@@ -98,7 +108,11 @@ const HANDLERS: Record<string, Handler> = {
   '/incident/snooze': (state, body, personId) =>
     eachIncident(state, body.incident_ids, (id) => state.actions.snooze(id, body.minutes as number, personId)),
   '/incident/reopen': (state, body, personId) =>
-    eachIncident(state, body.incident_ids, (id) => state.actions.reopen(id, personId)),
+    eachIncident(state, body.incident_ids, (id) =>
+      state.actions.reopen(id, personId, typeof body.reason === 'string' ? body.reason : undefined),
+    ),
+  '/incident/feed': async (state, body) => feedOf(state.world, body),
+  '/audit/search': async (state, body) => searchAudit(state.auditLog, state.world, body),
   '/incident/comment': (state, body, personId) =>
     eachIncident(state, body.incident_ids, (id) =>
       state.actions.comment(id, (body.comment as string | undefined) ?? '', personId),
@@ -148,6 +162,25 @@ const HANDLERS: Record<string, Handler> = {
     }
     return ok(null);
   },
+  // An incident's own alerts (active ones alone with `is_active`), their events with `include_events`.
+  '/incident/alert/list': async (state, body) => {
+    const incident = findIncident(state, body.incident_id);
+    if (!incident) return missing(String(body.incident_id));
+    const alerts = (state.world.alerts.get(incident.incident_id) ?? [])
+      .filter((a) => typeof body.is_active !== 'boolean' || (a.alert_status !== 'Ok') === body.is_active)
+      .map((a) => (body.include_events === true ? { ...a, events: state.world.events.get(a.alert_id) ?? [] } : a));
+    const page = pageOf(
+      alerts,
+      { ...body, limit: body.limit || RULES['/incident/alert/list']?.paging?.limit },
+      () => '',
+    );
+    return ok({ items: page.items, total: alerts.length });
+  },
+  '/alert/list-by-ids': async (state, body) => {
+    const wanted = new Set(body.alert_ids as string[]);
+    const items = allAlerts(state).filter((a) => wanted.has(a.alert_id));
+    return ok({ items: structuredClone(items), total: items.length, has_next_page: false });
+  },
   '/alert/info': async (state, body) => {
     const alert = allAlerts(state).find((a) => a.alert_id === body.alert_id);
     return alert ? ok(structuredClone(alert)) : missing(String(body.alert_id));
@@ -162,9 +195,9 @@ const HANDLERS: Record<string, Handler> = {
     );
     return ok(pageOf(events, body, (event) => String(event.event_id)));
   },
-  '/safari/automation/rule/create': automation((registry, body) => registry.create(body)),
+  '/safari/automation/rule/create': automation((registry, body, personId) => registry.create(body, personId)),
   '/safari/automation/rule/get': automation((registry, body) => registry.get(body)),
-  '/safari/automation/rule/update': automation((registry, body) => registry.update(body)),
+  '/safari/automation/rule/update': automation((registry, body, personId) => registry.update(body, personId)),
   '/safari/automation/rule/delete': automation((registry, body) => registry.delete(body)),
   '/alert/list': async (state, body) => {
     const start = body.start_time as number;
@@ -181,21 +214,6 @@ const HANDLERS: Record<string, Handler> = {
       )
       .sort((a, b) => (a.start_time - b.start_time || (a.alert_id < b.alert_id ? -1 : 1)) * (asc ? 1 : -1));
     return ok(pageOf(matches, body, (a) => `${a.start_time.toString(36)}.${a.alert_id}`));
-  },
-  '/channel/info': async (state, body) => {
-    const channel = state.world.channels.find((c) => c.channel_id === body.channel_id);
-    return channel ? ok(channelItem(state, channel)) : missing(Number(body.channel_id));
-  },
-  '/channel/list': async (state, body) => {
-    const query = typeof body.query === 'string' ? body.query.toLowerCase() : '';
-    const ids = body.channel_ids as number[] | undefined;
-    const matches = state.world.channels
-      .filter((c) => !query || c.channel_name.toLowerCase().includes(query))
-      .filter((c) => !ids?.length || ids.includes(c.channel_id));
-    const limit = (body.limit as number | undefined) ?? 100;
-    const p = (body.p as number | undefined) ?? 1;
-    const items = matches.slice((p - 1) * limit, p * limit).map((c) => channelItem(state, c));
-    return ok({ items, total: matches.length, has_next_page: p * limit < matches.length });
   },
 };
 
@@ -223,28 +241,31 @@ function pageOf<T>(
   };
 }
 
-function channelItem(state: MockState, channel: MockState['world']['channels'][number]) {
-  const open = state.world.incidents.filter(
-    (i) => i.channel_id === channel.channel_id && !i.deleted_at && i.progress !== 'Closed',
-  );
-  return {
-    channel_id: channel.channel_id,
-    channel_name: channel.channel_name,
-    team_id: channel.team_id,
-    account_id: state.world.account.account_id,
-    status: 'enabled',
-    is_private: false,
-    progress_to_incident_cnts: {
-      Triggered: open.filter((i) => i.progress === 'Triggered').length,
-      Processing: open.filter((i) => i.progress === 'Processing').length,
-    },
-  };
-}
+/** The operations of the world's own models. */
+const WORLD_HANDLERS: Record<string, WorldHandler> = { ...MEMBER_HANDLERS, ...MAPPING_DATA_HANDLERS };
 
-/** The handler of a path, if the mock answers it from its state. */
+/** The handler of a path, if the mock answers it from its state: its own, the world's models', else the engine's. */
 export function statefulHandler(path: string): Handler | undefined {
-  return HANDLERS[path];
+  const own = HANDLERS[path];
+  if (own) return own;
+  const world = WORLD_HANDLERS[path];
+  if (world)
+    return async (state, body, personId) =>
+      world(
+        {
+          world: state.world,
+          engine: state.engine,
+          random: state.random,
+          now: Math.floor(state.clock.now() / 1000),
+          personId,
+        },
+        body,
+      );
+  if (engineAnswers(path)) return async (state, body, personId) => state.engine.run(path, body, personId);
+  return undefined;
 }
 
 /** Paths the mock answers from its state here (beside /incident/list, the webhook history, the agents and skills). */
-export const STATEFUL_OPERATION_PATHS = Object.keys(HANDLERS);
+export const STATEFUL_OPERATION_PATHS = [
+  ...new Set([...Object.keys(HANDLERS), ...Object.keys(WORLD_HANDLERS), ...ENGINE_PATHS]),
+];

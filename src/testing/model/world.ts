@@ -1,33 +1,40 @@
-// The seeded world of the mock: one account, its members, teams, channels and incidents with their
-// alerts. Every required field of IncidentInfo and AlertInfo is present and consistent with the
-// spec's progress rules (status from alert states, 0 until set, earliest ack, recovery closes).
+// The seeded world of the mock: one account; its people, teams, channels, schedules and
+// escalation rules (world/people.ts and world/seed.ts), which name one another and nothing else; and
+// incidents with their alerts, each responded to by members of the world, notified by its channel's
+// escalation rule, with the timeline its state tells. Every required field of IncidentInfo and
+// AlertInfo is present and consistent with the spec's progress rules (status from alert states, 0
+// until set, earliest ack, recovery closes).
 
 import type { AlertEventItem, AlertInfo } from '../../schemas/alert.js';
 import type { IncidentInfo, Responder } from '../../schemas/incident.js';
+import { MockClock } from '../clock.js';
+import { ResourceEngine } from '../world/engine.js';
+import { objectId } from '../world/ids.js';
+import { type Member, personOf, seedMembers } from '../world/people.js';
+import type { ResourceRecord } from '../world/records.js';
+import { seedResources } from '../world/seed.js';
+import { seedTimeline, type TimelineRow } from '../world/timeline.js';
 import { Random } from './random.js';
 
-/** A member of the account. */
-export interface Member {
-  person_id: number;
-  person_name: string;
-  email: string;
-}
+export type { Member } from '../world/people.js';
 
-/** A team; teams own channels. */
+/** A team; teams own channels. Its other fields are those the API answers (`description`, `status`, …). */
 export interface Team {
   team_id: number;
   team_name: string;
   person_ids: number[];
+  [field: string]: unknown;
 }
 
-/** A channel (collaboration space). */
+/** A channel (collaboration space). Its other fields are those the API answers (`description`, `status`, …). */
 export interface Channel {
   channel_id: number;
   channel_name: string;
   /** Team that owns the channel. */
   team_id: number;
-  /** Members who manage the channel personally. */
-  manager_ids: number[];
+  /** Members who manage the channel personally (the seeded channels). */
+  manager_ids?: number[];
+  [field: string]: unknown;
 }
 
 /** The account behind the mock's keys. */
@@ -41,14 +48,24 @@ export interface Account {
 /** Everything the mock holds, live. */
 export interface World {
   account: Account;
+  /** The account's members, the owner (`service.personId`) first; a removed one stays, `status: 'deleted'`. */
   members: Member[];
+  /** The records of `/team`, as the API answers them. */
   teams: Team[];
+  /** The records of `/channel`, as the API answers them. */
   channels: Channel[];
   incidents: IncidentInfo[];
   /** The alerts merged into each incident, by incident id. */
   alerts: Map<string, AlertInfo[]>;
   /** The raw events merged into each alert, by alert id, oldest first. */
   events: Map<string, AlertEventItem[]>;
+  /**
+   * The records of every resource family the engine keeps, by the family's base path (`/schedule`,
+   * `/channel/escalate/rule`, `/team`, `/channel`), oldest first, as the API answers them.
+   */
+  resources: Map<string, ResourceRecord[]>;
+  /** Each incident's timeline (what `incidents.feed` answers), by incident id, in the order things were done. */
+  timelines: Map<string, TimelineRow[]>;
 }
 
 export interface WorldOptions {
@@ -64,9 +81,6 @@ const ACCOUNT: Account = {
   account_locale: 'en-US',
   account_time_zone: 'Asia/Shanghai',
 };
-const NAMES = ['Ada', 'Grace', 'Linus', 'Margaret', 'Ken', 'Barbara', 'Dennis', 'Frances'];
-const TEAMS = ['Platform', 'Payments', 'Data'];
-const CHANNELS = ['Ops Channel', 'Payments Prod', 'Data Pipeline', 'Edge', 'Databases'];
 const CHECKS = ['cpu_usage_high', 'disk_full', 'http_5xx_rate', 'replication_lag', 'oom_killed', 'latency_p99'];
 const HOSTS = ['web-server-01', 'web-server-02', 'db-primary', 'db-replica', 'queue-01', 'edge-fra', 'edge-sin'];
 const SEVERITIES = ['Critical', 'Warning', 'Info'] as const;
@@ -78,38 +92,29 @@ const INTEGRATIONS = [
 const DAY = 86_400;
 const ORDER: Record<string, number> = { Critical: 3, Warning: 2, Info: 1, Ok: 0 };
 
-export function objectId(seconds: number, random: Random): string {
-  return Math.max(0, Math.floor(seconds)).toString(16).padStart(8, '0').slice(-8) + random.hex(16);
-}
-
+/** The world of a seed: its people and resources (their own generator), then its incidents. */
 export function createWorld({ seed, incidents: count, now }: WorldOptions): World {
-  const random = new Random(seed);
-  const members: Member[] = NAMES.map((name, i) => ({
-    person_id: 2476444212131 + i,
-    person_name: name,
-    email: `${name.toLowerCase()}@example.com`,
-  }));
-  const teams: Team[] = TEAMS.map((team_name, i) => ({
-    team_id: 3100000000000 + i,
-    team_name,
-    person_ids: members.filter((_, m) => m % TEAMS.length === i || m === 0).map((m) => m.person_id),
-  }));
-  const channels: Channel[] = CHANNELS.map((channel_name, i) => ({
-    channel_id: 2551105804131 + i,
-    channel_name,
-    team_id: (teams[i % teams.length] as Team).team_id,
-    manager_ids: [(members[(i * 3) % members.length] as Member).person_id],
-  }));
+  const people = new Random(seed * 131 + 1);
+  const resources = new Map<string, ResourceRecord[]>();
+  const teams: Team[] = [];
+  const channels: Channel[] = [];
+  resources.set('/team', teams);
+  resources.set('/channel', channels);
   const world: World = {
     account: ACCOUNT,
-    members,
+    members: seedMembers(people, now),
     teams,
     channels,
     incidents: [],
     alerts: new Map(),
     events: new Map(),
+    resources,
+    timelines: new Map(),
   };
+  seedResources(new ResourceEngine(world, new MockClock(now * 1000), seed), world, people, now);
+  const random = new Random(seed);
   for (let i = 0; i < count; i++) world.incidents.push(generateIncident(world, random, now));
+  for (const incident of world.incidents) seedTimeline(world, incident);
   return world;
 }
 
@@ -124,7 +129,12 @@ function generateIncident(world: World, random: Random, now: number): IncidentIn
   const incident_id = objectId(start, random);
   const manual = random.chance(0.15);
   const creator = manual ? random.pick(world.members) : undefined;
-  const responderPeople = [random.pick(world.members), random.pick(world.members)].filter(
+  // The channel's team responds (everyone, to a standalone incident), as its escalation rule says.
+  const team = channel && world.teams.find((t) => t.team_id === channel.team_id);
+  const pool = team ? world.members.filter((m) => team.person_ids.includes(m.person_id)) : world.members;
+  const rule =
+    channel && world.resources.get('/channel/escalate/rule')?.find((r) => r.channel_id === channel.channel_id);
+  const responderPeople = [random.pick(pool), random.pick(pool)].filter(
     (m, i, all) => all.findIndex((x) => x.person_id === m.person_id) === i,
   );
   const assignedAt = start + random.int(0, 120);
@@ -218,10 +228,10 @@ function generateIncident(world: World, random: Random, now: number): IncidentIn
       type: 'assign',
       assigned_at: assignedAt,
       id: random.hex(22),
-      escalate_rule_id: '000000000000000000000000',
-      escalate_rule_name: '',
+      escalate_rule_id: typeof rule?.rule_id === 'string' ? rule.rule_id : '000000000000000000000000',
+      escalate_rule_name: typeof rule?.rule_name === 'string' ? rule.rule_name : '',
     },
-    ...(creator ? { reporter_email: creator.email, creator: { ...creator } } : {}),
+    ...(creator ? { reporter_email: creator.email, creator: personOf(creator) } : {}),
     alert_cnt: alerts.length,
     active_alert_cnt: 0,
     alert_event_cnt: alerts.reduce((sum, a) => sum + a.event_cnt, 0),
@@ -243,8 +253,9 @@ function generateIncident(world: World, random: Random, now: number): IncidentIn
   for (const alert of alerts) world.events.set(alert.alert_id, rawEvents(alert, random));
   deriveState(incident, alerts, now);
   world.alerts.set(incident_id, alerts);
+  // Closed by hand by one of its responders.
   if (!recovered && random.chance(0.15))
-    closeIncident(incident, Math.min(now, start + random.int(600, 3 * DAY)), random.pick(world.members).person_id);
+    closeIncident(incident, Math.min(now, start + random.int(600, 3 * DAY)), random.pick(responderPeople).person_id);
   return incident;
 }
 

@@ -94,7 +94,13 @@ describe('credentials', () => {
         'create',
         '--json',
         '--data',
-        JSON.stringify({ name: 'deploys', cron_expr: '0 9 * * *', prompt: 'check', http_post_trigger_enabled: true }),
+        JSON.stringify({
+          name: 'deploys',
+          cron_expr: '0 9 * * *',
+          prompt: 'check',
+          enabled: true, // omitted, a rule is created disabled (the OpenAPI), and its trigger refuses to fire
+          http_post_trigger_enabled: true,
+        }),
       ],
       env,
     );

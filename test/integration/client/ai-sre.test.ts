@@ -2,7 +2,7 @@
 // the mock over HTTP: AI SRE's resources (`/safari/…` as client.skills, mcpServers, a2aAgents,
 // sessions) beside the fixed enableA2AAgent and deleteSkill, on the same state; an upload sent as a
 // form; an export answered as NDJSON lines; lists paged by `offset` and by `cursor`/`next_cursor`.
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import {
   Flashduty,
   InvalidParameterError,
@@ -139,6 +139,16 @@ describe('an export: sessions.export resolves to its NDJSON lines', () => {
 });
 
 describe('lists paged by other fields', () => {
+  beforeAll(async () => {
+    // Enough agents for pages of five: the mock lists the ones it has.
+    for (let i = 0; i < 12; i++)
+      await client.a2aAgents.create({
+        agent_name: `agent ${i}`,
+        instructions: 'help',
+        card_url: 'https://agents.example.com/card',
+      });
+  });
+
   it('a2aAgents.list pages by offset: every page sends offset, never p', async () => {
     const from = h.calls.length;
     const ids: string[] = [];

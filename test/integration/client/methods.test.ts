@@ -1,9 +1,17 @@
 // Every generated method, called through the method (not client.request) against the mock over
 // HTTP: each reaches its own path with its own HTTP method; every list walks its pages to the end,
 // each item once; the others answer data that fits the response schema (the stateful operations,
-// given ids the mock does not have, answer a typed APIError of the service's own rules).
+// given ids the mock does not have, answer a typed APIError of the service's own rules; so does a
+// write naming a member, team or channel the mock's world does not have).
 import { describe, expect, it } from 'vitest';
-import { APIError, Flashduty, ListPage, ListPagePromise, RequestValidationError } from '../../../src/index.js';
+import {
+  APIError,
+  Flashduty,
+  ListPage,
+  ListPagePromise,
+  RequestValidationError,
+  ResourceNotFoundError,
+} from '../../../src/index.js';
 import { OPERATIONS } from '../../../src/operations.js';
 import { RESPONSE_DEFS, RESPONSES } from '../../../src/testing/generated/responses.js';
 import { SCHEMA_DEFS } from '../../../src/generated/request-schemas.js';
@@ -71,9 +79,13 @@ describe('every operation is a method', () => {
         if (outcome instanceof Error) expect(outcome, path).toBeInstanceOf(APIError);
       } else {
         const data = await (result as Promise<unknown>).catch((error: unknown) => {
+          // A write naming a member, team or channel the mock's world does not have (the OpenAPI's example ids).
+          if (info.kind === 'mutation' && error instanceof ResourceNotFoundError && / named in /.test(error.message))
+            return undefined;
           throw new Error(`${path}: ${String(error)}`);
         });
-        expect(checkSchema(data, RESPONSES[path]!.schema, DEFS), path).toBeUndefined();
+        if (data !== undefined || info.kind !== 'mutation')
+          expect(checkSchema(data, RESPONSES[path]!.schema, DEFS), path).toBeUndefined();
       }
       expect(h.calls.length, path).toBe(before + 1);
       expect(lastCall(), path).toEqual({ path: pathOf(path, trigger), method: info.http });

@@ -105,8 +105,15 @@ describe('a Date for every Unix-time field of a request', () => {
   });
 
   it('fields inside the items of an array (a status page change’s updates), the params unchanged', async () => {
+    const { page_id } = await client.statusPages.create({
+      name: 'Status',
+      url_name: 'status',
+      type: 'public',
+      date_view: 'list',
+      display_uptime_mode: 'none',
+    });
     const params = {
-      page_id: 1,
+      page_id,
       type: 'incident' as const,
       title: 'db slow',
       status: 'investigating' as const,

@@ -41,7 +41,9 @@ describe('client examples', () => {
     expect(stdout).toMatch(/second call → InvalidParameterError \(InvalidParameter, HTTP 400\)/);
     expect(stdout).toMatch(/second call → ResourceNotFoundError/);
     expect(stdout).toMatch(/\d+ pages; open incidents by severity/);
-    expect(stdout).toMatch(/received i_ack .* by Ada/);
+    const owner = createMockService({ seed: 7 }).world.members[0]!.person_name; // the demo's mock, seed 7
+    expect(stdout).toContain(`received i_ack `);
+    expect(stdout).toMatch(new RegExp(`received i_ack .* by ${owner}`));
     expect(stdout).toMatch(/duplicate i_rslv .* handlers not run/);
     expect(stdout).toMatch(/stale i_new/);
     expect(stdout).toMatch(/i_new {4}success HTTP 200/);
@@ -54,12 +56,44 @@ describe('client examples', () => {
     expect(stdout).toContain(`${count} incidents in the last 24 hours`);
   });
 
-  it('team-roster walks every team and member through the generated methods', async () => {
+  it('team-roster walks every team and member through the generated methods, each person by name', async () => {
     const { stdout } = await run('team-roster.ts');
     const [, teams, members] = /^(\d+) teams, (\d+) members$/m.exec(stdout) ?? [];
-    expect(Number(teams)).toBeGreaterThan(5); // more than one page of the mock's teams
-    expect(Number(members)).toBeGreaterThan(5);
-    expect(stdout.split('\n').filter((line) => / \(\d+\): /.test(line))).toHaveLength(Number(teams));
+    expect(Number(teams)).toBe(service.world.teams.length);
+    expect(Number(members)).toBe(service.world.members.length);
+    const rows = stdout.split('\n').filter((line) => / \(\d+\): /.test(line));
+    expect(rows).toHaveLength(Number(teams));
+    for (const team of service.world.teams) {
+      const people = team.person_ids.map((id) => service.world.members.find((m) => m.person_id === id)!);
+      expect(rows).toContain(
+        `${team.team_name} (${people.length}): ${people.map((m) => `${m.person_name} <${m.email}>`).join(', ')}`,
+      );
+    }
+    expect(stdout).not.toMatch(/person \d+/); // every member named: teams are made of listed members
+  });
+
+  it('incident-timeline prints an incident’s history, oldest first, with who did what', async () => {
+    const [me, other] = service.world.members;
+    const channel = service.world.channels[0]!.channel_id;
+    const incident = await service.actions.create({
+      title: 'Disk full on db-1',
+      incident_severity: 'Warning',
+      channel_id: channel,
+      person_id: me!.person_id,
+    });
+    await service.actions.ack(incident.incident_id, other!.person_id);
+    await service.actions.comment(incident.incident_id, 'cleaning up old WAL', other!.person_id);
+    await service.actions.close(incident.incident_id, me!.person_id);
+    const { stdout } = await run('incident-timeline.ts', [incident.num]);
+    const lines = stdout.trim().split('\n');
+    expect(lines[0]).toBe(`#${incident.num} Disk full on db-1 (Closed)`);
+    expect(lines.slice(1).map((line) => line.replace(/^\S+ {2}/, ''))).toEqual([
+      `${me!.person_name}: created`,
+      `${other!.person_name}: acknowledged`,
+      `${other!.person_name}: commented: "cleaning up old WAL"`,
+      `${me!.person_name}: resolved`,
+    ]);
+    for (const line of lines.slice(1)) expect(line).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z {2}/);
   });
 
   it('triage-report groups open incidents by severity and channel', async () => {

@@ -1,8 +1,8 @@
 // The mock answers every operation of the vendored OpenAPI (the description scripts/generate/merge.ts
 // makes of its two files) through client.request: bodies are checked against the request schema,
-// answers fit the response schema.
+// answers fit the response schema; a write naming what the world does not have is ResourceNotFound.
 import { describe, expect, it } from 'vitest';
-import { RequestValidationError } from '../../../src/index.js';
+import { RequestValidationError, ResourceNotFoundError } from '../../../src/index.js';
 import { REQUEST_SCHEMAS, SCHEMA_DEFS } from '../../../src/generated/request-schemas.js';
 import { checkSchema } from '../../../src/internal/schema.js';
 import { RESPONSES, RESPONSE_DEFS } from '../../../src/testing/generated/responses.js';
@@ -17,6 +17,7 @@ const requestAnyPath = (path: string, body: unknown): Promise<unknown> =>
   (client as unknown as { request(path: string, body: unknown): Promise<unknown> }).request(path, body);
 const STATEFUL = new Set(STATEFUL_PATHS);
 const DEFS = { ...SCHEMA_DEFS, ...RESPONSE_DEFS };
+const REFUSED = Symbol('refused');
 
 describe('the mock answers every operation', () => {
   it('with data that fits the response schema, for every request example that fits its schema', async () => {
@@ -25,11 +26,16 @@ describe('the mock answers every operation', () => {
       if (STATEFUL.has(path)) continue;
       const example = requestExample(path) ?? {};
       if (checkSchema(example, REQUEST_SCHEMAS[path]!, SCHEMA_DEFS)) continue; // the five broken examples, and GETs without one
-      const data = await requestAnyPath(path, example);
+      const data = await requestAnyPath(path, example).catch((error: unknown) => {
+        // A write naming a member, team or channel the world does not have (the OpenAPI's example ids): refused.
+        if (error instanceof ResourceNotFoundError && / named in /.test(error.message)) return REFUSED;
+        throw error;
+      });
+      if (data === REFUSED) continue;
       expect(checkSchema(data, RESPONSES[path]!.schema, DEFS), path).toBeUndefined();
       answered++;
     }
-    expect(answered).toBeGreaterThan(180);
+    expect(answered).toBeGreaterThan(95); // what no model keeps: insights, RUM, monitors' queries, sessions, …
   });
 
   it('refuses a body that breaks the request schema, naming the field', async () => {

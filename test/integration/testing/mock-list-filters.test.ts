@@ -22,6 +22,9 @@ function expected(predicate: (i: IncidentInfo) => boolean): string[] {
 }
 
 const someMember = world.members[2]!.person_id;
+// A member who closed some incident by hand, and one who made one (each filter must match some incidents).
+const someCloser = world.incidents.find((i) => i.progress === 'Closed' && i.closer_id)!.closer_id;
+const someCreator = world.incidents.find((i) => i.creator_id)!.creator_id;
 const someChannel = world.channels[1]!.channel_id;
 const someTeam = world.teams[1]!.team_id;
 const sample = world.incidents.slice(0, 3);
@@ -29,7 +32,7 @@ const sample = world.incidents.slice(0, 3);
 const cases: Array<[string, Partial<ListIncidentsParams>, (i: IncidentInfo) => boolean]> = [
   ['is_snoozed', { is_snoozed: true }, (i) => i.snoozed_before > NOW],
   ['is_my_team', { is_my_team: true }, (i) => myTeams.has(channelOf.get(i.channel_id)?.team_id ?? -1)],
-  ['is_my_channel', { is_my_channel: true }, (i) => channelOf.get(i.channel_id)?.manager_ids.includes(me) === true],
+  ['is_my_channel', { is_my_channel: true }, (i) => channelOf.get(i.channel_id)?.manager_ids?.includes(me) === true],
   ['ever_muted', { ever_muted: true }, (i) => i.ever_muted],
   ['is_rare', { is_rare: true }, (i) => i.frequency === 'rare'],
   ['progress', { progress: 'Triggered,Processing' }, (i) => i.progress === 'Triggered' || i.progress === 'Processing'],
@@ -43,9 +46,9 @@ const cases: Array<[string, Partial<ListIncidentsParams>, (i: IncidentInfo) => b
     (i) => i.responders.some((r) => r.person_id === someMember && r.acknowledged_at > 0),
   ],
   ['creator_ids with 0', { creator_ids: [0] }, (i) => i.creator_id === 0],
-  ['creator_ids', { creator_ids: [someMember] }, (i) => i.creator_id === someMember],
+  ['creator_ids', { creator_ids: [someCreator] }, (i) => i.creator_id === someCreator],
   ['closer_ids with 0', { closer_ids: [0] }, (i) => i.progress === 'Closed' && i.closer_id === 0],
-  ['closer_ids', { closer_ids: [someMember] }, (i) => i.progress === 'Closed' && i.closer_id === someMember],
+  ['closer_ids', { closer_ids: [someCloser] }, (i) => i.progress === 'Closed' && i.closer_id === someCloser],
   ['incident_ids', { incident_ids: sample.map((i) => i.incident_id.toUpperCase()) }, (i) => sample.includes(i)],
   ['nums', { nums: [sample[0]!.num] }, (i) => i.num === sample[0]!.num],
   [

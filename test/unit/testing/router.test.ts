@@ -27,7 +27,8 @@ describe('routes', () => {
     expect(STATEFUL_PATHS).toEqual(
       expect.arrayContaining(['/incident/list', '/incident/ack', '/webhook/history/list']),
     );
-    expect(STATEFUL_PATHS).not.toContain('/status-page/change/list');
+    expect(STATEFUL_PATHS).toContain('/status-page/change/list'); // the engine's (world/engine.ts)
+    expect(STATEFUL_PATHS).not.toContain('/insight/account');
   });
 
   it('refuses an unknown path (404) and another method (405), and answers a preflight', async () => {
@@ -117,13 +118,14 @@ describe('bodies', () => {
 
   it('reads a GET operation’s query and an upload’s form fields as the schema types them', async () => {
     const state = mockState();
-    const url = `http://mock.test/status-page/change/list?app_key=${KEYS.full}&page_id=7&type=incident&status=resolved`;
+    const page = state.engine.insert('/status-page', { name: 'Status' }, state.world.members[0]!.person_id);
+    const url = `http://mock.test/status-page/change/list?app_key=${KEYS.full}&page_id=${String(page.page_id)}&type=incident&status=resolved`;
     expect((await outcome(await route(state, new Request(url))))[1]).toBe('ok');
     const typeless = `http://mock.test/status-page/change/list?app_key=${KEYS.full}&page_id=seven&type=incident&status=resolved`;
     expect((await outcome(await route(state, new Request(typeless)))).slice(0, 2)).toEqual([400, 'InvalidParameter']);
     const form = new FormData();
     form.set('file', new File(['PK'], 'skill.zip'));
-    form.set('team_id', '3');
+    form.set('team_id', String(state.world.teams[0]!.team_id)); // a team of the world's: a write names only what exists
     form.set('replace', 'true');
     const upload = new Request(`http://mock.test/safari/skill/upload?app_key=${KEYS.full}`, {
       method: 'POST',
@@ -151,7 +153,7 @@ describe('the rules of each route', () => {
 
   it('fires an automation trigger with its own token only, its path parameter read from the path', async () => {
     const state = mockState();
-    const trigger = state.automations.createTrigger();
+    const trigger = state.automations.createTrigger(state.world.members[0]!.person_id);
     const fire = (headers: Record<string, string>, key: string | null = null) =>
       route(
         state,
@@ -190,7 +192,7 @@ describe('the rules of each route', () => {
     expect((await outcome(await call('/safari/a2a-agent/enable', { agent_id: 7 })))[2]).toBe(
       'Parameter agent_id must be a string.',
     );
-    expect(state.agentsAndSkills.auditLog.map((entry) => [entry.operation, entry.target, entry.result])).toEqual([
+    expect(state.auditLog.map((entry) => [entry.operation, entry.target, entry.result])).toEqual([
       ['a2a-agent.enable', 'a2a_demo', 'OK'],
       ['a2a-agent.enable', 'a2a_demo', 'InvalidParameter'],
       ['a2a-agent.disable', 'nope', 'ResourceNotFound'],
@@ -199,7 +201,11 @@ describe('the rules of each route', () => {
       ['a2a-agent.enable', 'null', 'InvalidParameter'],
       ['a2a-agent.enable', '7', 'InvalidParameter'],
     ]);
-    expect(state.agentsAndSkills.auditLog[0]).toMatchObject({ key_name: 'full', time: NOW_MS });
+    expect(state.auditLog[0]).toMatchObject({
+      key_name: 'full',
+      time: NOW_MS,
+      person_id: state.world.members[0]!.person_id,
+    });
   });
 
   it('answers an NDJSON operation with lines', async () => {

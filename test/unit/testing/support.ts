@@ -1,7 +1,9 @@
 // What the mock's unit tests share: a fixed clock, the mock's state with the credentials
 // createMockService gives it, a way to post deliveries that records them and answers as told (no
-// socket), and requests as a client would send them.
+// socket), requests as a client would send them, and one call's answer read back.
+import { OPERATIONS } from '../../../src/generated/operations.js';
 import type { Attempt, DeliveryRequest, PostDelivery } from '../../../src/testing/delivery-post.js';
+import { route } from '../../../src/testing/router.js';
 import { MockState, type MockStateOptions } from '../../../src/testing/state.js';
 
 /** 2026-11-01T00:00:00Z, the mock's clock in these tests. */
@@ -60,4 +62,23 @@ export function apiRequest(
     headers: { 'Content-Type': 'application/json', ...headers },
     body: typeof body === 'string' ? body : JSON.stringify(body),
   });
+}
+
+/** What one call answered: its `data`, or its error's code and message. */
+export interface Answer<T = unknown> {
+  data: T;
+  code?: string;
+  message?: string;
+}
+
+/** One call of an operation through the router, as a client makes it (a GET's fields in its query), with the full key. */
+export async function callMock<T = unknown>(state: MockState, path: string, body: object = {}): Promise<Answer<T>> {
+  const get = (OPERATIONS as Record<string, { http: string }>)[path]?.http === 'GET';
+  const query = Object.fromEntries(Object.entries(body).map(([key, value]) => [key, String(value)]));
+  const request = get
+    ? new Request(`http://mock.test${path}?${new URLSearchParams({ app_key: KEYS.full, ...query })}`)
+    : apiRequest(path, body);
+  const answer = (await route(state, request)) as Response;
+  const json = (await answer.json()) as { data?: T; error?: { code: string; message: string } };
+  return { data: json.data as T, ...(json.error ? { code: json.error.code, message: json.error.message } : {}) };
 }

@@ -1,10 +1,34 @@
 // Fixtures for receivers' tests: a payload of any event type with every field real deliveries carry
 // (fresh ids, the event's progress and times), overrides applied; one delivery in each form an
-// adapter takes.
+// adapter takes; an incident the mock's actions returned, carried as the mock's sender carries it
+// (and typed so: the call below compiles).
 import { describe, expect, it } from 'vitest';
 import { buildDelivery, buildWebhookEvent } from '../../../src/testing/webhook-fixtures.js';
+import { createMockService } from '../../../src/testing/index.js';
+import { toWebhookIncident } from '../../../src/testing/payloads.js';
+import { NOW_MS } from './support.js';
 
 describe('buildWebhookEvent', () => {
+  it('takes what service.actions return, carried as the sender carries it', async () => {
+    const service = createMockService({ incidents: 3, now: NOW_MS });
+    const incident = await service.actions.create({
+      title: 'db down',
+      incident_severity: 'Critical',
+      person_id: service.personId,
+    });
+    const assigned = await service.actions.assign(incident.incident_id, [service.personId], service.personId);
+    const event = buildWebhookEvent('i_assign', { incident: assigned, event_time: NOW_MS });
+    expect(event.incident).toEqual(toWebhookIncident(assigned));
+    expect(event.incident.responder_ids).toEqual([service.personId]);
+    expect(event.incident.creator).toEqual({
+      person_id: service.personId,
+      person_name: service.world.members[0]!.person_name,
+      email: service.world.members[0]!.email,
+    });
+    expect(event.incident).not.toHaveProperty('labels'); // made by hand: no alert's labels
+    expect(buildWebhookEvent('i_new', { incident }).incident.incident_id).toBe(incident.incident_id);
+  });
+
   it('makes a payload with fresh ids, its progress and times from the event type', () => {
     const at = Date.UTC(2026, 10, 1);
     const ack = buildWebhookEvent('i_ack', { event_time: at });

@@ -73,7 +73,8 @@ describe('a page', () => {
   });
 
   it('has no total or cursor where its list answers none, and a ListPage class where the API names none', async () => {
-    const page = await client().rum.applications.list({ limit: 5 });
+    // An alert's feed: the mock answers its items alone (a collection made from the OpenAPI's example).
+    const page = await client().alerts.feed({ alert_id: 'a1', limit: 5 });
     expect(page).toBeInstanceOf(ListPage);
     expect(page).not.toBeInstanceOf(IncidentPage);
     expect(page.items).toHaveLength(5);
@@ -138,15 +139,15 @@ describe('nextPage', () => {
   });
 
   it('gives the page after it by number where the list pages by number only', async () => {
-    const first = await client().rum.applications.list({ limit: 5 });
+    const first = await client().alerts.feed({ alert_id: 'a1', limit: 15 }); // 35 rows
     const second = await first.nextPage();
     const third = await second?.nextPage();
     expect([second?.request, third?.request]).toEqual([
-      { limit: 5, p: 2 },
-      { limit: 5, p: 3 },
+      { alert_id: 'a1', limit: 15, p: 2 },
+      { alert_id: 'a1', limit: 15, p: 3 },
     ]);
     expect(third?.constructor).toBe(first.constructor);
-    expect(third?.hasNextPage).toBe(false); // 2 of 5: not a full page
+    expect(third?.hasNextPage).toBe(false); // 5 of 15: not a full page
     expect(await third?.nextPage()).toBeNull();
     expect(received).toHaveLength(3);
   });

@@ -130,7 +130,8 @@ describe('the schemes of every generated list operation', () => {
 });
 
 describe("limitOf, as the client's paging uses it (against the mock, MSW in process)", () => {
-  const service = createMockService({ seed: 4, incidents: 5, now: Date.UTC(2026, 10, 1), rateLimits: false });
+  const agents = Array.from({ length: 20 }, (_, i) => ({ agent_id: `a2a_${i}` }));
+  const service = createMockService({ seed: 4, incidents: 5, now: Date.UTC(2026, 10, 1), rateLimits: false, agents });
   const server = setupServer(...service.handlers);
   const sent: string[] = [];
   server.events.on('request:start', ({ request }) => void sent.push(new URL(request.url).pathname));
@@ -143,11 +144,13 @@ describe("limitOf, as the client's paging uses it (against the mock, MSW in proc
     new Flashduty({ appKey: service.appKey, baseUrl: 'https://api.flashcat.cloud', logLevel: 'off' });
 
   it('a page is full by the request’s limit, else by the default (20)', async () => {
-    // The mock's RUM applications: 12, and the list says nothing of a next page.
-    const byDefault = await client().rum.applications.list({});
-    expect([byDefault.items.length, byDefault.hasNextPage]).toEqual([12, false]);
-    const full = await client().rum.applications.list({ limit: 12 });
-    expect([full.items.length, full.hasNextPage]).toEqual([12, true]);
+    // An alert's feed in the mock: 35 rows, and the list says nothing of a next page.
+    const byDefault = await client().alerts.feed({ alert_id: 'a1' });
+    expect([byDefault.items.length, byDefault.hasNextPage]).toEqual([20, true]);
+    const full = await client().alerts.feed({ alert_id: 'a1', limit: 35 });
+    expect([full.items.length, full.hasNextPage]).toEqual([35, true]);
+    const short = await client().alerts.feed({ alert_id: 'a1', limit: 40 });
+    expect([short.items.length, short.hasNextPage]).toEqual([35, false]);
   });
 
   it('an offset must start a page of the request’s limit, else of the default', async () => {

@@ -22,7 +22,7 @@ const dataOf = async (result: Promise<OperationResult>) => {
 const open = () => state.world.incidents.filter((i) => i.progress !== 'Closed' && !i.deleted_at);
 
 describe('stateful operations', () => {
-  it('are the incident lifecycle, alerts, channels and automation rules', () => {
+  it('are the incident lifecycle, alerts, members, automation rules, and every family of the engine', () => {
     expect(STATEFUL_OPERATION_PATHS).toEqual(
       expect.arrayContaining([
         '/incident/info',
@@ -30,9 +30,12 @@ describe('stateful operations', () => {
         '/alert/list',
         '/channel/list',
         '/safari/automation/rule/create',
+        '/incident/feed',
+        '/member/list',
+        '/status-page/change/list',
       ]),
     );
-    expect(statefulHandler('/status-page/change/list')).toBeUndefined();
+    expect(statefulHandler('/insight/account')).toBeUndefined();
   });
 
   it('find an incident by id (any case) or by its number (the latest that has it)', async () => {

@@ -1,9 +1,17 @@
-// The seeded world: one account, members, teams and channels; incidents spread over the 30 days
-// before the clock, each consistent with the spec's progress rules (status from its alerts, a
-// recovered incident closed, the earliest acknowledgement); the same seed the same world.
+// The seeded world: one account, members, teams and channels, rotations and escalation rules that
+// name one another and nothing else, each record as the API answers it; incidents spread over the 30
+// days before the clock, responded to by their channel's team, each consistent with the spec's
+// progress rules (status from its alerts, a recovered incident closed, the earliest
+// acknowledgement); the same seed the same world.
 import { describe, expect, it } from 'vitest';
+import { SCHEMA_DEFS } from '../../../../src/generated/request-schemas.js';
+import { checkSchema } from '../../../../src/internal/schema.js';
+import { FAMILIES } from '../../../../src/testing/generated/families.js';
+import { RESPONSE_DEFS } from '../../../../src/testing/generated/responses.js';
 import { Random } from '../../../../src/testing/model/random.js';
-import { closeIncident, createWorld, deriveState, objectId } from '../../../../src/testing/model/world.js';
+import { exists, referencesIn } from '../../../../src/testing/world/references.js';
+import { closeIncident, createWorld, deriveState } from '../../../../src/testing/model/world.js';
+import { objectId } from '../../../../src/testing/world/ids.js';
 import { NOW_MS } from '../support.js';
 
 const NOW = NOW_MS / 1000;
@@ -22,7 +30,31 @@ describe('createWorld', () => {
     const teams = new Set(world.teams.map((t) => t.team_id));
     for (const channel of world.channels) {
       expect(teams.has(channel.team_id)).toBe(true);
-      expect(channel.manager_ids.every((id) => members.has(id))).toBe(true);
+      expect((channel.manager_ids ?? []).every((id) => members.has(id))).toBe(true);
+    }
+  });
+
+  it('seeds roles, a template, a rotation per team and an escalation rule per channel, as the API answers them', () => {
+    const defs = { ...SCHEMA_DEFS, ...RESPONSE_DEFS };
+    const count = (base: string) => world.resources.get(base)?.length ?? 0;
+    expect(count('/role')).toBe(2);
+    expect(count('/template')).toBe(1);
+    expect(count('/schedule')).toBe(world.teams.length);
+    expect(count('/channel/escalate/rule')).toBe(world.channels.length);
+    for (const [base, records] of world.resources) {
+      const rule = FAMILIES[base]!;
+      for (const record of records) {
+        expect(checkSchema(record, rule.item, defs), `${base} ${String(record[rule.id])}`).toBeUndefined();
+        for (const reference of referencesIn(record, new Set([rule.id])))
+          expect(exists(world, reference), `${base}: ${reference.field}`).toBe(true);
+      }
+    }
+    const teamOf = new Map(
+      world.channels.map((c) => [c.channel_id, world.teams.find((t) => t.team_id === c.team_id)!]),
+    );
+    for (const incident of world.incidents.filter((i) => i.channel_id)) {
+      const team = teamOf.get(incident.channel_id)!;
+      for (const responder of incident.responders) expect(team.person_ids).toContain(responder.person_id);
     }
   });
 
