@@ -1,5 +1,7 @@
 // The mock's clock: real time by default; tests can pin it and move it forward by hand.
 
+import { ConfigError } from '../internal/flashduty-error.js';
+
 /** The mock's clock: real time until a test pins or advances it. */
 export class MockClock {
   #fixed: number | undefined;
@@ -36,6 +38,6 @@ export class MockClock {
 
 function toMs(at: Date | number): number {
   const ms = at instanceof Date ? at.getTime() : at;
-  if (!Number.isFinite(ms)) throw new RangeError(`clock: not a valid time: ${String(at)}`);
+  if (!Number.isFinite(ms)) throw new ConfigError(`clock: not a valid time: ${String(at)}`);
   return ms;
 }

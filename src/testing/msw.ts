@@ -4,6 +4,7 @@ import type { RequestHandler } from 'msw';
 import { loadMsw } from './msw-loader.js';
 import { DROP, type RouteResult, Truncated } from './replies.js';
 import { ROUTE_PATHS } from './router.js';
+import { ConfigError } from '../internal/flashduty-error.js';
 
 /** MSW's form of each route: every origin, a path parameter as `:name`. */
 const PATHS = ROUTE_PATHS.map((path) => `*${path.replace(/\{([^}]+)\}/g, ':$1')}`);
@@ -11,7 +12,7 @@ const PATHS = ROUTE_PATHS.map((path) => `*${path.replace(/\{([^}]+)\}/g, ':$1')}
 export function createHandlers(handle: (request: Request) => Promise<RouteResult>): RequestHandler[] {
   const msw = loadMsw();
   if (!msw) {
-    throw new Error(
+    throw new ConfigError(
       'flashduty-sdk/testing: `handlers` needs the msw package (npm install -D msw); `listen()` works without it.',
     );
   }

@@ -21,6 +21,7 @@ import { type IncidentEvent, MockActionError } from './model/incident-actions.js
 import type { AlertEvent } from './model/alert-actions.js';
 import { Random } from './model/random.js';
 import { alertPayload, customActionPayload, incidentPayload, toWebhookIncident } from './payloads.js';
+import { ConfigError } from '../internal/flashduty-error.js';
 
 /** What an integration sends: incident events, alert events, or one custom action (`i_custom`). */
 export type WebhookKind = 'incident' | 'alert' | 'custom_action';
@@ -155,14 +156,14 @@ export class WebhookSender {
     try {
       url = new URL(config?.endpoint);
     } catch {
-      throw new TypeError(`webhooks.create: endpoint is not a URL: ${JSON.stringify(config?.endpoint)}`);
+      throw new ConfigError(`webhooks.create: endpoint is not a URL: ${JSON.stringify(config?.endpoint)}`);
     }
     if (url.protocol !== 'http:' && url.protocol !== 'https:')
-      throw new TypeError('webhooks.create: endpoint must start with http:// or https://');
+      throw new ConfigError('webhooks.create: endpoint must start with http:// or https://');
     if (config.customBody !== undefined) renderCustomBody(config.customBody, {}); // refuse a broken template now
     checkHeaders(config.headers);
     const kind = config.kind ?? 'incident';
-    if (!KINDS.includes(kind)) throw new TypeError(`webhooks.create: kind must be one of ${KINDS.join(', ')}`);
+    if (!KINDS.includes(kind)) throw new ConfigError(`webhooks.create: kind must be one of ${KINDS.join(', ')}`);
     if (kind === 'custom_action') this.#checkCustomActionChannels(config.channelIds);
     const id = this.#idBase + ++this.#sequence;
     const integration: WebhookIntegration = {
@@ -196,7 +197,7 @@ export class WebhookSender {
 
   /** Holds the deliveries to an integration until {@link release}. */
   hold(id: number): void {
-    if (!this.#integrations.has(id)) throw new TypeError(`webhooks.hold: no integration ${String(id)}`);
+    if (!this.#integrations.has(id)) throw new ConfigError(`webhooks.hold: no integration ${String(id)}`);
     if (!this.#held.has(id)) this.#held.set(id, []);
   }
 
@@ -210,7 +211,7 @@ export class WebhookSender {
   ): Promise<void> {
     const held = this.#held.get(id);
     const integration = this.#integrations.get(id);
-    if (!held || !integration) throw new TypeError(`webhooks.release: no held integration ${String(id)}`);
+    if (!held || !integration) throw new ConfigError(`webhooks.release: no held integration ${String(id)}`);
     this.#held.delete(id);
     const time = (entry: (typeof held)[number]) => entry.payload.event_time as number;
     const order = newestFirst ? [...held].reverse().sort((a, b) => time(b) - time(a)) : held;
@@ -221,7 +222,7 @@ export class WebhookSender {
   /** Call history, newest first, within the last 7 days. */
   history(id: number, filter: HistoryFilter = {}): HistoryRecord[] {
     const calls = this.#history.get(id);
-    if (!calls) throw new TypeError(`webhooks.history: no integration ${String(id)}`);
+    if (!calls) throw new ConfigError(`webhooks.history: no integration ${String(id)}`);
     const oldest = Math.max(this.#clock.now() - HISTORY_MS, filter.since ?? -Infinity);
     return calls
       .map((call) => call.record)
@@ -312,13 +313,13 @@ export class WebhookSender {
 
   #checkCustomActionChannels(channelIds: number[] | undefined): void {
     if (!Array.isArray(channelIds) || channelIds.length === 0)
-      throw new TypeError('webhooks.create: a custom action needs channelIds');
+      throw new ConfigError('webhooks.create: a custom action needs channelIds');
     for (const channel of channelIds) {
       const count = [...this.#integrations.values()].filter(
         (i) => i.kind === 'custom_action' && i.channelIds !== 'all' && i.channelIds.includes(channel),
       ).length;
       if (count >= CUSTOM_ACTIONS_PER_CHANNEL)
-        throw new TypeError(
+        throw new ConfigError(
           `webhooks.create: channel ${channel} already has ${CUSTOM_ACTIONS_PER_CHANNEL} custom actions`,
         );
     }
@@ -387,8 +388,8 @@ export class WebhookSender {
 function checkHeaders(headers: Record<string, string> | undefined): void {
   for (const [name, value] of Object.entries(headers ?? {})) {
     if (!isHeaderName(name))
-      throw new TypeError(`webhooks.create: header name ${JSON.stringify(name)} is not an HTTP token`);
+      throw new ConfigError(`webhooks.create: header name ${JSON.stringify(name)} is not an HTTP token`);
     if (typeof value !== 'string' || /[\r\n\0]/.test(value))
-      throw new TypeError(`webhooks.create: header ${name} must be a string without line breaks or NUL`);
+      throw new ConfigError(`webhooks.create: header ${name} must be a string without line breaks or NUL`);
   }
 }

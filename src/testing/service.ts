@@ -19,6 +19,7 @@ import { route } from './router.js';
 import type { HistoryFilter, HistoryRecord, WebhookIntegration, WebhookIntegrationConfig } from './sender.js';
 import { type ListenOptions, type RunningServer, serve } from './server.js';
 import { type CallRecord, MockState } from './state.js';
+import { FlashdutyError } from '../internal/flashduty-error.js';
 
 export type { MockServiceOptions } from './options.js';
 
@@ -126,7 +127,7 @@ export function createMockServiceWith(options: MockServiceOptions, { post }: { p
   });
   const keyRandom = new Random(seed * 31 + 7);
   const owner = state.world.members[0];
-  if (!owner) throw new Error('mock service: the world has no members');
+  if (!owner) throw new FlashdutyError('mock service: the world has no members');
   const keys = {
     full: `fdk_${keyRandom.hex(32)}`,
     noPermission: `fdk_${keyRandom.hex(32)}`,

@@ -9,6 +9,7 @@
 import type { HistoryRecord, WebhookIntegrationConfig } from './sender.js';
 import type { MockService } from './service.js';
 import { ALERT_EVENT_TYPES, INCIDENT_EVENT_TYPES } from '../webhooks/types.js';
+import { ConfigError } from '../internal/flashduty-error.js';
 
 /** Every event type a trigger can make: the incident webhook's, the alert webhook's and `i_custom`. */
 export const TRIGGER_EVENT_TYPES: readonly string[] = [...INCIDENT_EVENT_TYPES, ...ALERT_EVENT_TYPES];
@@ -56,17 +57,17 @@ export async function trigger(
   const types = options.reorder ? [...(options.eventTypes ?? [options.eventType])] : [options.eventType];
   for (const eventType of types) {
     if (!TRIGGER_EVENT_TYPES.includes(eventType)) {
-      throw new TypeError(
+      throw new ConfigError(
         `trigger: unknown event type ${JSON.stringify(eventType)}; one of ${TRIGGER_EVENT_TYPES.join(', ')}`,
       );
     }
     if (options.reorder && !INCIDENT_EVENT_TYPES.includes(eventType as never))
-      throw new TypeError(`trigger: reorder makes one incident's events; ${eventType} is not an incident event`);
+      throw new ConfigError(`trigger: reorder makes one incident's events; ${eventType} is not an incident event`);
   }
   const [first] = types as [string];
   const kind = first === 'i_custom' ? 'custom_action' : first.startsWith('a_') ? 'alert' : 'incident';
   const channel = service.world.channels[0]?.channel_id;
-  if (channel === undefined) throw new Error('trigger: the mock has no channel');
+  if (channel === undefined) throw new ConfigError('trigger: the mock has no channel');
   const hook = service.webhooks.create({
     kind,
     endpoint: options.endpoint,

@@ -12,6 +12,7 @@ import { personOf } from '../world/people.js';
 import { addRow } from '../world/timeline.js';
 import { Random } from './random.js';
 import { closeIncident, deriveState, type Member, type World } from './world.js';
+import { FlashdutyError } from '../../internal/flashduty-error.js';
 
 /** One thing that happened to an incident, in the order it happened. */
 export interface IncidentEvent {
@@ -53,7 +54,7 @@ const UPDATE_EVENTS: Record<UpdatableField, KnownWebhookEventType> = {
 export type UpdatableField = 'title' | 'description' | 'impact' | 'root_cause' | 'resolution' | 'incident_severity';
 
 /** An action the mock cannot take (unknown incident or member, bad arguments). */
-export class MockActionError extends Error {}
+export class MockActionError extends FlashdutyError {}
 MockActionError.prototype.name = 'MockActionError';
 
 /** @internal The member with this id (not removed), or MockActionError. */

@@ -39,6 +39,7 @@ import {
 import { REFERENCE_FIELDS, referencesIn } from './references.js';
 import { FAMILY_HOOKS } from './family-hooks.js';
 import { itemFields, viewOf } from './views.js';
+import { FlashdutyError } from '../../internal/flashduty-error.js';
 
 /** Each operation of a family: its base path and what it does. */
 const OPERATIONS_OF = new Map<string, { base: string; role: Role }>(
@@ -130,7 +131,7 @@ export class ResourceEngine {
    */
   insert(base: string, fields: Record<string, unknown>, personId: number, id?: string | number): ResourceRecord {
     const rule = FAMILIES[base];
-    if (!rule) throw new Error(`mock: no resource family ${base}`);
+    if (!rule) throw new FlashdutyError(`mock: no resource family ${base}`);
     const context = { now: this.#clock.now(), personId, accountId: this.#world.account.account_id };
     return this.#add({ base, rule, path: '' }, fields, context, id);
   }
@@ -138,7 +139,7 @@ export class ResourceEngine {
   /** Changes a record as an update would (the models that keep a family's other rules themselves). */
   change(base: string, record: ResourceRecord, fields: Record<string, unknown>, personId: number): void {
     const rule = FAMILIES[base];
-    if (!rule) throw new Error(`mock: no resource family ${base}`);
+    if (!rule) throw new FlashdutyError(`mock: no resource family ${base}`);
     const context = { now: this.#clock.now(), personId, accountId: this.#world.account.account_id };
     this.#change({ base, rule, path: '' }, record, fields, context);
   }

@@ -1,5 +1,6 @@
 // One class tree of errors, whatever the entry and the format: what `flashduty-sdk`, `/webhooks`
-// and `/testing` throw (at construction, from a call, from a delivery whose queue or store fails)
+// and `/testing` throw (at construction, from a call, from a delivery whose queue or store fails,
+// from the mock's options, integrations and actions)
 // is `instanceof` the classes `require('flashduty-sdk')` (CommonJS) and `import 'flashduty-sdk'`
 // (ESM) export, and so is it once an app is bundled by esbuild. The built package, through its own
 // exports map, in child processes (as an app loads it).
@@ -46,6 +47,11 @@ const CHECKS = `
   results.deadline = slow.error instanceof DeadlineExceededError && slow.error instanceof FlashdutyError;
   const job = await caught(() => new WebhookReceiver({ logger: false }).processor()({ id: 'fd-1', data: {} }));
   results.worker = job instanceof FlashdutyError;
+  results.mockOption = (await caught(() => testing.createMockService({ incidnets: 10 }))) instanceof ConfigError;
+  const service = testing.createMockService({ seed: 1, incidents: 0 });
+  results.mockWebhook = (await caught(() => service.webhooks.create({ endpoint: 'not a url' }))) instanceof ConfigError;
+  const action = await caught(() => service.actions.ack('no such incident', service.personId));
+  results.mockAction = action instanceof testing.MockActionError && action instanceof FlashdutyError;
   process.stdout.write(JSON.stringify(results));
 `;
 
@@ -58,6 +64,9 @@ const EXPECTED = {
   queueSide: true,
   deadline: true,
   worker: true,
+  mockOption: true,
+  mockWebhook: true,
+  mockAction: true,
 };
 
 /** Runs `file` with Node in the package's root (so that `flashduty-sdk` resolves to the build). */
