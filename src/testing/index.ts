@@ -6,6 +6,7 @@ export type { ListenOptions, RunningServer } from './server.js';
 export type { AgentSeed, SkillSeed } from './model/agents-and-skills.js';
 export type { AuditEntry } from './world/audit.js';
 export type { TimelineRow } from './world/timeline.js';
+export type { ResourceRecord } from './world/records.js';
 export type { FiredRun, ReadyTrigger } from './model/automations.js';
 export type { Account, Channel, Member, Team, World } from './model/world.js';
 export type { RateLimits } from './rate-limit.js';
