@@ -40,9 +40,14 @@ for (const [path, info] of Object.entries(OPERATIONS)) {
   BY_METHOD.set(info.method, operation);
 }
 
-/** A method takes our conveniences and checks enums; client.request takes the wire body as it is and leaves enums to the server. */
-const METHOD = { enums: true, convert: true };
-const REQUEST = { enums: false, convert: false };
+/**
+ * A method takes our conveniences, checks enums and refuses a key its request schema does not list
+ * (a misspelt filter would be sent and ignored: every row returned); client.request takes the wire
+ * body as it is and leaves enums and unknown keys to the server, the way to send what this copy of
+ * the OpenAPI does not know yet.
+ */
+const METHOD = { enums: true, closed: true, convert: true };
+const REQUEST = { enums: false, closed: false, convert: false };
 
 /** A call as the request loop sends it: where (path parameters filled in) and what. */
 interface Prepared {
@@ -116,14 +121,14 @@ function byMethod(method: string): Operation {
 
 /**
  * The wire body of a call: params converted by the operation's rules, then checked against its
- * request schema (enums only with `enums`: client.request leaves them to the server, so that a value
- * the service adds later can be sent); path parameters taken out of it into the path. A
- * RequestValidationError naming the field, nothing sent.
+ * request schema (enums and unknown keys only for a method: client.request leaves them to the
+ * server, so that a value or field the service adds later can be sent); path parameters taken out
+ * of it into the path. A RequestValidationError naming the field, nothing sent.
  */
-function prepare(operation: Operation, params: unknown, { enums, convert }: typeof METHOD): Prepared {
+function prepare(operation: Operation, params: unknown, { enums, closed, convert }: typeof METHOD): Prepared {
   const wire = Array.isArray(params) ? params : toWire(params, convert ? operation.rule : undefined);
   const schema = REQUEST_SCHEMAS[operation.path];
-  const problem = schema ? checkSchema(wire, schema, SCHEMA_DEFS, { enums }) : undefined;
+  const problem = schema ? checkSchema(wire, schema, SCHEMA_DEFS, { enums, closed }) : undefined;
   if (problem) throw new RequestValidationError(problem.path || (convert ? 'params' : 'body'), problem.message);
   if (Array.isArray(wire)) return { path: operation.path.slice(1), body: wire };
   const { path, body } = toPath(operation.path, wire, operation.rule?.pathParams ?? []);

@@ -172,7 +172,7 @@ export function withIdempotencyKey<B extends object>(body: B, defined: boolean):
   return { ...body, idempotency_key: globalThis.crypto.randomUUID() };
 }
 
-/** The params' defined keys, as a fresh wire body: unknown keys go through for fields this SDK does not know yet. */
+/** The params' defined keys, as a fresh wire body (the request schema's check judges the keys). */
 function definedFields(params: object): Record<string, unknown> {
   const wire: Record<string, unknown> = {};
   for (const key in params) {
