@@ -13,7 +13,7 @@ import { RULES } from '../../generated/operation-rules.js';
 import { REQUEST_SCHEMAS, SCHEMA_DEFS } from '../../generated/request-schemas.js';
 import { checkSchema } from '../../internal/schema.js';
 import type { Flashduty, RequestOptions } from '../client.js';
-import { isHeaderSafe } from '../client-options.js';
+import { checkCallOptions, isHeaderSafe } from '../client-options.js';
 import { ListCall } from '../pagination/list-call.js';
 import type { PagedRequest } from '../pagination/operation.js';
 import type { ListPage, PageFactory } from '../pagination/page.js';
@@ -64,7 +64,7 @@ export function sendMethod(
   options: RequestOptions | undefined,
 ): Promise<ApiResponse> {
   const operation = byMethod(method);
-  const token = checkToken(operation, options);
+  const token = checkOptions(operation, options);
   return send(client, operation, prepare(operation, params, METHOD), options, token);
 }
 
@@ -91,9 +91,9 @@ export function sendPath(
     );
   }
   const known = BY_PATH.get(path);
-  if (known) return send(client, known, prepare(known, body, REQUEST), options, checkToken(known, options));
+  if (known) return send(client, known, prepare(known, body, REQUEST), options, checkOptions(known, options));
   const unknown: Operation = { name: path, path, http: 'POST', retry: 'mutation', rule: undefined };
-  return send(client, unknown, { path: path.slice(1), body }, options, checkToken(unknown, options));
+  return send(client, unknown, { path: path.slice(1), body }, options, checkOptions(unknown, options));
 }
 
 /** A list method's call: its operation from the rules, its params converted and checked. */
@@ -105,7 +105,7 @@ export function openList<Item, Request extends PagedRequest, Page extends ListPa
   Page: PageFactory<Item, Request, Page>,
 ): ListCall<Item, Request, Page> {
   const operation = byMethod(method);
-  checkToken(operation, options);
+  checkOptions(operation, options);
   const paging = operation.rule?.paging;
   if (!paging) throw new RequestValidationError('method', `${method} is not a list operation`);
   const wire = prepare(operation, params, METHOD).body as Request;
@@ -136,7 +136,7 @@ function prepare(operation: Operation, params: unknown, { enums, closed, convert
   return { path, body: withIdempotencyKey(body, operation.rule?.idempotency === true) };
 }
 
-/** Sends a prepared call, with the operation's own token where it takes one (checked by checkToken). */
+/** Sends a prepared call, with the operation's own token where it takes one (checked by checkOptions). */
 function send(
   client: Flashduty,
   operation: Operation,
@@ -149,15 +149,17 @@ function send(
 }
 
 /**
- * The call's own token where the operation takes one (the automation trigger: required then, and
- * sendable as a header), else undefined; a `token` given to an operation that takes none is refused
- * (it would be ignored silently otherwise). Checked before the params, so that a call without its
- * token is refused for that. Messages never quote the token.
+ * The call's options checked (checkCallOptions: a name no call takes is refused, with the one
+ * meant), and its own token where the operation takes one (the automation trigger: required then,
+ * and sendable as a header), else undefined; a `token` given to an operation that takes none is
+ * refused (it would be ignored silently otherwise). Checked before the params, so that a call
+ * without its token is refused for that. Messages never quote the token.
  */
-function checkToken(
+function checkOptions(
   operation: Operation,
   options: (RequestOptions & { token?: unknown }) | undefined,
 ): string | undefined {
+  checkCallOptions(options);
   const token = options?.token;
   if (operation.rule?.token !== true) {
     if (token === undefined) return undefined;
