@@ -19,7 +19,7 @@ import type { PagedRequest } from '../pagination/operation.js';
 import type { ListPage, PageFactory } from '../pagination/page.js';
 import type { ApiResponse } from '../request-loop.js';
 import type { RetryPolicy } from '../retry.js';
-import { toForm, toPath, toWire, withIdempotencyKey } from './params.js';
+import { checkWellFormed, hasDotSegment, toForm, toPath, toWire, withIdempotencyKey } from './params.js';
 import type { OperationRule } from './rules.js';
 
 /** What the client knows of an operation from the tables. */
@@ -69,8 +69,11 @@ export function sendMethod(
 }
 
 /**
- * `client.request(path, body)` calls any operation by its path. A path the OpenAPI does not list is sent
- * unchecked as a POST mutation, the policy that can never double a write.
+ * `client.request(path, body)` calls any operation by its path, under the base URL's path. A path
+ * the OpenAPI does not list is sent as a POST mutation, the policy that can never double a write,
+ * its body unchecked; the path itself must stay where it says: a `.` or `..` segment, raw or
+ * encoded (`/../admin`, `/%2e%2e/admin`, `/..%2fadmin`), would take the call, and its credential,
+ * out of the base URL's path, and a lone surrogate would be sent as another character.
  */
 export function sendPath(
   client: Flashduty,
@@ -92,6 +95,13 @@ export function sendPath(
   }
   const known = BY_PATH.get(path);
   if (known) return send(client, known, prepare(known, body, REQUEST), options, checkOptions(known, options));
+  checkWellFormed(path, 'path');
+  if (hasDotSegment(path)) {
+    throw new RequestValidationError(
+      'path',
+      `${JSON.stringify(path)} has a "." or ".." segment (raw or percent-encoded), which would leave the base URL's path: write the path it means`,
+    );
+  }
   const unknown: Operation = { name: path, path, http: 'POST', retry: 'mutation', rule: undefined };
   return send(client, unknown, { path: path.slice(1), body }, options, checkOptions(unknown, options));
 }
@@ -131,9 +141,18 @@ function prepare(operation: Operation, params: unknown, { enums, closed, convert
   const problem = schema ? checkSchema(wire, schema, SCHEMA_DEFS, { enums, closed }) : undefined;
   if (problem) throw new RequestValidationError(problem.path || (convert ? 'params' : 'body'), problem.message);
   if (Array.isArray(wire)) return { path: operation.path.slice(1), body: wire };
+  if (operation.http === 'GET') checkQuery(wire);
   const { path, body } = toPath(operation.path, wire, operation.rule?.pathParams ?? []);
   if (operation.rule?.multipart) return { path, body: toForm(body) };
   return { path, body: withIdempotencyKey(body, operation.rule?.idempotency === true) };
+}
+
+/** A GET's query parameters go into the URL, each as the request loop writes it: each must be encodable. */
+function checkQuery(params: Record<string, unknown>): void {
+  for (const [name, value] of Object.entries(params)) {
+    checkWellFormed(name, name);
+    if (value !== undefined && value !== null) checkWellFormed(String(value), name);
+  }
 }
 
 /** Sends a prepared call, with the operation's own token where it takes one (checked by checkOptions). */
