@@ -150,8 +150,7 @@ function prepare(operation: Operation, params: unknown, { enums, closed, convert
 /** A GET's query parameters go into the URL, each as the request loop writes it: each must be encodable. */
 function checkQuery(params: Record<string, unknown>): void {
   for (const [name, value] of Object.entries(params)) {
-    checkWellFormed(name, name);
-    if (value !== undefined && value !== null) checkWellFormed(String(value), name);
+    for (const text of [name, ...[value].flat()]) if (typeof text === 'string') checkWellFormed(text, name);
   }
 }
 

@@ -94,13 +94,13 @@ describe('client.request', () => {
       '/..\\admin/x',
       '/incident/list/.',
     ]) {
-      const error = await rejection(prefixed.request(path as never, {} as never));
+      const error = await rejection(prefixed.request(path as never, {}));
       expect(error, path).toBeInstanceOf(RequestValidationError);
       expect((error as RequestValidationError).field, path).toBe('path');
     }
     expect(h.calls.length).toBe(before);
     // A path the SDK does not know is resolved under the base URL's path; dots inside a segment are no segment.
-    await rejection(prefixed.request('/incident/v1.2/...' as never, {} as never));
+    await rejection(prefixed.request('/incident/v1.2/...' as never, {}));
     expect(new URL(h.calls.at(-1)!.url).pathname).toBe('/fd/incident/v1.2/...');
   });
 
@@ -108,11 +108,8 @@ describe('client.request', () => {
     const before = h.calls.length;
     const lone = '\uD800';
     for (const [call, field] of [
-      [() => client.request(`/incident/${lone}` as never, {} as never), 'path'],
-      [
-        () => client.request('/status-page/change/list', { page_id: 1, type: lone, status: 'resolved' } as never),
-        'type',
-      ],
+      [() => client.request(`/incident/${lone}` as never, {}), 'path'],
+      [() => client.request('/status-page/change/list', { page_id: 1, type: lone, status: 'resolved' }), 'type'],
       [
         () => client.request('/safari/automation/triggers/{trigger_id}/fire', { trigger_id: lone }, { token: 'sat_1' }),
         'trigger_id',
