@@ -53,8 +53,9 @@ export function toWire(params: unknown, rule: OperationRule | undefined): Record
 
 /**
  * `value` with `convert` applied at a place (`['time_filter', 'start_time']`, `['layers[]', 'start']`),
- * copied along the way so that the caller's params are never changed. A place that is absent, or
- * null (`layer_end: null`), is left as it is; `field` names it for errors (`layers[2].start`).
+ * copied along the way so that the caller's params are never changed (and not copied where nothing
+ * changed: Unix times as they are). A place that is absent, or null (`layer_end: null`), is left as
+ * it is; `field` names it for errors (`layers[2].start`).
  */
 function convertAt(
   value: unknown,
@@ -73,7 +74,7 @@ function convertAt(
   const converted = each
     ? (inner as unknown[]).map((item, i) => convertAt(item, rest, `${at}[${i}]`, convert))
     : convertAt(inner, rest, at, convert);
-  return { ...value, [name]: converted };
+  return converted === inner ? value : { ...value, [name]: converted };
 }
 
 function toTime(value: unknown, field: string, unit: 's' | 'ms'): unknown {
