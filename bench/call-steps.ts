@@ -100,7 +100,7 @@ const steps: Array<[string, () => unknown, number]> = [
     5_000,
   ],
   ['the body gathered: Buffer.concat of its chunks (08dfc00)', () => Buffer.concat(chunks), 2_000],
-  ['the body gathered: growing by doubling, zeroed (08dfc00 → wave 5)', () => gather(0), 2_000],
+  ['the body gathered: growing by doubling (no declared length)', () => gather(0), 2_000],
   ['the body gathered: into its declared length', () => gather(payloadBytes.length), 2_000],
   ['the metric, no meter provider', () => attemptTimer('POST', 'incident/list', baseUrl)?.(200), 20_000],
 ];
