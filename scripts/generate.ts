@@ -173,10 +173,22 @@ async function generateTypes(document: Document): Promise<string> {
 }
 
 /**
+ * The fields of the spec's AssignedTo that the server fills in: an incident's `assigned_to` carries
+ * them, and may be sent back as an `assigned_to` of a request (the named methods refuse a key its
+ * schema does not list).
+ */
+const ASSIGNED_BY_SERVER = {
+  escalate_rule_name: { type: 'string' },
+  assigned_at: { type: 'integer' },
+  id: { type: 'string' },
+};
+
+/**
  * The spec's rules for request fields that the OpenAPI leaves loose, by field name, applied to every
  * operation's request schema (so the client and the mock check them alike): a cursor is never empty;
  * incident ids are 24 hexadecimal characters; member, team and channel ids are whole numbers ≥ 0;
- * an incident number, an event id and an event type are never empty.
+ * an incident number, an event id and an event type are never empty; an `assigned_to` takes every
+ * field of the spec's AssignedTo.
  */
 function refine(name: string, schema: Record<string, unknown>): Record<string, unknown> {
   const items = schema.items as Record<string, unknown> | undefined;
@@ -188,6 +200,11 @@ function refine(name: string, schema: Record<string, unknown>): Record<string, u
     return { ...schema, items: { minLength: 1, ...items } };
   }
   if (name === 'event_id' && schema.type === 'string') return { minLength: 1, ...schema };
+  if (name === 'assigned_to' && schema.properties) {
+    const properties: Record<string, unknown> = { ...schema.properties };
+    for (const [field, type] of Object.entries(ASSIGNED_BY_SERVER)) properties[field] ??= type;
+    return { ...schema, properties };
+  }
   return schema;
 }
 
@@ -196,13 +213,16 @@ const asIs = (_name: string, schema: Record<string, unknown>) => schema;
 
 /**
  * A schema with only the checked keywords; `properties` keep every name (a property may be called
- * `type`). In a form (`form`), a binary string is a file: the checker's type `binary`.
+ * `type`). In a form (`form`), a binary string is a file: the checker's type `binary`. In a request
+ * (`request`), an object that takes keys beyond its properties says so (`additionalProperties: true`):
+ * the named methods refuse the keys of every other object that lists its properties.
  */
-function compact(schema: unknown, refs: Set<string>, refined = asIs, form = false): unknown {
-  if (Array.isArray(schema)) return schema.map((item) => compact(item, refs, refined, form));
+function compact(schema: unknown, refs: Set<string>, refined = asIs, form = false, request = false): unknown {
+  if (Array.isArray(schema)) return schema.map((item) => compact(item, refs, refined, form, request));
   if (typeof schema !== 'object' || schema === null) return schema;
   const out: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(schema)) {
+    if (key === 'additionalProperties' && request && value !== false) out.additionalProperties = true;
     if (!KEPT.has(key)) continue;
     if (key === 'type' && form && isBinary(schema as Record<string, unknown>)) {
       out.type = 'binary'; // the checker's name for a Blob (src/internal/schema.ts)
@@ -214,31 +234,35 @@ function compact(schema: unknown, refs: Set<string>, refined = asIs, form = fals
       out.properties = Object.fromEntries(
         Object.entries(value as object).map(([name, sub]) => [
           name,
-          refined(name, compact(sub, refs, refined, form) as Record<string, unknown>),
+          refined(name, compact(sub, refs, refined, form, request) as Record<string, unknown>),
         ]),
       );
     } else if (key === 'enum' || key === 'required' || key === 'const' || typeof value !== 'object') {
       out[key] = value;
     } else {
-      out[key] = compact(value, refs, refined, form);
+      out[key] = compact(value, refs, refined, form, request);
     }
   }
   return out;
 }
 
-/** The shared schemas \`refs\` name, and those they name in turn, compacted (those of \`forms\` as forms). */
+/**
+ * The shared schemas \`refs\` name, and those they name in turn, compacted (those of \`forms\` as forms;
+ * with \`request\`, as requests' schemas).
+ */
 function closure(
   document: Document,
   refs: Set<string>,
   refined = asIs,
   forms = new Set<string>(),
+  request = false,
 ): Record<string, unknown> {
   const defs: Record<string, unknown> = {};
   for (let pending = [...refs]; pending.length > 0;) {
     const name = pending.pop() as string;
     if (name in defs) continue;
     const before = new Set(refs);
-    defs[name] = compact(document.components.schemas[name], refs, refined, forms.has(name));
+    defs[name] = compact(document.components.schemas[name], refs, refined, forms.has(name), request);
     pending.push(...[...refs].filter((ref) => !before.has(ref)));
   }
   return Object.fromEntries(Object.entries(defs).sort(([a], [b]) => (a < b ? -1 : 1)));
@@ -254,7 +278,7 @@ function parameterObject(
     required: parameters.filter((p) => p.required).map((p) => p.name),
     properties: Object.fromEntries(
       parameters.map((p) => {
-        const schema = refine(p.name, compact(p.schema ?? {}, refs, refine) as Record<string, unknown>);
+        const schema = refine(p.name, compact(p.schema ?? {}, refs, refine, false, true) as Record<string, unknown>);
         // `?job_id=` or `/triggers//fire`: the service refuses it as a missing parameter.
         return [p.name, p.required && schema.type === 'string' ? { minLength: 1, ...schema } : schema];
       }),
@@ -279,7 +303,7 @@ function requestSchemas(document: Document): { requests: Record<string, Schema>;
     const form = content?.['multipart/form-data'] !== undefined && content['application/json'] === undefined;
     const parameters = operation.parameters ?? [];
     const request = body
-      ? compact(body, refs, refine, form)
+      ? compact(body, refs, refine, form, true)
       : parameterObject(
           parameters.filter((p) => p.in === 'query'),
           refs,
@@ -287,7 +311,7 @@ function requestSchemas(document: Document): { requests: Record<string, Schema>;
     const inPath = parameters.filter((p) => p.in === 'path');
     requests[route] = inPath.length > 0 ? { ...parameterObject(inPath, refs), allOf: [request] } : request;
   }
-  const defs = closure(document, refs, refine, formSchemas(document));
+  const defs = closure(document, refs, refine, formSchemas(document), true);
   return { requests: requests as Record<string, Schema>, defs: defs as Record<string, Schema> };
 }
 

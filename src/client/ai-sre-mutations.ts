@@ -7,37 +7,38 @@
 import type { APIPromise } from '../core/api-promise.js';
 import { RequestValidationError } from '../core/api-errors.js';
 import type { Flashduty, RequestOptions } from './client.js';
+import { checkCallOptions } from './client-options.js';
 
 /** What a mutation returns: the server's request id, to quote when reporting a problem. */
 export interface MutationResult {
   requestId: string;
 }
 
-const toResult = ({ requestId }: { requestId: string }): MutationResult => ({ requestId });
-
 export function enableA2AAgent(
   client: Flashduty,
   agentId: string,
   options?: RequestOptions,
 ): APIPromise<MutationResult> {
-  return client._call(
-    () =>
-      client._request(
-        'POST',
-        'safari/a2a-agent/enable',
-        { agent_id: checkId(agentId, 'agentId') },
-        'mutation',
-        options,
-      ),
-    toResult,
-  );
+  return mutate(client, 'safari/a2a-agent/enable', () => ({ agent_id: checkId(agentId, 'agentId') }), options);
 }
 
 export function deleteSkill(client: Flashduty, skillId: string, options?: RequestOptions): APIPromise<MutationResult> {
+  return mutate(client, 'safari/skill/delete', () => ({ skill_id: checkId(skillId, 'skillId') }), options);
+}
+
+/** A mutation's call: its options and its body checked (a throw rejects the call), then sent; resolves to its request id. */
+function mutate(
+  client: Flashduty,
+  path: string,
+  body: () => object,
+  options: RequestOptions | undefined,
+): APIPromise<MutationResult> {
   return client._call(
-    () =>
-      client._request('POST', 'safari/skill/delete', { skill_id: checkId(skillId, 'skillId') }, 'mutation', options),
-    toResult,
+    () => {
+      checkCallOptions(options);
+      return client._request('POST', path, body(), 'mutation', options);
+    },
+    ({ requestId }) => ({ requestId }),
   );
 }
 

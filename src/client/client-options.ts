@@ -5,7 +5,8 @@
 // name one (the environment is then not read for it), else from the environment. Both options, or
 // both variables, or neither, or an empty one is refused, naming the options, never the values.
 // An option the client does not take is refused too (`baseURL`, as openai-node spells it, would
-// otherwise be ignored, and the calls sent to the public endpoint).
+// otherwise be ignored, and the calls sent to the public endpoint), and so is a call's option that
+// no call takes (`maxRetry` would otherwise be ignored), where the call starts.
 
 import { ConfigError } from '../core/api-errors.js';
 import type { ValidateMode } from '../core/envelope-reader.js';
@@ -142,13 +143,37 @@ const OPTION_NAMES = [
 type Unlisted = Exclude<keyof ClientOptions, (typeof OPTION_NAMES)[number]>;
 const _everyOptionListed: [Unlisted] extends [never] ? true : Unlisted = true;
 
+/** Every option a call takes (the type below fails to compile when one is missing). */
+const CALL_OPTION_NAMES = ['signal', 'timeout', 'maxRetries', 'headers', 'token'] as const satisfies ReadonlyArray<
+  keyof TokenRequestOptions
+>;
+type UnlistedOfCalls = Exclude<keyof TokenRequestOptions, (typeof CALL_OPTION_NAMES)[number]>;
+const _everyCallOptionListed: [UnlistedOfCalls] extends [never] ? true : UnlistedOfCalls = true;
+
+/** Refuses a key of `options` that is not among `names`, with the one it was likely meant as. */
+function checkNames(options: object, names: readonly string[], of: string): void {
+  for (const name of Object.keys(options)) {
+    if (names.includes(name)) continue;
+    const near = closest(name, names);
+    throw new ConfigError(`${name}: not an option of ${of}${near ? ` (did you mean ${near}?)` : ''}`);
+  }
+}
+
 /** Refuses a key of `options` that is no option of the client, with the option it was likely meant as. */
 export function checkOptionNames(options: object): void {
-  for (const name of Object.keys(options)) {
-    if ((OPTION_NAMES as readonly string[]).includes(name)) continue;
-    const near = closest(name, OPTION_NAMES);
-    throw new ConfigError(`${name}: not an option of Flashduty${near ? ` (did you mean ${near}?)` : ''}`);
-  }
+  checkNames(options, OPTION_NAMES, 'Flashduty');
+}
+
+/**
+ * A call's options, checked where the call starts, before anything is sent: a name no call takes
+ * (`maxRetry`), or a bad `timeout` or `maxRetries`, is a ConfigError naming it. Whether the
+ * operation takes `token` is the operation's to say (resources/call.ts).
+ */
+export function checkCallOptions(options: RequestOptions | undefined): void {
+  if (options === undefined) return;
+  checkNames(options, CALL_OPTION_NAMES, 'a call');
+  if (options.maxRetries !== undefined) checkWhole(options.maxRetries, 'maxRetries');
+  if (options.timeout !== undefined) checkTimeout(options.timeout, 'timeout');
 }
 
 /** Header-safe: visible ASCII only (no space, no line break: a header cannot carry them). */

@@ -31,7 +31,7 @@ import type { ClientSpan } from '../internal/otel-spans.js';
 import { createRedactor, type Redactor, scrubHeaders } from '../internal/redact.js';
 import { parseRetryAfter } from '../internal/retry-after.js';
 import { loadDeep } from '../schemas/load-deep.js';
-import { checkTimeout, checkWhole, type Hooks, type RequestOptions } from './client-options.js';
+import type { Hooks, RequestOptions } from './client-options.js';
 import { createLimiter } from './limiters.js';
 import { attemptTimer } from './metrics.js';
 import { operationTemplate } from './operation-template.js';
@@ -122,9 +122,9 @@ export class RequestLoop {
     answer: AnswerFormat = 'envelope',
     token?: string,
   ): Promise<ApiResponse> {
-    const maxRetries =
-      options.maxRetries === undefined ? this.#settings.maxRetries : checkWhole(options.maxRetries, 'maxRetries');
-    const timeout = options.timeout === undefined ? this.#settings.timeout : checkTimeout(options.timeout, 'timeout');
+    // The options were checked where the call started (checkCallOptions).
+    const maxRetries = options.maxRetries ?? this.#settings.maxRetries;
+    const timeout = options.timeout ?? this.#settings.timeout;
     const pairs = method === 'GET' ? queryOf(body) : [];
     const appKey = token === undefined ? this.#settings.appKeyParam : undefined;
     const shown = [...(appKey ? ['app_key=***'] : []), ...pairs];

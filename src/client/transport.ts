@@ -101,7 +101,8 @@ export interface BodyContext {
 export function readText(response: Response, limit: number, context: BodyContext, attempt: Attempt): Promise<string> {
   const tooLarge = () => new ResponseTooLargeError(limit, context);
   // A declared length is the encoded size: conclusive only when nothing decompresses it.
-  if (!response.headers.has('content-encoding') && Number(response.headers.get('content-length')) > limit) {
+  const declared = response.headers.has('content-encoding') ? 0 : Number(response.headers.get('content-length')) || 0;
+  if (declared > limit) {
     void response.body?.cancel().catch(() => {});
     return Promise.reject(tooLarge());
   }
@@ -110,7 +111,7 @@ export function readText(response: Response, limit: number, context: BodyContext
   const reader = response.body.getReader();
   const cancel = () => void reader.cancel().catch(() => {});
   const read = async () => {
-    const bytes = await readBounded(reader, limit);
+    const bytes = await readBounded(reader, limit, declared);
     if (bytes === 'too-large') throw tooLarge();
     return decoder.decode(bytes);
   };

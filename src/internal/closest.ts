@@ -1,16 +1,23 @@
 // The known word nearest to a misspelt one ("did you mean"), by edit distance, a swapped pair of
-// letters counting as one typo. Shared by the command line (commands, flags) and the checks of
-// request values, so that both suggest alike.
+// letters counting as one typo, and a singular for its plural (`maxRetry` for `maxRetries`) as none.
+// Shared by the command line (commands, flags), the checks of options and of request fields and
+// values, so that all suggest alike.
 
 /** The candidate nearest to `word` by edit distance, if it is near enough to be a typo. */
 export function closest(word: string, candidates: readonly string[]): string | undefined {
   let best: string | undefined;
   let distance = Math.max(2, Math.floor(word.length / 3)) + 1;
+  const [lower, singular] = [word.toLowerCase(), singularOf(word)];
   for (const candidate of candidates) {
-    const d = editDistance(word.toLowerCase(), candidate.toLowerCase());
+    const d = Math.min(editDistance(lower, candidate.toLowerCase()), editDistance(singular, singularOf(candidate)));
     if (d < distance) [best, distance] = [candidate, d];
   }
   return best;
+}
+
+/** A word in lower case with an English plural's ending made singular: `retries` → `retry`, `headers` → `header`. */
+function singularOf(word: string): string {
+  return word.toLowerCase().replace(/ies$/, 'y').replace(/s$/, '');
 }
 
 /** Edits (insert, delete, change, swap two neighbours) from `a` to `b`: a swapped pair is one typo. */

@@ -13,13 +13,13 @@ import { RULES } from '../../generated/operation-rules.js';
 import { REQUEST_SCHEMAS, SCHEMA_DEFS } from '../../generated/request-schemas.js';
 import { checkSchema } from '../../internal/schema.js';
 import type { Flashduty, RequestOptions } from '../client.js';
-import { isHeaderSafe } from '../client-options.js';
+import { checkCallOptions, isHeaderSafe } from '../client-options.js';
 import { ListCall } from '../pagination/list-call.js';
 import type { PagedRequest } from '../pagination/operation.js';
 import type { ListPage, PageFactory } from '../pagination/page.js';
 import type { ApiResponse } from '../request-loop.js';
 import type { RetryPolicy } from '../retry.js';
-import { toForm, toPath, toWire, withIdempotencyKey } from './params.js';
+import { checkWellFormed, hasDotSegment, toForm, toPath, toWire, withIdempotencyKey } from './params.js';
 import type { OperationRule } from './rules.js';
 
 /** What the client knows of an operation from the tables. */
@@ -40,9 +40,14 @@ for (const [path, info] of Object.entries(OPERATIONS)) {
   BY_METHOD.set(info.method, operation);
 }
 
-/** A method takes our conveniences and checks enums; client.request takes the wire body as it is and leaves enums to the server. */
-const METHOD = { enums: true, convert: true };
-const REQUEST = { enums: false, convert: false };
+/**
+ * A method takes our conveniences, checks enums and refuses a key its request schema does not list
+ * (a misspelt filter would be sent and ignored: every row returned); client.request takes the wire
+ * body as it is and leaves enums and unknown keys to the server, the way to send what this copy of
+ * the OpenAPI does not know yet.
+ */
+const METHOD = { enums: true, closed: true, convert: true };
+const REQUEST = { enums: false, closed: false, convert: false };
 
 /** A call as the request loop sends it: where (path parameters filled in) and what. */
 interface Prepared {
@@ -59,13 +64,16 @@ export function sendMethod(
   options: RequestOptions | undefined,
 ): Promise<ApiResponse> {
   const operation = byMethod(method);
-  const token = checkToken(operation, options);
+  const token = checkOptions(operation, options);
   return send(client, operation, prepare(operation, params, METHOD), options, token);
 }
 
 /**
- * `client.request(path, body)` calls any operation by its path. A path the OpenAPI does not list is sent
- * unchecked as a POST mutation, the policy that can never double a write.
+ * `client.request(path, body)` calls any operation by its path, under the base URL's path. A path
+ * the OpenAPI does not list is sent as a POST mutation, the policy that can never double a write,
+ * its body unchecked; the path itself must stay where it says: a `.` or `..` segment, raw or
+ * encoded (`/../admin`, `/%2e%2e/admin`, `/..%2fadmin`), would take the call, and its credential,
+ * out of the base URL's path, and a lone surrogate would be sent as another character.
  */
 export function sendPath(
   client: Flashduty,
@@ -86,9 +94,16 @@ export function sendPath(
     );
   }
   const known = BY_PATH.get(path);
-  if (known) return send(client, known, prepare(known, body, REQUEST), options, checkToken(known, options));
+  if (known) return send(client, known, prepare(known, body, REQUEST), options, checkOptions(known, options));
+  checkWellFormed(path, 'path');
+  if (hasDotSegment(path)) {
+    throw new RequestValidationError(
+      'path',
+      `${JSON.stringify(path)} has a "." or ".." segment (raw or percent-encoded), which would leave the base URL's path: write the path it means`,
+    );
+  }
   const unknown: Operation = { name: path, path, http: 'POST', retry: 'mutation', rule: undefined };
-  return send(client, unknown, { path: path.slice(1), body }, options, checkToken(unknown, options));
+  return send(client, unknown, { path: path.slice(1), body }, options, checkOptions(unknown, options));
 }
 
 /** A list method's call: its operation from the rules, its params converted and checked. */
@@ -100,7 +115,7 @@ export function openList<Item, Request extends PagedRequest, Page extends ListPa
   Page: PageFactory<Item, Request, Page>,
 ): ListCall<Item, Request, Page> {
   const operation = byMethod(method);
-  checkToken(operation, options);
+  checkOptions(operation, options);
   const paging = operation.rule?.paging;
   if (!paging) throw new RequestValidationError('method', `${method} is not a list operation`);
   const wire = prepare(operation, params, METHOD).body as Request;
@@ -116,22 +131,30 @@ function byMethod(method: string): Operation {
 
 /**
  * The wire body of a call: params converted by the operation's rules, then checked against its
- * request schema (enums only with `enums`: client.request leaves them to the server, so that a value
- * the service adds later can be sent); path parameters taken out of it into the path. A
- * RequestValidationError naming the field, nothing sent.
+ * request schema (enums and unknown keys only for a method: client.request leaves them to the
+ * server, so that a value or field the service adds later can be sent); path parameters taken out
+ * of it into the path. A RequestValidationError naming the field, nothing sent.
  */
-function prepare(operation: Operation, params: unknown, { enums, convert }: typeof METHOD): Prepared {
+function prepare(operation: Operation, params: unknown, { enums, closed, convert }: typeof METHOD): Prepared {
   const wire = Array.isArray(params) ? params : toWire(params, convert ? operation.rule : undefined);
   const schema = REQUEST_SCHEMAS[operation.path];
-  const problem = schema ? checkSchema(wire, schema, SCHEMA_DEFS, { enums }) : undefined;
+  const problem = schema ? checkSchema(wire, schema, SCHEMA_DEFS, { enums, closed }) : undefined;
   if (problem) throw new RequestValidationError(problem.path || (convert ? 'params' : 'body'), problem.message);
   if (Array.isArray(wire)) return { path: operation.path.slice(1), body: wire };
+  if (operation.http === 'GET') checkQuery(wire);
   const { path, body } = toPath(operation.path, wire, operation.rule?.pathParams ?? []);
   if (operation.rule?.multipart) return { path, body: toForm(body) };
   return { path, body: withIdempotencyKey(body, operation.rule?.idempotency === true) };
 }
 
-/** Sends a prepared call, with the operation's own token where it takes one (checked by checkToken). */
+/** A GET's query parameters go into the URL, each as the request loop writes it: each must be encodable. */
+function checkQuery(params: Record<string, unknown>): void {
+  for (const [name, value] of Object.entries(params)) {
+    for (const text of [name, ...[value].flat()]) if (typeof text === 'string') checkWellFormed(text, name);
+  }
+}
+
+/** Sends a prepared call, with the operation's own token where it takes one (checked by checkOptions). */
 function send(
   client: Flashduty,
   operation: Operation,
@@ -144,15 +167,17 @@ function send(
 }
 
 /**
- * The call's own token where the operation takes one (the automation trigger: required then, and
- * sendable as a header), else undefined; a `token` given to an operation that takes none is refused
- * (it would be ignored silently otherwise). Checked before the params, so that a call without its
- * token is refused for that. Messages never quote the token.
+ * The call's options checked (checkCallOptions: a name no call takes is refused, with the one
+ * meant), and its own token where the operation takes one (the automation trigger: required then,
+ * and sendable as a header), else undefined; a `token` given to an operation that takes none is
+ * refused (it would be ignored silently otherwise). Checked before the params, so that a call
+ * without its token is refused for that. Messages never quote the token.
  */
-function checkToken(
+function checkOptions(
   operation: Operation,
   options: (RequestOptions & { token?: unknown }) | undefined,
 ): string | undefined {
+  checkCallOptions(options);
   const token = options?.token;
   if (operation.rule?.token !== true) {
     if (token === undefined) return undefined;

@@ -53,8 +53,9 @@ export function toWire(params: unknown, rule: OperationRule | undefined): Record
 
 /**
  * `value` with `convert` applied at a place (`['time_filter', 'start_time']`, `['layers[]', 'start']`),
- * copied along the way so that the caller's params are never changed. A place that is absent, or
- * null (`layer_end: null`), is left as it is; `field` names it for errors (`layers[2].start`).
+ * copied along the way so that the caller's params are never changed (and not copied where nothing
+ * changed: Unix times as they are). A place that is absent, or null (`layer_end: null`), is left as
+ * it is; `field` names it for errors (`layers[2].start`).
  */
 function convertAt(
   value: unknown,
@@ -73,7 +74,7 @@ function convertAt(
   const converted = each
     ? (inner as unknown[]).map((item, i) => convertAt(item, rest, `${at}[${i}]`, convert))
     : convertAt(inner, rest, at, convert);
-  return { ...value, [name]: converted };
+  return converted === inner ? value : { ...value, [name]: converted };
 }
 
 function toTime(value: unknown, field: string, unit: 's' | 'ms'): unknown {
@@ -127,7 +128,9 @@ function toCommaList(value: unknown, field: string, allowed: readonly string[]):
 /**
  * The path of an operation with its path parameters (`{trigger_id}`) filled in from the checked body,
  * each encoded as one path segment, and the body without them; without its leading `/`. A value
- * that is a dot segment (`.`, `..`) would move the call to another path: refused.
+ * that is or holds a dot segment (`..`, `../admin`, `%2e%2e`) would move the call to another path
+ * once a server decodes it: refused; so is one that is not well-formed Unicode (it cannot be
+ * encoded).
  */
 export function toPath(
   template: string,
@@ -139,13 +142,46 @@ export function toPath(
   let path = template;
   for (const name of names) {
     const value = String(rest[name]);
-    if (value === '.' || value === '..')
-      throw new RequestValidationError(name, 'must not be "." or "..": it would name another path');
+    checkWellFormed(value, name);
+    if (hasDotSegment(value))
+      throw new RequestValidationError(name, 'must not be or hold a "." or ".." segment: it would name another path');
     path = path.replace(`{${name}}`, encodeURIComponent(value));
     delete rest[name];
   }
   return { path: path.slice(1), body: rest };
 }
+
+/** A `.` or `..` segment between slashes or backslashes (a URL parser reads `\` as `/` in http URLs). */
+const DOT_SEGMENT = /(?:^|[/\\])\.\.?(?:[/\\]|$)/;
+/** The escapes that can spell a dot segment: `.`, `/`, `\`, and `%` itself (`%252e` is `%2e` decoded once). */
+const DOT_ESCAPES = /%(?:2e|2f|5c|25)/gi;
+
+/**
+ * Whether `text` (a path, or a path parameter's value) holds a `.` or `..` segment, raw or
+ * percent-encoded, however many times (`/../`, `/%2e%2e/`, `/..%2f`, `%252e%252e`): a URL parser
+ * or a server removes it, with the segment before it, and the call leaves the path it was meant for.
+ */
+export function hasDotSegment(text: string): boolean {
+  for (let decoded = text, rounds = 0; rounds < 8; rounds++) {
+    if (DOT_SEGMENT.test(decoded)) return true;
+    const next = decoded.replace(DOT_ESCAPES, (escape) => decodeURIComponent(escape));
+    if (next === decoded) return false;
+    decoded = next;
+  }
+  return true; // encoded deeper than any server decodes: refused all the same
+}
+
+/** Refuses text with a lone UTF-16 surrogate: it cannot be percent-encoded into a URL (a URIError otherwise). */
+export function checkWellFormed(text: string, field: string): void {
+  if (LONE_SURROGATE.test(text)) {
+    throw new RequestValidationError(
+      field,
+      'is not well-formed Unicode (it holds a lone UTF-16 surrogate): it cannot be sent in a URL',
+    );
+  }
+}
+
+const LONE_SURROGATE = /\p{Cs}/u;
 
 /**
  * A checked body as the `multipart/form-data` form of an upload: a Blob or File as a file part (a
@@ -172,7 +208,7 @@ export function withIdempotencyKey<B extends object>(body: B, defined: boolean):
   return { ...body, idempotency_key: globalThis.crypto.randomUUID() };
 }
 
-/** The params' defined keys, as a fresh wire body: unknown keys go through for fields this SDK does not know yet. */
+/** The params' defined keys, as a fresh wire body (the request schema's check judges the keys). */
 function definedFields(params: object): Record<string, unknown> {
   const wire: Record<string, unknown> = {};
   for (const key in params) {

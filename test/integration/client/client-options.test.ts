@@ -3,8 +3,10 @@ import {
   APIConnectionTimeoutError,
   APIUserAbortError,
   DEFAULT_BASE_URL,
+  ConfigError,
   Flashduty,
   FlashdutyError,
+  type RequestOptions,
 } from '../../../src/index.js';
 import { DAY, NOW, rejection, startMock } from '../../helpers.js';
 
@@ -61,6 +63,60 @@ describe('construction', () => {
     vi.stubGlobal('navigator', {});
     expect(() => new Flashduty({ appKey: 'k-1234' })).toThrow(/browser/);
     expect(new Flashduty({ appKey: 'k-1234', dangerouslyAllowBrowser: true })).toBeInstanceOf(Flashduty);
+  });
+});
+
+describe('call options', () => {
+  const client = h.client();
+
+  it('refuses one that no call takes with the one meant, before anything is sent (it was ignored)', async () => {
+    const trigger = h.service.automations.createTrigger();
+    const fire = { trigger_id: trigger.trigger_id, text: 'hi' };
+    const before = h.calls.length;
+    const misspelt = (options: object) => options as RequestOptions & { token: string };
+    for (const [call, message] of [
+      [
+        () => client.incidents.list(window, misspelt({ maxRetry: 3 })),
+        'maxRetry: not an option of a call (did you mean maxRetries?)',
+      ],
+      [
+        () => client.listIncidents(window, misspelt({ timout: 5 })),
+        'timout: not an option of a call (did you mean timeout?)',
+      ],
+      [
+        () => client.incidents.ack({ incident_ids: [] }, misspelt({ header: {} })),
+        'header: not an option of a call (did you mean headers?)',
+      ],
+      [
+        () => client.request('/incident/list', window, misspelt({ signl: undefined })),
+        'signl: not an option of a call (did you mean signal?)',
+      ],
+      [
+        () => client.deleteSkill('skill_demo', misspelt({ maxRetry: 0 })),
+        'maxRetry: not an option of a call (did you mean maxRetries?)',
+      ],
+      [
+        () => client.automations.triggers.fire(fire, misspelt({ tokn: trigger.token })),
+        'tokn: not an option of a call (did you mean token?)',
+      ],
+      [
+        () => client.enableA2AAgent('a2a_demo', misspelt({ baseUrl: h.server.url })),
+        'baseUrl: not an option of a call',
+      ],
+    ] as const) {
+      const error = await rejection(call());
+      expect(error).toBeInstanceOf(ConfigError);
+      expect((error as Error).message).toBe(message);
+    }
+    expect(h.calls.length).toBe(before);
+  });
+
+  it('takes every one it lists', async () => {
+    const trigger = h.service.automations.createTrigger();
+    const options = { signal: new AbortController().signal, timeout: 5_000, maxRetries: 1, headers: { 'X-Call': '1' } };
+    await client.incidents.list(window, options);
+    await client.automations.triggers.fire({ trigger_id: trigger.trigger_id }, { ...options, token: trigger.token });
+    expect(h.calls.at(-1)?.headers.get('x-call')).toBe('1');
   });
 });
 

@@ -201,10 +201,20 @@ describe('an operation’s own token: the automation trigger', () => {
     expect(h.calls.length).toBe(before);
   });
 
-  it('a path parameter missing, empty, or a dot segment: RequestValidationError, nothing sent; others encoded', async () => {
+  it('a path parameter missing, empty, holding a dot segment or ill-formed: RequestValidationError, nothing sent; others encoded', async () => {
     const client = h.client();
     const before = h.calls.length;
-    for (const params of [{}, { trigger_id: '' }, { trigger_id: 7 }, { trigger_id: '..' }, { trigger_id: '.' }]) {
+    for (const params of [
+      {},
+      { trigger_id: '' },
+      { trigger_id: 7 },
+      { trigger_id: '..' },
+      { trigger_id: '.' },
+      { trigger_id: '../admin' },
+      { trigger_id: '%2e%2e' },
+      { trigger_id: '..%2fadmin' },
+      { trigger_id: 'ab\uDC00' }, // not well-formed Unicode: no URIError
+    ]) {
       const error = await rejection(client.automations.triggers.fire(params as never, { token: 'sat_1' }));
       expect(error, JSON.stringify(params)).toBeInstanceOf(RequestValidationError);
       expect((error as RequestValidationError).field).toBe('trigger_id');

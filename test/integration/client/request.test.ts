@@ -80,6 +80,48 @@ describe('client.request', () => {
     expect(h.calls.length).toBe(before);
   });
 
+  it('keeps the path under the base URL’s path: a dot segment, raw or encoded, is refused, nothing sent', async () => {
+    const prefixed = h.client({ baseUrl: `${h.server.url}/fd` });
+    const before = h.calls.length;
+    for (const path of [
+      '/../admin/x',
+      '/%2e%2e/admin/x',
+      '/%2E./admin/x',
+      '/./../admin/x',
+      '/incident/../../admin/x',
+      '/..%2fadmin/x',
+      '/%252e%252e/admin/x',
+      '/..\\admin/x',
+      '/incident/list/.',
+    ]) {
+      const error = await rejection(prefixed.request(path as never, {}));
+      expect(error, path).toBeInstanceOf(RequestValidationError);
+      expect((error as RequestValidationError).field, path).toBe('path');
+    }
+    expect(h.calls.length).toBe(before);
+    // A path the SDK does not know is resolved under the base URL's path; dots inside a segment are no segment.
+    await rejection(prefixed.request('/incident/v1.2/...' as never, {}));
+    expect(new URL(h.calls.at(-1)!.url).pathname).toBe('/fd/incident/v1.2/...');
+  });
+
+  it('refuses text that is not well-formed Unicode where it goes into the URL: RequestValidationError, not URIError', async () => {
+    const before = h.calls.length;
+    const lone = '\uD800';
+    for (const [call, field] of [
+      [() => client.request(`/incident/${lone}` as never, {}), 'path'],
+      [() => client.request('/status-page/change/list', { page_id: 1, type: lone, status: 'resolved' }), 'type'],
+      [
+        () => client.request('/safari/automation/triggers/{trigger_id}/fire', { trigger_id: lone }, { token: 'sat_1' }),
+        'trigger_id',
+      ],
+    ] as const) {
+      const error = await rejection(call());
+      expect(error).toBeInstanceOf(RequestValidationError);
+      expect((error as RequestValidationError).field).toBe(field);
+    }
+    expect(h.calls.length).toBe(before);
+  });
+
   it('checks the body against the OpenAPI before sending and names the field', async () => {
     const before = h.calls.length;
     const refused = async (promise: Promise<unknown>) => (await rejection(promise)) as RequestValidationError;

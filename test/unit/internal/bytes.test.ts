@@ -40,6 +40,19 @@ describe('ByteSink', () => {
     expect(sink.bytes().buffer.byteLength).toBeLessThanOrEqual(2 * 100_000);
   });
 
+  it('gathers a body of its declared length in one array of that length; a wrong declaration only costs growth', () => {
+    const chunks = [new Uint8Array(100).fill(1), new Uint8Array(100).fill(2), new Uint8Array(100).fill(3)];
+    const fill = (sink: ByteSink) => chunks.every((chunk) => sink.push(chunk)) && sink.bytes();
+    const declared = fill(new ByteSink(1000, 300));
+    expect(declared && declared.buffer.byteLength).toBe(300);
+    expect(declared && [...declared]).toEqual(chunks.flatMap((chunk) => [...chunk]));
+    const short = fill(new ByteSink(1000, 150)); // declared too short: grows as without one
+    expect(short && [...short]).toEqual(chunks.flatMap((chunk) => [...chunk]));
+    const huge = new ByteSink(1000, 1e9); // never more than the limit
+    fill(huge);
+    expect(huge.bytes().buffer.byteLength).toBe(1000);
+  });
+
   it('readBounded: a stream within the limit whole, one past it cancelled', async () => {
     const stream = (parts: number[]) =>
       new ReadableStream<Uint8Array>({

@@ -1,5 +1,5 @@
 // "Did you mean" (src/internal/closest.ts): the nearest known word by edit distance, a swapped pair
-// of letters one typo, case aside; none when nothing is near enough.
+// of letters one typo, a singular for its plural none, case aside; none when nothing is near enough.
 import { describe, expect, it } from 'vitest';
 import { closest, oneOf } from '../../../src/internal/closest.js';
 
@@ -12,6 +12,13 @@ describe('closest', () => {
       'Warning',
       'Info',
     ]);
+  });
+
+  it('finds a plural for its singular, and a singular for its plural', () => {
+    expect(closest('maxRetry', ['timeout', 'maxRetries', 'headers'])).toBe('maxRetries');
+    expect(closest('header', ['timeout', 'maxRetries', 'headers'])).toBe('headers');
+    expect(closest('person_id', ['person_ids', 'emails'])).toBe('person_ids');
+    expect(closest('incident_idss', ['incident_ids', 'incident_id'])).toBe('incident_ids');
   });
 
   it('finds nothing for a word far from every candidate', () => {

@@ -1,6 +1,7 @@
 // The checker of request bodies (src/internal/schema.ts): the first problem with its field's path,
-// the way the server names it; unknown fields pass; enums can be left to the server; references,
-// all/any/one of, null where allowed, a form's file.
+// the way the server names it; unknown fields pass, or (closed, the named methods) are refused where
+// the schema lists its properties; enums can be left to the server; references, all/any/one of, null
+// where allowed, a form's file.
 import { describe, expect, it } from 'vitest';
 import { checkSchema, type Schema } from '../../../src/internal/schema.js';
 
@@ -54,5 +55,73 @@ describe('checkSchema', () => {
 
   it('leaves enums to the server when asked', () => {
     expect(problem({ ids: ['00af'], level: 'mid' }, { enums: false })).toBeUndefined();
+  });
+
+  describe('closed: a key the schema does not list', () => {
+    const closedDefs: Record<string, Schema> = {
+      ...defs,
+      Filter: { type: 'object', properties: { start_time: { type: 'integer' }, team_ids: { type: 'array' } } },
+      Page: { allOf: [{ $ref: 'Filter' }, { type: 'object', properties: { p: { type: 'integer' } } }] },
+      Rule: {
+        type: 'object',
+        properties: {
+          kind: { type: 'string' },
+          settings: {
+            type: 'object',
+            oneOf: [
+              { type: 'object', properties: { title: { type: 'string' } } },
+              { type: 'object', properties: { severity: { type: 'string' } } },
+            ],
+          },
+          labels: { type: 'object', additionalProperties: true },
+          free: { type: 'object' },
+          either: { oneOf: [{ type: 'string' }, { type: 'object' }] },
+          rows: { type: 'array', items: { type: 'object', properties: { name: { type: 'string' } } } },
+        },
+      },
+      Open: { type: 'object', properties: { page_id: { type: 'integer' } }, additionalProperties: true },
+      WithPath: { type: 'object', properties: { trigger_id: { type: 'string' } }, allOf: [{ $ref: 'Filter' }] },
+    };
+    const closed = (value: unknown, name: string) => {
+      const found = checkSchema(value, { $ref: name }, closedDefs, { closed: true });
+      return found && `${found.path}: ${found.message}`;
+    };
+
+    it('is refused with the listed key it was likely meant as', () => {
+      expect(closed({ ids: ['00af'], levle: 'low' }, 'Body')).toBe(
+        'levle: not a field of this request (did you mean level?)',
+      );
+      expect(closed({ ids: ['00af'], zzzzzz: 1 }, 'Body')).toBe('zzzzzz: not a field of this request');
+    });
+
+    it('is refused at any depth where the schema lists properties: objects in objects and in arrays', () => {
+      expect(closed({ settings: { titel: 'x' } }, 'Rule')).toBe(
+        'settings.titel: not a field of this request (did you mean title?)',
+      );
+      expect(closed({ rows: [{ name: 'a' }, { nmae: 'b' }] }, 'Rule')).toBe(
+        'rows[1].nmae: not a field of this request (did you mean name?)',
+      );
+    });
+
+    it("takes every key of an object's allOf parts and alternatives, together", () => {
+      expect(closed({ start_time: 1, team_ids: [], p: 2 }, 'Page')).toBeUndefined();
+      expect(closed({ start_time: 1, trigger_id: 'a' }, 'WithPath')).toBeUndefined();
+      expect(closed({ settings: { title: 'x' } }, 'Rule')).toBeUndefined();
+      expect(closed({ settings: { severity: 'x' } }, 'Rule')).toBeUndefined();
+      expect(closed({ start_time: 1, pp: 2 }, 'Page')).toBe('pp: not a field of this request (did you mean p?)');
+    });
+
+    it('leaves open an object that lists no properties or says it takes more', () => {
+      expect(closed({ labels: { any: 'x' }, free: { any: 1 }, either: { any: 1 }, kind: 'k' }, 'Rule')).toBeUndefined();
+      expect(closed({ page_id: 1, name: 'status' }, 'Open')).toBeUndefined();
+    });
+
+    it('ignores a key whose value is undefined (it is never sent)', () => {
+      expect(closed({ ids: ['00af'], levle: undefined }, 'Body')).toBeUndefined();
+    });
+
+    it('is off unless asked', () => {
+      expect(checkSchema({ ids: ['00af'], levle: 'low' }, body, defs)).toBeUndefined();
+    });
   });
 });

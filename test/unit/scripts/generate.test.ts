@@ -33,6 +33,35 @@ describe('request schemas', () => {
     ]);
   });
 
+  it('list every key of the OpenAPI request examples (the named methods refuse a key their schema does not list)', () => {
+    const refused: string[] = [];
+    for (const path of PATHS) {
+      const example = requestExample(path);
+      if (example === undefined || checkSchema(example, REQUEST_SCHEMAS[path]!, SCHEMA_DEFS)) continue;
+      const problem = checkSchema(example, REQUEST_SCHEMAS[path]!, SCHEMA_DEFS, { closed: true });
+      if (problem) refused.push(`${path}: ${problem.path}`);
+    }
+    expect(refused).toEqual([]);
+  });
+
+  it('keep an object open where the OpenAPI says it takes more keys, and take back what an incident carries', () => {
+    const closed = { closed: true };
+    // additionalProperties: the status page's body takes what its example sends beside page_id.
+    const update = REQUEST_SCHEMAS['/status-page/update']!;
+    expect(checkSchema({ page_id: 1, name: 'Status' }, update, SCHEMA_DEFS, closed)).toBeUndefined();
+    // An incident's assigned_to (the spec's AssignedTo, with what the server fills in) sent back.
+    const assignedTo = { person_ids: [1], type: 'assign', escalate_rule_name: 'r', assigned_at: 1, id: 'a' };
+    const create = REQUEST_SCHEMAS['/incident/create']!;
+    const created = { incident_severity: 'Info', title: 'x', assigned_to: assignedTo };
+    expect(checkSchema(created, create, SCHEMA_DEFS, closed)).toBeUndefined();
+    const assign = REQUEST_SCHEMAS['/incident/assign']!;
+    const assigned = { incident_ids: ['0123456789abcdef01234567'], assigned_to: assignedTo };
+    expect(checkSchema(assigned, assign, SCHEMA_DEFS, closed)).toBeUndefined();
+    expect(checkSchema({ ...created, assigned_to: { persons: [1] } }, create, SCHEMA_DEFS, closed)?.path).toBe(
+      'assigned_to.persons',
+    );
+  });
+
   it('leave enum membership out on request, and only that', () => {
     const reset = REQUEST_SCHEMAS['/incident/reset']!;
     const id = '0123456789abcdef01234567';

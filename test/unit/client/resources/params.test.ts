@@ -5,7 +5,7 @@
 // for an upload; one idempotency key per call. The caller's params are never changed.
 import { describe, expect, it } from 'vitest';
 import { RequestValidationError } from '../../../../src/index.js';
-import { toForm, toPath, toWire, withIdempotencyKey } from '../../../../src/client/resources/params.js';
+import { hasDotSegment, toForm, toPath, toWire, withIdempotencyKey } from '../../../../src/client/resources/params.js';
 import type { OperationRule } from '../../../../src/client/resources/rules.js';
 
 const SECONDS = 1_790_000_000;
@@ -108,11 +108,37 @@ describe('toPath', () => {
     expect(toPath('/incident/ack', { a: 1 }, [])).toEqual({ path: 'incident/ack', body: { a: 1 } });
   });
 
-  it('refuses a dot segment, which would name another path', () => {
+  it('refuses a dot segment, which would name another path, and text it cannot encode', () => {
     expect(refusal(() => toPath('/t/{id}/fire', { id: '..' }, ['id']))).toBe(
-      'id: must not be "." or "..": it would name another path',
+      'id: must not be or hold a "." or ".." segment: it would name another path',
     );
+    expect(refusal(() => toPath('/t/{id}/fire', { id: '\uD83D' }, ['id']))).toBe(
+      'id: is not well-formed Unicode (it holds a lone UTF-16 surrogate): it cannot be sent in a URL',
+    );
+    expect(toPath('/t/{id}/fire', { id: '😀...' }, ['id']).path).toBe('t/%F0%9F%98%80.../fire');
   });
+});
+
+describe('hasDotSegment', () => {
+  it.each([
+    '.',
+    '..',
+    '/../admin',
+    '/./x',
+    'a/..',
+    '/%2e%2e/x',
+    '/%2E./x',
+    '/.%2e/x',
+    '/..%2fx',
+    '/..%5cx',
+    '..\\x',
+    '/%252e%252e/x',
+  ])('finds one in %j', (text) => expect(hasDotSegment(text)).toBe(true));
+
+  it.each(['/incident/list', '...', '/v1.2/x', '/.well-known/x', '/a..b', '100%', '/%2ex', '%zz'])(
+    'finds none in %j',
+    (text) => expect(hasDotSegment(text)).toBe(false),
+  );
 });
 
 describe('toForm', () => {
