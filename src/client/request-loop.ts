@@ -10,7 +10,7 @@
 // its own: then ky keeps its Request (a hook may read or replace it) and the fetch gets it as it is.
 // Without them, the JSON body stays out of ky's Request and goes straight to fetch with its URL,
 // headers and signal: a Request with a body is teed for ky's retries (we retry ourselves) and copied
-// again by fetch, which cost a 100-incident page ~5% (bench/run.ts).
+// again by fetch, a measurable share of a page's cost (bench/run.ts).
 
 import ky, { type KyInstance, TimeoutError } from 'ky';
 import {

@@ -94,7 +94,7 @@ export interface BodyContext {
 
 /**
  * The body as text, at most `limit` bytes after decompression, counted chunk by chunk as they
- * arrive and decoded once at the end (decoding chunk by chunk cost a call ~10%). Over the limit, the
+ * arrive and decoded once at the end (decoding chunk by chunk costs more). Over the limit, the
  * stream is cancelled and a ResponseTooLargeError thrown. The read is guarded by the attempt: out of
  * time or aborted, it is cancelled, which closes the connection.
  */

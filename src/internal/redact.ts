@@ -2,10 +2,13 @@
 // `Authorization` header), so any URL, message, header or body that came near a request may carry
 // it, raw or in any form a server might echo it in: percent-encoded (either hex
 // case, `+` for a space, encoded twice), JSON-escaped (`\uXXXX`, `\/`), HTML-escaped, or its UTF-8
-// bytes read as Latin-1 (how a header echoes it). Everything the SDK shows a user passes through here
-// first, and whole: a text is scrubbed before it is cut, so a cut cannot split a key from its mask.
+// bytes read as Latin-1 (how a header echoes it). A password in a URL's user information
+// (`https://user:secret@proxy/…`, a base URL of the user's) is scrubbed too. Everything the SDK shows
+// a user passes through here first, and whole: a text is scrubbed before it is cut, so a cut cannot
+// split a key from its mask.
 
 const APP_KEY_PARAM = /(app_key=)[^&#\s"'<>]*/gi;
+const URL_PASSWORD = /(\/\/[^\s/?#@:"'<>]*:)[^\s/?#@"'<>]*(@)/g;
 
 export type Redactor = (text: string) => string;
 
@@ -66,7 +69,7 @@ export function createRedactor(secrets: string | readonly string[] = []): Redact
   const parts = each.sort((a, b) => b.length - a.length).map((secret) => secretPattern(secret).source);
   const pattern = parts.length > 0 ? new RegExp(parts.join('|'), 'gi') : undefined;
   return (text) => {
-    const out = text.replace(APP_KEY_PARAM, '$1***');
+    const out = text.replace(APP_KEY_PARAM, '$1***').replace(URL_PASSWORD, '$1***$2');
     return pattern ? out.replace(pattern, '***') : out;
   };
 }

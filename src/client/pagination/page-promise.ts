@@ -109,7 +109,7 @@ export class PagePromise<Page extends { items: Item[] }, Item> implements Promis
 /**
  * The items of `pages` one at a time, at most `max`; the pages are closed when it stops early. Written
  * by hand: an async generator spends several turns of the event loop on every item, which made a
- * walk of 2 000 incidents ~4% slower (bench/walk.ts). Calls made while a page loads wait for it.
+ * walk measurably slower (bench/walk.ts). Calls made while a page loads wait for it.
  */
 function itemsOf<Item>(pages: AsyncIterator<{ items: Item[] }>, max: number): AsyncIterator<Item> {
   let items: Item[] = [];

@@ -3,8 +3,8 @@
 // page (`nextPage()`), its resume token and its HTTP answer it asks that call for (list-call.ts),
 // handing it what the call keeps of the page (where it stands, its answer), so a page holds no
 // paging rule of its own. The record is the page's own field, not an entry of a WeakMap in the
-// call: a WeakMap's values (a page's parsed answer) cost the garbage collector twice the time in a
-// walk of 2 000 incidents (3.8% of its CPU to 7.0%).
+// call: a WeakMap's values (a page's parsed answer) cost the garbage collector about twice the time
+// in a walk (docs/performance.md).
 
 import { RESPONSE, type ResponseInfo } from '../../core/api-promise.js';
 import type { PagedRequest } from './operation.js';
@@ -66,7 +66,7 @@ export class ListPage<Item, Request extends PagedRequest = PagedRequest> {
    * `.items({ resumeFrom })` or `.pages({ resumeFrom })` on the same params.
    */
   get resumeToken(): string {
-    // Built when asked for: encoding it on every page cost a list call ~1%, and most pages are never resumed from.
+    // Built when asked for: most pages are never resumed from, and encoding one costs every list call.
     this.#resumeToken ??= this.#call.tokenAfter(this);
     return this.#resumeToken;
   }

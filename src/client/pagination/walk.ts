@@ -87,7 +87,7 @@ export async function* walk<Item, Request extends PagedRequest, Page extends Lis
 
 /**
  * An item's id as the walk remembers it: a string id as it is (every list's ids are; quoting each
- * as JSON cost a walk of pages in memory about 4% of its time), any other as its JSON, marked so
+ * as JSON is a measurable share of a walk's time), any other as its JSON, marked so
  * that it is never taken for a string id.
  */
 function idOf(id: unknown): string {

@@ -28,6 +28,17 @@ describe('createRedactor', () => {
     expect(scrub(`before ${form} after`)).toBe('before *** after');
   });
 
+  it("masks a password in a URL's user information, and leaves the user and a URL without one as they are", () => {
+    const scrub = createRedactor();
+    expect(scrub('connect ECONNREFUSED http://ops:hunter2@proxy.internal:8080/incident/list')).toBe(
+      'connect ECONNREFUSED http://ops:***@proxy.internal:8080/incident/list',
+    );
+    expect(scrub('https://ops@api.flashcat.cloud/x and https://api.flashcat.cloud:443/y')).toBe(
+      'https://ops@api.flashcat.cloud/x and https://api.flashcat.cloud:443/y',
+    );
+    expect(scrub('"https://a:p%40ss@h/"')).toBe('"https://a:***@h/"');
+  });
+
   it('masks the longer of two secrets whole, and leaves texts without them as they are', () => {
     const both = createRedactor(['abc', 'abcdef']);
     expect(both('x abcdef y abc')).toBe('x *** y ***');
