@@ -131,7 +131,8 @@ describe('a param the request schema does not name', () => {
     await client.listIncidents({ start_time: since, end_time: new Date(NOW * 1000), progress: ['Triggered'] });
     expect(h.calls.at(-1)?.body).toMatchObject({ start_time: NOW - DAY, progress: 'Triggered' });
     const window = { start_time: new Date((NOW - 60) * 1000), end_time: new Date(NOW * 1000) };
-    await client.channels.silenceRules.create({ channel_id: 1, rule_name: 'quiet', time_filter: window });
+    const channel = h.service.world.channels[0]!.channel_id; // a rule names a channel that exists
+    await client.channels.silenceRules.create({ channel_id: channel, rule_name: 'quiet', time_filter: window });
     expect(h.calls.at(-1)?.body).toMatchObject({ time_filter: { start_time: NOW - 60, end_time: NOW } });
     // The path parameter and the body's fields, listed by two parts of the schema (allOf).
     const trigger = h.service.automations.createTrigger();
