@@ -157,6 +157,8 @@ console.log(
     `${ROUNDS} rounds × ${SECONDS} s${pinning ? ', servers on CPU 0 and wrk on CPU 1' : ' (taskset unavailable: not pinned)'}\n`,
 );
 const kinds: Kind[] = ['bare', 'sdk', 'sdk-async'];
+/** `--only sdk,octokit`: just those side-by-side comparisons (with the method check), for working on one. */
+const only = process.argv.includes('--only') ? process.argv[process.argv.indexOf('--only') + 1]?.split(',') : undefined;
 const servers = new Map<Kind, { port: number; child: ChildProcess }>();
 // The queues' Redis shares CPU 0 with the servers: both queue servers pay for it alike.
 const redisPort = 16_379 + (process.pid % 1000);
@@ -173,17 +175,17 @@ const [redisCommand, redisArgs] = pinned(0, 'redis-server', [
 const redis = spawn(redisCommand, redisArgs, { stdio: 'ignore' });
 try {
   await new Promise((resolve) => setTimeout(resolve, 300));
-  for (const kind of kinds) servers.set(kind, await startServer(kind, redisPort));
+  for (const kind of only ? [] : kinds) servers.set(kind, await startServer(kind, redisPort));
   const port = (kind: Kind) => (servers.get(kind) as { port: number }).port;
-  for (const kind of kinds) await load(port(kind), 2); // warm-up: JIT and a full state store
+  for (const kind of only ? [] : kinds) await load(port(kind), 2); // warm-up: JIT and a full state store
 
-  console.log('alone (one server at a time, alternating):');
+  if (!only) console.log('alone (one server at a time, alternating):');
   const alone = new Map<Kind, number[]>(kinds.map((k) => [k, []]));
-  for (let round = 0; round < ROUNDS; round++) {
+  for (let round = 0; round < (only ? 0 : ROUNDS); round++) {
     for (const kind of round % 2 ? [...kinds].reverse() : kinds) alone.get(kind)?.push(await load(port(kind)));
   }
   const bare = median(alone.get('bare') as number[]);
-  for (const kind of kinds) {
+  for (const kind of only ? [] : kinds) {
     const own = alone.get(kind) as number[];
     const ratio = kind === 'bare' ? '       ' : `  ${(median(own) / bare).toFixed(2)}×`;
     console.log(
@@ -200,6 +202,7 @@ try {
     ['octokit', 'bare'],
     ['express', 'bare'],
   ] as const) {
+    if (only && kind !== baseline && !only.includes(kind)) continue;
     // Started together, neither first (the method check read 0.97-1.03x either way: two processes of
     // the same code differ by a few percent for their whole lives).
     const [bareServer, server] = await Promise.all([startServer(baseline, redisPort), startServer(kind, redisPort)]);
@@ -223,6 +226,7 @@ try {
   for (const child of children) child.kill('SIGTERM');
   redis.kill('SIGTERM');
 }
+if (only) process.exit(0);
 
 // renderCustomBody on the documented example.
 const payload = JSON.parse(readFileSync('test/fixtures/incident-webhook.example.json', 'utf8')) as unknown;

@@ -19,7 +19,7 @@ const reentries = new Set();
 let steps = 0;
 let done = false;
 session.on('Debugger.paused', ({ params }) => {
-  if (done) return void session.post('Debugger.resume');
+  if (done) return; // disconnecting resumes the main thread
   const stack = params.callFrames.map((frame) => urls.get(frame.location.scriptId) ?? '');
   const [top = ''] = stack;
   steps++;

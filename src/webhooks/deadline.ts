@@ -63,11 +63,18 @@ const SHARED_TIMER =
 const soon: (run: () => void) => unknown =
   (globalThis as { setImmediate?: (run: () => void) => unknown }).setImmediate ?? ((run) => setTimeout(run, 0));
 
-/** One delivery's deadline: `race()` or `byDeadline()` each wait against it, `dispose()` once the delivery is answered. */
+/**
+ * One delivery's deadline: `race()` or `byDeadline()` each wait against it, `dispose()` once the
+ * delivery is answered. A delivery's steps wait one at a time, so a deadline holds one wait: the
+ * last one started (a wait started while another is open would leave that one to wait on its own).
+ */
 export class Deadline {
   #at: number;
-  /** What to do when it passes: one entry per wait (a finished wait's entry does nothing). */
-  #onExpiry: Array<() => void> = [];
+  /** What ends the wait when the deadline passes: its promise's reject (race) or resolve (byDeadline). */
+  #end: ((value: unknown) => void) | undefined;
+  /** What the wait is on, for the error of a race; `undefined` for a byDeadline, which ends with `#atDeadline`. */
+  #what: string | undefined;
+  #atDeadline: unknown;
   /** Passed, or disposed: nothing waits on it any more. */
   #expired = false;
   #watched = false;
@@ -101,24 +108,25 @@ export class Deadline {
    */
   race<T>(promise: PromiseLike<T>, what: string): Promise<T> {
     return new Promise<T>((resolve, reject) => {
-      let open = true;
-      // The error (and its stack trace) is made only for a wait still open at the deadline.
-      this.#atExpiry(() => open && reject(new DeadlineExceededError(what, this.ms)));
-      const closing =
-        <A>(pass: (argument: A) => void) =>
-        (argument: A) => {
-          open = false;
-          pass(argument);
-        };
-      promise.then(closing(resolve), closing(reject));
+      promise.then(resolve, reject);
+      this.#wait(reject, what, undefined);
     });
+  }
+
+  /**
+   * Ends a wait of the caller's own making (a promise it settles itself, as a body's read) with a
+   * `DeadlineExceededError` naming `what` if the deadline comes first: what `race` does, without a
+   * promise of its own around the wait.
+   */
+  bound(end: (error: DeadlineExceededError) => void, what: string): void {
+    this.#wait(end as (value: unknown) => void, what, undefined);
   }
 
   /** What `promise` resolves to if it does by the deadline, else `atDeadline` (the work goes on). */
   byDeadline<T, D>(promise: PromiseLike<T>, atDeadline: D): Promise<T | D> {
-    return new Promise((resolve, reject) => {
-      this.#atExpiry(() => resolve(atDeadline));
+    return new Promise<T | D>((resolve, reject) => {
       promise.then(resolve, reject);
+      this.#wait(resolve as (value: unknown) => void, undefined, atDeadline);
     });
   }
 
@@ -126,14 +134,16 @@ export class Deadline {
   dispose(): void {
     this.#expired = true; // nothing waits on it any more: the sweep drops it
     clearTimeout(this.#timer);
-    this.#onExpiry = [];
+    this.#end = undefined;
   }
 
-  /** Calls `onExpiry` when the deadline passes (at once if it has). */
-  #atExpiry(onExpiry: () => void): void {
-    if (this.#expired) return onExpiry();
-    this.#onExpiry.push(onExpiry);
-    this.#watch();
+  /** Ends a wait when the deadline passes (at once if it has), with its error or its value at the deadline. */
+  #wait(end: (value: unknown) => void, what: string | undefined, atDeadline: unknown): void {
+    this.#end = end;
+    this.#what = what;
+    this.#atDeadline = atDeadline;
+    if (this.#expired) this.#expire();
+    else this.#watch();
   }
 
   /**
@@ -156,9 +166,10 @@ export class Deadline {
 
   #expire(): void {
     this.#expired = true;
-    const waits = this.#onExpiry;
-    this.#onExpiry = [];
-    for (const onExpiry of waits) onExpiry();
+    const end = this.#end;
+    this.#end = undefined;
+    // The error (and its stack trace) is made only here: for a race still waiting at the deadline.
+    end?.(this.#what === undefined ? this.#atDeadline : new DeadlineExceededError(this.#what, this.ms));
   }
 
   /**

@@ -8,6 +8,7 @@
 //   takes effect from the next one.
 
 import type { Logger } from '../internal/logger.js';
+import { isKnownEventType } from './types.js';
 
 /** The informational events, which are never event types. */
 export type Reserved = 'event' | 'duplicate' | 'stale' | 'invalid' | 'error';
@@ -19,6 +20,8 @@ const NONE: readonly Listener[] = [];
 
 export class Handlers {
   readonly #lists = new Map<string, readonly Listener[]>();
+  /** The handlers an event type runs (its own, then 'event''s), made once per type until the next `on`/`off`. */
+  readonly #runs = new Map<string, readonly Listener[]>();
   readonly #log: ((error: unknown, subject: unknown) => void) | undefined;
 
   /** Every failure told to 'error' is logged first: to `logger`, stderr by default, nowhere with `false`. */
@@ -28,6 +31,7 @@ export class Handlers {
 
   on(name: string, handler: Listener): void {
     this.#lists.set(name, [...this.#listeners(name), handler]);
+    this.#runs.clear();
   }
 
   /** Removes `handler` (every registration of it). */
@@ -35,6 +39,7 @@ export class Handlers {
     const rest = this.#listeners(name).filter((listener) => listener !== handler);
     if (rest.length === 0) this.#lists.delete(name);
     else this.#lists.set(name, rest);
+    this.#runs.clear();
   }
 
   #listeners(name: string): readonly Listener[] {
@@ -42,14 +47,37 @@ export class Handlers {
   }
 
   /**
-   * Runs every handler of `eventType` and of 'event' with the event and its context, and rejects
-   * with the first failure once all have settled (what they resolve to means nothing).
+   * Runs every handler of `eventType` and of 'event' with the event and its context. Handlers still
+   * running give a Promise (a thenable of another library is made one, so that `instanceof Promise`
+   * tells them): the one handler's, or one of them all that rejects with the first failure once all
+   * have settled. Anything else means they are done (what they return means nothing); what the one
+   * handler throws at once is thrown.
    */
-  async call(eventType: string, event: unknown, context: unknown): Promise<void> {
-    const typed = RESERVED.has(eventType) ? NONE : this.#listeners(eventType);
-    const runs = [...typed, ...this.#listeners('event')].map(async (handler) => handler(event, context));
-    const failure = (await Promise.allSettled(runs)).find((o): o is PromiseRejectedResult => o.status === 'rejected');
-    if (failure) throw failure.reason;
+  call(eventType: string, event: unknown, context: unknown): unknown {
+    const handlers = this.#runsOf(eventType);
+    if (handlers.length === 1) {
+      const result = (handlers[0] as Listener)(event, context);
+      return typeof (result as PromiseLike<unknown> | null | undefined)?.then === 'function'
+        ? Promise.resolve(result)
+        : result;
+    }
+    const runs = handlers.map(async (handler) => handler(event, context));
+    return Promise.allSettled(runs).then((outcomes) => {
+      const failure = outcomes.find((o): o is PromiseRejectedResult => o.status === 'rejected');
+      if (failure) throw failure.reason;
+    });
+  }
+
+  #runsOf(eventType: string): readonly Listener[] {
+    let handlers = this.#runs.get(eventType);
+    if (!handlers) {
+      const typed = RESERVED.has(eventType) ? NONE : this.#listeners(eventType);
+      handlers = [...typed, ...this.#listeners('event')];
+      // Kept for the types this receiver knows (a type added later is made anew on each delivery, as
+      // the map's size would otherwise be the sender's choice).
+      if (isKnownEventType(eventType) || RESERVED.has(eventType)) this.#runs.set(eventType, handlers);
+    }
+    return handlers;
   }
 
   /** Tells informational listeners (not awaited); what they throw or reject with goes to 'error' (and is dropped there). */

@@ -2,7 +2,8 @@
 // (headers and a body in some form); else the refusal that answers it. Rules owned here, in order:
 // - The secret header is checked first, in constant time (401), before a byte of the body is read.
 // - The content type must be JSON (415), unless a framework parsed the body (then it was JSON).
-// - At most `maxBodyBytes` are read (413, and reading stops there), raced against the deadline.
+// - At most `maxBodyBytes` are read (413, and reading stops there); the receiver reads the body,
+//   between the two checks below, raced against its deadline.
 // - The bytes must be UTF-8 (400): ids that differ only in invalid bytes must not read as one.
 // - JSON nested at most MAX_JSON_DEPTH deep (400), checked before parsing (and for a body a framework
 //   parsed): deeper, a queue cannot store it (BullMQ's JSON.stringify overflows) and code that walks
@@ -10,8 +11,8 @@
 // - The text must be JSON (400, naming the position, never quoting the body: the service keeps
 //   answers in its delivery history), then a payload the reader accepts (400 naming the path).
 
-import { jsonErrorAt, nestedDeeper } from './json-text.js';
 import type { Deadline } from './deadline.js';
+import { jsonErrorAt, nestedDeeper } from './json-text.js';
 import type { DeliveryKeys, PayloadReader } from './payload.js';
 import { type SecretOptions, secretMatches } from './secret.js';
 import type { WebhookEvent } from './types.js';
@@ -20,10 +21,11 @@ import type { WebhookEvent } from './types.js';
 export type HeadersLike = Headers | Record<string, string | string[] | undefined>;
 
 /**
- * Reads a body, up to `limit` bytes: resolves with the bytes, or `'too-large'` as soon as more
- * arrived (reading stops there); rejects with what broke the read.
+ * Reads a body, up to `limit` bytes and until `deadline`: resolves with the bytes, or `'too-large'`
+ * as soon as more arrived (reading stops there); rejects with what broke the read, or with the
+ * deadline's error when it passed first (`deadline.bound`: the reader's own promise, raced).
  */
-export type BodyReader = (limit: number) => Promise<Uint8Array | 'too-large'>;
+export type BodyReader = (limit: number, deadline: Deadline) => Promise<Uint8Array | 'too-large'>;
 
 /** How an adapter hands a body to the receiver. */
 export type BodySource =
@@ -51,27 +53,34 @@ export const MAX_JSON_DEPTH = 100;
 
 const decoder = new TextDecoder('utf-8', { fatal: true });
 
+/** A body once read (or too large to read whole), or one in hand from the start. */
+export type Received = Uint8Array | 'too-large' | Exclude<BodySource, { form: 'stream' }>;
+
 /**
- * Checks and reads one delivery. Rejects only with what broke the reading (the body's stream, the
- * deadline passing while it was read), never for what the delivery is.
+ * What the headers refuse before a byte of the body is read: a wrong secret (401), a content type
+ * that is not JSON (415); `undefined` when the body is to be read.
  */
-export async function admit(
+export function refuseUnread(
   rules: IngressRules,
   headers: HeadersLike | undefined,
   source: BodySource,
-  deadline: Deadline,
-): Promise<Admission> {
+): Admission | undefined {
   if (rules.secret && !secretMatches(rules.secret, headerOf(headers, rules.secret.header)))
     return refuse(401, `missing or wrong ${rules.secret.header} header`);
-  if (source.form === 'parsed')
-    return valueTooDeep(source.value, MAX_JSON_DEPTH) ? tooDeep() : readPayload(rules, source.value);
+  if (source.form === 'parsed') return undefined; // a framework parsed it: it was JSON
   const contentType = headerOf(headers, 'content-type');
   if (!isJsonContentType(contentType))
     return refuse(415, contentType ? `content type ${contentType} is not JSON` : 'no Content-Type header');
-  const bytes =
-    source.form === 'raw' ? source.value : await deadline.race(source.read(rules.maxBodyBytes), 'reading the body');
-  if (bytes === 'too-large' || overLimit(bytes, rules.maxBodyBytes))
-    return refuse(413, `body over ${rules.maxBodyBytes} bytes`);
+  return undefined;
+}
+
+/** The body as a delivery: let in, or refused (413, 400). */
+export function admit(rules: IngressRules, received: Received): Admission {
+  if (received === 'too-large') return tooLarge(rules);
+  if (!(received instanceof Uint8Array) && received.form === 'parsed')
+    return valueTooDeep(received.value, MAX_JSON_DEPTH) ? tooDeep() : readPayload(rules, received.value);
+  const bytes = received instanceof Uint8Array ? received : received.value;
+  if (overLimit(bytes, rules.maxBodyBytes)) return tooLarge(rules);
   let text: string;
   try {
     text = typeof bytes === 'string' ? bytes : decoder.decode(bytes);
@@ -121,6 +130,10 @@ function readPayload(rules: IngressRules, body: unknown): Admission {
   if (read.ok) return { ok: true, body, event: read.event, keys: read.keys };
   const { path, message } = read.problem;
   return refuse(400, `invalid payload${path ? ` at ${path}` : ''}: ${message}`);
+}
+
+function tooLarge(rules: IngressRules): Admission {
+  return refuse(413, `body over ${rules.maxBodyBytes} bytes`);
 }
 
 function tooDeep(): Admission {

@@ -1,7 +1,8 @@
 // What makes a delivery of the default payload valid, for each kind the service sends, and the keys
-// the receiver takes from a valid one. The rules are written once, as tables (field, check, words):
-// the one walk over them answers both "is it valid?" on every delivery and "where is it not?" for
-// the 400 that refuses it. Everything a table does not name is optional and kept exactly as it came.
+// the receiver takes from a valid one. The rules are written once, as the checks of `checkPayload`,
+// each of which says where and how a body breaks it: the same code answers "is it valid?" on every
+// delivery and "where is it not?" for the 400 that refuses it. Everything no check names is
+// optional and kept exactly as it came.
 //
 // - The kind follows the event type: alert types (`a_*`) carry `alert`, the spec's incident types
 //   carry `incident`. A type this SDK does not know is judged by what it carries (`incident`, else
@@ -63,39 +64,13 @@ const isOptionalObject = (v: unknown) => v === undefined || v === null || isObje
 export const isId = (v: unknown): v is string =>
   typeof v === 'string' && v !== '' && v.length <= MAX_ID_LENGTH && isWellFormed(v) && !v.includes('\uFFFD');
 
-type Rule = readonly [field: string, valid: (v: unknown) => boolean, expected: string];
-
-const ID: Rule = ['event_id', isId, ID_EXPECTED];
-const COMMON: readonly Rule[] = [
-  ['event_type', isNonEmptyString, 'a non-empty string'],
-  ['event_time', isInteger, 'an integer (milliseconds)'],
-  ['person', isOptionalObject, 'an object'],
-];
-const IN_MILLISECONDS: Rule = ['event_time', isMilliseconds, 'Unix milliseconds'];
-const INCIDENT: readonly Rule[] = [
-  ['incident_id', isId, ID_EXPECTED],
-  ['title', isString, 'a string'],
-  ['incident_severity', isNonEmptyString, 'a non-empty string'],
-  ['incident_status', isNonEmptyString, 'a non-empty string'],
-  ['progress', isNonEmptyString, 'a non-empty string'],
-  ['created_at', isInteger, 'an integer (seconds)'],
-  ['updated_at', isInteger, 'an integer (seconds)'],
-  ['start_time', isInteger, 'an integer (seconds)'],
-  ['detail_url', isString, 'a string'],
-];
-const ALERT: readonly Rule[] = [
-  ['alert_id', isId, ID_EXPECTED],
-  ['title', isString, 'a string'],
-  ['alert_severity', isNonEmptyString, 'a non-empty string'],
-  ['alert_status', isNonEmptyString, 'a non-empty string'],
-  ['progress', isNonEmptyString, 'a non-empty string'],
-  ['channel_id', isInteger, 'an integer'],
-  ['created_at', isInteger, 'an integer (seconds)'],
-  ['updated_at', isInteger, 'an integer (seconds)'],
-  ['start_time', isInteger, 'an integer (seconds)'],
-  ['last_time', isInteger, 'an integer (seconds)'],
-  ['incident', isOptionalObject, 'an object'],
-];
+// How a check says what it expected, in the problem it makes.
+const NON_EMPTY_STRING = 'a non-empty string';
+const STRING = 'a string';
+const INTEGER = 'an integer';
+const SECONDS = 'an integer (seconds)';
+const OBJECT = 'an object';
+const MILLISECONDS = 'Unix milliseconds';
 
 const ALERT_TYPES: ReadonlySet<unknown> = new Set(ALERT_EVENT_TYPES);
 const INCIDENT_TYPES: ReadonlySet<unknown> = new Set(INCIDENT_EVENT_TYPES);
@@ -117,15 +92,47 @@ export function checkPayload(body: unknown): Problem | undefined {
   const kind = kindOf(body);
   const inner = kind === 'other' ? undefined : body[kind];
   // The id may sit inside `incident` (custom actions) only when it is not at the top.
-  const idInside =
-    kind === 'incident' && body.event_id === undefined && isObject(inner) && inner.event_id !== undefined;
-  const problem =
-    (idInside ? ruleProblem(inner, ID, 'incident.') : ruleProblem(body, ID, '')) ?? rulesProblem(body, COMMON, '');
-  if (problem || kind === 'other') return problem;
-  const time = ruleProblem(body, IN_MILLISECONDS, '');
-  if (time) return time;
-  if (!isObject(inner)) return { path: kind, message: `expected an object, got ${describe(inner)}` };
-  return rulesProblem(inner, kind === 'incident' ? INCIDENT : ALERT, `${kind}.`);
+  if (kind === 'incident' && body.event_id === undefined && isObject(inner) && inner.event_id !== undefined) {
+    if (!isId(inner.event_id)) return fault('incident.event_id', inner.event_id, ID_EXPECTED);
+  } else if (!isId(body.event_id)) return fault('event_id', body.event_id, ID_EXPECTED);
+  if (!isNonEmptyString(body.event_type)) return fault('event_type', body.event_type, NON_EMPTY_STRING);
+  if (!isInteger(body.event_time)) return fault('event_time', body.event_time, 'an integer (milliseconds)');
+  if (!isOptionalObject(body.person)) return fault('person', body.person, OBJECT);
+  if (kind === 'other') return undefined;
+  if (!isMilliseconds(body.event_time)) return fault('event_time', body.event_time, MILLISECONDS);
+  if (!isObject(inner)) return fault(kind, inner, OBJECT);
+  return kind === 'incident' ? incidentProblem(inner) : alertProblem(inner);
+}
+
+function incidentProblem(incident: Record<string, unknown>): Problem | undefined {
+  if (!isId(incident.incident_id)) return fault('incident.incident_id', incident.incident_id, ID_EXPECTED);
+  if (!isString(incident.title)) return fault('incident.title', incident.title, STRING);
+  if (!isNonEmptyString(incident.incident_severity))
+    return fault('incident.incident_severity', incident.incident_severity, NON_EMPTY_STRING);
+  if (!isNonEmptyString(incident.incident_status))
+    return fault('incident.incident_status', incident.incident_status, NON_EMPTY_STRING);
+  if (!isNonEmptyString(incident.progress)) return fault('incident.progress', incident.progress, NON_EMPTY_STRING);
+  if (!isInteger(incident.created_at)) return fault('incident.created_at', incident.created_at, SECONDS);
+  if (!isInteger(incident.updated_at)) return fault('incident.updated_at', incident.updated_at, SECONDS);
+  if (!isInteger(incident.start_time)) return fault('incident.start_time', incident.start_time, SECONDS);
+  if (!isString(incident.detail_url)) return fault('incident.detail_url', incident.detail_url, STRING);
+  return undefined;
+}
+
+function alertProblem(alert: Record<string, unknown>): Problem | undefined {
+  if (!isId(alert.alert_id)) return fault('alert.alert_id', alert.alert_id, ID_EXPECTED);
+  if (!isString(alert.title)) return fault('alert.title', alert.title, STRING);
+  if (!isNonEmptyString(alert.alert_severity))
+    return fault('alert.alert_severity', alert.alert_severity, NON_EMPTY_STRING);
+  if (!isNonEmptyString(alert.alert_status)) return fault('alert.alert_status', alert.alert_status, NON_EMPTY_STRING);
+  if (!isNonEmptyString(alert.progress)) return fault('alert.progress', alert.progress, NON_EMPTY_STRING);
+  if (!isInteger(alert.channel_id)) return fault('alert.channel_id', alert.channel_id, INTEGER);
+  if (!isInteger(alert.created_at)) return fault('alert.created_at', alert.created_at, SECONDS);
+  if (!isInteger(alert.updated_at)) return fault('alert.updated_at', alert.updated_at, SECONDS);
+  if (!isInteger(alert.start_time)) return fault('alert.start_time', alert.start_time, SECONDS);
+  if (!isInteger(alert.last_time)) return fault('alert.last_time', alert.last_time, SECONDS);
+  if (!isOptionalObject(alert.incident)) return fault('alert.incident', alert.incident, OBJECT);
+  return undefined;
 }
 
 /**
@@ -163,22 +170,8 @@ export function isWebhookEvent(body: unknown): body is WebhookEvent {
   return checkPayload(body) === undefined && typeof (body as Record<string, unknown>).event_id === 'string';
 }
 
-function rulesProblem(object: Record<string, unknown>, rules: readonly Rule[], prefix: string): Problem | undefined {
-  for (const rule of rules) {
-    const problem = ruleProblem(object, rule, prefix);
-    if (problem) return problem;
-  }
-  return undefined;
-}
-
-function ruleProblem(
-  object: Record<string, unknown>,
-  [field, valid, expected]: Rule,
-  prefix: string,
-): Problem | undefined {
-  const value = object[field];
-  if (valid(value)) return undefined;
-  const path = `${prefix}${field}`;
+/** The problem of `value` at `path`, which was not `expected`: said without quoting the value. */
+function fault(path: string, value: unknown, expected: string): Problem {
   if (expected === ID_EXPECTED && typeof value === 'string' && value !== '')
     return {
       path,
@@ -189,7 +182,7 @@ function ruleProblem(
 
 /** What a value is, in words that quote none of it. */
 function describe(v: unknown, expected?: string): string {
-  if (expected === IN_MILLISECONDS[2] && isInteger(v)) return 'what reads as seconds';
+  if (expected === MILLISECONDS && isInteger(v)) return 'what reads as seconds';
   if (v === undefined) return 'missing';
   if (v === null) return 'null';
   if (Array.isArray(v)) return 'an array';

@@ -76,6 +76,9 @@ const SUPERSEDED: HandlerContext = Object.freeze({ superseded: true });
 const UNCLAIMED = { status: 'claimed', token: undefined, superseded: false } as const;
 type Unclaimed = typeof UNCLAIMED;
 
+/** Records a run of an event's handlers (metrics.ts); none without a meter provider. */
+type HandlerTimer = ReturnType<typeof handlerTimer>;
+
 /** How often a delivery looks again at a claim another process holds. */
 const CLAIM_POLL_MS = 25;
 
@@ -106,13 +109,16 @@ export class Pipeline {
     for (;;) {
       let claim: Claim | Unclaimed;
       try {
-        claim = await this.#claim(keys, scope, event, run);
+        const claiming = this.#claim(keys, scope, event, run);
+        claim = claiming instanceof Promise ? await claiming : claiming;
       } catch (error) {
         return this.#storeFailed(error, event);
       }
       switch (claim.status) {
-        case 'claimed':
-          return this.#handle(event, keys, claim.token, claim.superseded ? SUPERSEDED : FRESH, run);
+        case 'claimed': {
+          const fate = this.#handle(event, keys, claim.token, claim.superseded ? SUPERSEDED : FRESH, run);
+          return fate instanceof Promise ? await fate : fate;
+        }
         case 'done':
           return this.#tell('duplicate', event);
         case 'stale':
@@ -137,50 +143,52 @@ export class Pipeline {
   }
 
   /**
-   * The store's claim; a delivery's, by its deadline (a claim landing later is released). Without
-   * dedup nothing is claimed: the event is only judged (each delivery its own).
+   * The store's claim: at once where the store answers at once (the memory store); one still to
+   * come is a delivery's by its deadline (landing later, it is released: a claim held by nobody
+   * would hold off the sender's retry). Without dedup nothing is claimed: the event is only judged.
    */
-  async #claim(
+  #claim(
     keys: DeliveryKeys,
     scope: string | undefined,
     event: WebhookEvent,
     run: Run,
-  ): Promise<Claim | Unclaimed> {
-    const store = this.#store;
-    if (!this.#options.dedup) {
-      if (scope === undefined) return UNCLAIMED;
-      const fresh = Promise.resolve(store.advance(scope, keys.eventTime, Date.now()));
-      return (await (run.deadline ? run.deadline.race(fresh, 'the state store') : fresh)) ? UNCLAIMED : STALE_CLAIM;
-    }
-    const claiming = Promise.resolve(
-      store.claim({
-        eventId: keys.eventId,
-        leaseMs: this.#options.leaseMs,
-        token: run.token,
-        scope,
-        eventTime: keys.eventTime,
-        now: Date.now(),
-      }),
-    );
-    if (!run.deadline) return claiming;
-    try {
-      return await run.deadline.race(claiming, 'the state store');
-    } catch (error) {
-      // Released once it lands: a claim held by nobody would hold off the sender's retry.
+  ): Claim | Unclaimed | Promise<Claim | Unclaimed> {
+    if (!this.#options.dedup) return this.#judge(keys, scope, run);
+    const claiming = this.#store.claim({
+      eventId: keys.eventId,
+      leaseMs: this.#options.leaseMs,
+      token: run.token,
+      scope,
+      eventTime: keys.eventTime,
+      now: Date.now(),
+    });
+    const { deadline } = run;
+    if (!deadline || !(claiming instanceof Promise)) return claiming;
+    return deadline.race(claiming, 'the state store').catch((error: unknown) => {
       claiming.then(
         (late) => {
-          if (late.status === 'claimed') void this.#settle('release', keys.eventId, late.token, event, 'background');
+          if (late.status === 'claimed') this.#releaseLate(keys.eventId, late.token, event, run);
         },
         () => {},
       );
       throw error;
-    }
+    });
+  }
+
+  /** Without dedup: each delivery its own, only judged against its scope's watermark. */
+  async #judge(keys: DeliveryKeys, scope: string | undefined, run: Run): Promise<Claim | Unclaimed> {
+    if (scope === undefined) return UNCLAIMED;
+    const fresh = this.#store.advance(scope, keys.eventTime, Date.now());
+    const judged =
+      run.deadline && fresh instanceof Promise ? await run.deadline.race(fresh, 'the state store') : await fresh;
+    return judged ? UNCLAIMED : STALE_CLAIM;
   }
 
   /**
-   * Runs the handlers, then settles the claim (with its `token`). A delivery waits for them until
-   * its deadline (still running then: accepted), and a concurrent duplicate waits on them meanwhile;
-   * a job waits until they are done.
+   * Runs the handlers, then settles the claim (with its `token`). Handlers that returned no promise
+   * are done, and the claim is settled at once. Ones still running are waited for until the
+   * deadline (a delivery: still running then, accepted), a concurrent duplicate waiting on them
+   * meanwhile, or until they are done (a job).
    */
   #handle(
     event: WebhookEvent,
@@ -188,80 +196,122 @@ export class Pipeline {
     token: string | undefined,
     context: HandlerContext,
     run: Run,
-  ): Promise<Fate> {
-    const running = this.#runHandlers(event, keys, token, context, run);
-    if (!run.deadline) return running;
-    this.#inFlight.set(keys.eventId, running);
-    void running.finally(() => {
-      if (this.#inFlight.get(keys.eventId) === running) this.#inFlight.delete(keys.eventId);
-    });
-    return run.deadline.byDeadline(running, ACCEPTED);
-  }
-
-  async #runHandlers(
-    event: WebhookEvent,
-    keys: DeliveryKeys,
-    token: string | undefined,
-    context: HandlerContext,
-    run: Run,
-  ): Promise<Fate> {
+  ): Fate | Promise<Fate> {
     // A custom body is not the default payload that typed handlers expect: 'event' handlers only.
     const name = event instanceof CustomBodyEvent ? 'event' : keys.eventType;
     const timer = handlerTimer(keys.eventType);
+    let handled: unknown;
+    try {
+      handled = this.#handlers.call(name, event, context);
+    } catch (error) {
+      return this.#finish({ outcome: 'failed', error }, event, keys.eventId, token, run, timer);
+    }
+    if (!(handled instanceof Promise)) return this.#finish(ACCEPTED, event, keys.eventId, token, run, timer);
+    const running = this.#finishWhenDone(handled, event, keys.eventId, token, run, timer);
+    if (!run.deadline) return running;
+    this.#inFlight.set(keys.eventId, running);
+    const forget = () => {
+      if (this.#inFlight.get(keys.eventId) === running) this.#inFlight.delete(keys.eventId);
+    };
+    running.then(forget, forget);
+    return run.deadline.byDeadline(running, ACCEPTED);
+  }
+
+  /** Handlers that returned a promise: finished once it settles. */
+  async #finishWhenDone(
+    handled: Promise<unknown>,
+    event: WebhookEvent,
+    eventId: string,
+    token: string | undefined,
+    run: Run,
+    timer: HandlerTimer,
+  ): Promise<Fate> {
     let fate: Fate = ACCEPTED;
     try {
-      await this.#handlers.call(name, event, context);
+      await handled;
     } catch (error) {
       fate = { outcome: 'failed', error };
     }
+    return this.#finish(fate, event, eventId, token, run, timer);
+  }
+
+  /**
+   * The handlers' run recorded (a failure told to 'error'), and the claim settled: completed after
+   * they succeeded, released after they failed. A store that settles at once (the memory store) gives
+   * the fate at once.
+   */
+  #finish(
+    fate: Fate,
+    event: WebhookEvent,
+    eventId: string,
+    token: string | undefined,
+    run: Run,
+    timer: HandlerTimer,
+  ): Fate | Promise<Fate> {
     // A handler may reject with anything, `undefined` included: the fate says it failed, not the value.
     const failure = fate.outcome === 'failed' ? { error: fate.error } : undefined;
     timer?.(failure);
     if (failure) this.#handlers.emit('error', failure.error, event);
     if (token === undefined) return fate;
-    if (run.deadline) {
-      await this.#settle(failure ? 'release' : 'complete', keys.eventId, token, event, 'background');
-      return fate;
-    }
-    if (failure) {
-      await this.#settle('release', keys.eventId, token, event, 'once');
-      return fate;
-    }
-    // The handlers succeeded: until the store says so, a re-run of this job would run them again.
+    const how = failure ? 'release' : 'complete';
+    const settling = this.#settle(how, eventId, token);
+    return settling instanceof Promise ? this.#settled(settling, how, fate, eventId, token, event, run) : fate;
+  }
+
+  /** The store's completion or release of a claim: at once, or a promise (a failure at once as a rejection). */
+  #settle(how: 'complete' | 'release', eventId: string, token: string): void | Promise<void> {
     try {
-      await this.#settle('complete', keys.eventId, token, event, 'awaited');
-      return fate;
+      return this.#store[how](eventId, token);
     } catch (error) {
-      return { outcome: 'unrecorded', error };
+      return rejection(error);
     }
   }
 
   /**
-   * Completes or releases a claim. A store failure is told to 'error', and tried again
-   * (settle-again.ts): in the `background` for a delivery, whose claim would otherwise hold the
-   * event for the rest of its lease with the sender's retries refused meanwhile; `awaited`
-   * (rejecting with the last failure) for a job's completion; not at all (`once`) for a job's
-   * release, as the job's next attempt holds the same token and a release landing during it would
-   * free its event.
+   * A settlement the store answers later. A failure is told to 'error', and the settlement tried
+   * again (settle-again.ts): in the background for a delivery, whose claim would otherwise hold the
+   * event for the rest of its lease with the sender's retries refused meanwhile; before the job ends
+   * for a job's completion (until the store says so, a re-run of the job would run its handlers
+   * again: unrecorded if it never does); not at all for a job's release, as the job's next attempt
+   * holds the same token and a release landing during it would free its event.
    */
-  async #settle(
+  async #settled(
+    settling: Promise<void>,
     how: 'complete' | 'release',
+    fate: Fate,
     eventId: string,
     token: string,
     event: WebhookEvent,
-    retries: 'background' | 'awaited' | 'once',
-  ): Promise<void> {
-    const settle = async () => this.#store[how](eventId, token);
-    const told = (error: unknown) => this.#storeFailures.failed(error, event);
+    run: Run,
+  ): Promise<Fate> {
     try {
-      await settle();
+      await settling;
+      return fate;
     } catch (error) {
-      told(error);
-      if (retries === 'once') return;
-      const again = settleAgain(settle, told, retries === 'background');
-      if (retries === 'awaited') return again;
-      again.catch(() => {});
+      this.#storeFailures.failed(error, event);
+      if (!run.deadline && how === 'release') return fate;
+      const again = settleAgain(
+        () => this.#store[how](eventId, token),
+        (failure) => this.#storeFailures.failed(failure, event),
+        run.deadline !== undefined,
+      );
+      if (run.deadline) {
+        again.catch(() => {});
+        return fate;
+      }
+      try {
+        await again;
+        return fate;
+      } catch (last) {
+        return { outcome: 'unrecorded', error: last };
+      }
     }
+  }
+
+  /** A claim that landed after its delivery's deadline, released in the background (retried as a delivery's). */
+  #releaseLate(eventId: string, token: string, event: WebhookEvent, run: Run): void {
+    const settling = this.#settle('release', eventId, token);
+    if (settling instanceof Promise) void this.#settled(settling, 'release', ACCEPTED, eventId, token, event, run);
   }
 
   /** A duplicate or stale event, told to its listeners. */
@@ -288,6 +338,11 @@ const STALE_CLAIM: Claim = { status: 'stale' };
 /** What a wait raced against the deadline gives when the deadline came first. */
 const PASSED = Symbol('the deadline passed');
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+/** A promise rejected with `error`. */
+async function rejection(error: unknown): Promise<never> {
+  throw error;
+}
 
 /** Not recorded, for a reason of this side that is no failure of the store's. */
 function unrecorded(reason: string): Fate {

@@ -34,7 +34,15 @@ import type { NodeMiddleware } from './adapters/node.js';
 import { customBodyReader } from './custom-body.js';
 import { Deadline } from './deadline.js';
 import { Handlers } from './handlers.js';
-import { admit, type BodySource, type HeadersLike, type IngressRules, inHand } from './ingress.js';
+import {
+  type Admission,
+  admit,
+  type BodySource,
+  type HeadersLike,
+  type IngressRules,
+  inHand,
+  refuseUnread,
+} from './ingress.js';
 import { countDelivery } from './metrics.js';
 import { OutageReport } from './outage.js';
 import { readDefaultPayload } from './payload.js';
@@ -297,47 +305,66 @@ export class WebhookReceiver {
     }
   }
 
-  /** One delivery in its span, counted. Never rejects: a span that fails goes to 'error'. */
-  async #receive(headers: HeadersLike | undefined, body: BodySource): Promise<ReceiveResult> {
-    const deliver = () => this.#deliver(headers, body);
+  /** One delivery, in its span when a tracer is registered. Never rejects: a span that fails goes to 'error'. */
+  #receive(headers: HeadersLike | undefined, body: BodySource): Promise<ReceiveResult> {
+    if (!otelRegistry()) return this.#deliver(headers, body);
+    return traced('flashduty.webhook.receive', () => this.#deliver(headers, body), notRecorded).catch(
+      (error: unknown) => {
+        this.#handlers.emit('error', error); // the span's code could not load, or broke
+        return notRecorded(error);
+      },
+    );
+  }
+
+  /**
+   * One delivery: refused from its headers, or read (by its deadline) and admitted; then handed to
+   * the queue or run through the pipeline; its result counted. Never rejects.
+   */
+  async #deliver(headers: HeadersLike | undefined, body: BodySource): Promise<ReceiveResult> {
+    const deadline = new Deadline(this.#ackTimeoutMs);
+    const rules = this.#ingress;
     let result: ReceiveResult;
     try {
-      result = await (otelRegistry() ? traced('flashduty.webhook.receive', deliver, notRecorded) : deliver());
+      let admission = refuseUnread(rules, headers, body);
+      if (!admission) {
+        const received = body.form === 'stream' ? await body.read(rules.maxBodyBytes, deadline) : body;
+        admission = admit(rules, received);
+      }
+      if (!admission.ok) {
+        this.#handlers.emit('invalid', { status: admission.status, reason: admission.reason });
+        result = { status: admission.status, outcome: 'rejected', reason: admission.reason };
+      } else {
+        const { event, keys } = admission;
+        if (keys.eventType === 'i_custom') deadline.tighten(CUSTOM_ACTION_ACK_MS);
+        result = this.#queue
+          ? await this.#handOver(this.#queue, admission, deadline)
+          : resultOf(await this.#pipeline.run(event, keys, { deadline }), event);
+      }
     } catch (error) {
-      this.#handlers.emit('error', error); // the span's code could not load
+      // The body's read broke, or outlasted the deadline.
+      this.#handlers.emit('error', error);
       result = notRecorded(error);
+    } finally {
+      deadline.dispose();
     }
     countDelivery(result.status === UNRECORDED ? 'unrecorded' : result.outcome, result.event?.event_type);
     return result;
   }
 
-  /** One delivery: admitted, handed to the queue or run through the pipeline, within its deadline. */
-  async #deliver(headers: HeadersLike | undefined, body: BodySource): Promise<ReceiveResult> {
-    const deadline = new Deadline(this.#ackTimeoutMs);
+  /** A delivery handed to the queue: accepted once it holds it, else not recorded (told once per outage). */
+  async #handOver(
+    queue: WebhookQueue,
+    { body, event, keys }: Extract<Admission, { ok: true }>,
+    deadline: Deadline,
+  ): Promise<ReceiveResult> {
+    // The body as it came: the worker's processor() reads it again, with the same reader.
+    const job = { name: keys.eventType, data: body, eventId: this.#dedup ? keys.eventId : undefined };
     try {
-      const admission = await admit(this.#ingress, headers, body, deadline);
-      if (!admission.ok) {
-        this.#handlers.emit('invalid', { status: admission.status, reason: admission.reason });
-        return { status: admission.status, outcome: 'rejected', reason: admission.reason };
-      }
-      const { event, keys } = admission;
-      if (keys.eventType === 'i_custom') deadline.tighten(CUSTOM_ACTION_ACK_MS);
-      if (!this.#queue) return resultOf(await this.#pipeline.run(event, keys, { deadline }), event);
-      // The body as it came: the worker's processor() reads it again, with the same reader.
-      const job = { name: keys.eventType, data: admission.body, eventId: this.#dedup ? keys.eventId : undefined };
-      try {
-        await enqueue(this.#queue, job, this.#waitForReplicas, deadline);
-      } catch (error) {
-        this.#queueFailures.failed(error, event);
-        return { ...notRecorded(error), event };
-      }
+      await enqueue(queue, job, this.#waitForReplicas, deadline);
       return { status: 200, outcome: 'accepted', event };
     } catch (error) {
-      // The body's read broke, or outlasted the deadline.
-      this.#handlers.emit('error', error);
-      return notRecorded(error);
-    } finally {
-      deadline.dispose();
+      this.#queueFailures.failed(error, event);
+      return { ...notRecorded(error), event };
     }
   }
 }

@@ -19,10 +19,11 @@ export interface NodeReadable {
 
 /** @internal Reads a node stream up to the limit. */
 export function nodeStreamReader(stream: NodeReadable): BodyReader {
-  return (limit) =>
+  return (limit, deadline) =>
     new Promise((resolve, reject) => {
       const sink = new ByteSink(limit);
       let done = false;
+      deadline.bound((error) => done || ((done = true), reject(error)), 'reading the body');
       stream.on('data', (chunk: Uint8Array | string) => {
         if (done || sink.push(typeof chunk === 'string' ? new TextEncoder().encode(chunk) : chunk)) return;
         done = true;

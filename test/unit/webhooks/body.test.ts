@@ -5,9 +5,11 @@
 // started in. Real streams (node:stream), no sockets.
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { PassThrough, Readable } from 'node:stream';
-import { describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, onTestFinished, vi } from 'vitest';
+import { leaveFakeClock } from '../../helpers.js';
 import { ByteSink } from '../../../src/internal/bytes.js';
 import { nodeStreamReader } from '../../../src/webhooks/adapters/node-stream.js';
+import { Deadline, DeadlineExceededError } from '../../../src/webhooks/deadline.js';
 import { type BodyReader, headerOf, isJsonContentType } from '../../../src/webhooks/ingress.js';
 
 const text = (bytes: Uint8Array | 'too-large') => (typeof bytes === 'string' ? bytes : new TextDecoder().decode(bytes));
@@ -17,8 +19,15 @@ const settle = async (promise: Promise<unknown>) =>
     (error: unknown) => ({ error }),
   );
 
-/** A reader's outcome: the bytes (or 'too-large'), or what broke the read. */
-const readAll = (read: BodyReader, limit: number) => read(limit);
+/** A reader's outcome, with a deadline far off: the bytes (or 'too-large'), or what broke the read. */
+const readAll = async (read: BodyReader, limit: number) => {
+  const deadline = new Deadline(60_000);
+  try {
+    return await read(limit, deadline);
+  } finally {
+    deadline.dispose();
+  }
+};
 
 describe('headerOf', () => {
   it('reads a Headers object, whatever the case of the name', () => {
@@ -104,7 +113,7 @@ describe('nodeStreamReader', () => {
     const context = new AsyncLocalStorage<string>();
     const started = (stream: PassThrough, limit = 1024) =>
       context.run('the delivery', async () => {
-        await settle(nodeStreamReader(stream)(limit));
+        await settle(readAll(nodeStreamReader(stream), limit));
         return context.getStore();
       });
     const ended = new PassThrough();
@@ -117,6 +126,21 @@ describe('nodeStreamReader', () => {
       over.write(Buffer.from('{}'));
     });
     expect(await seen).toEqual(['the delivery', 'the delivery', 'the delivery']);
+  });
+
+  it('rejects at the deadline a body that has not ended by then, and takes nothing after', async () => {
+    vi.useFakeTimers();
+    onTestFinished(leaveFakeClock);
+    const stream = new PassThrough();
+    const deadline = new Deadline(100);
+    const read = settle(nodeStreamReader(stream)(1024, deadline));
+    stream.write(Buffer.from('{"partial":'));
+    await vi.advanceTimersByTimeAsync(110);
+    const outcome = await read;
+    expect('error' in outcome && outcome.error).toBeInstanceOf(DeadlineExceededError);
+    expect((outcome as { error: Error }).error.message).toMatch(/^reading the body did not finish/);
+    stream.end(Buffer.from('1}')); // after: nothing
+    deadline.dispose();
   });
 
   it('gives empty bytes for an empty body', async () => {

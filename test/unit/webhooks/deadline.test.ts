@@ -57,9 +57,10 @@ describe('Deadline', () => {
   it('fires at its time, not before; one shared timer while something waits, stopping once nothing does', async () => {
     const deadline = new Deadline(1500);
     expect(vi.getTimerCount()).toBe(0);
-    const wait = settle(deadline.race(new Promise(() => {}), 'x'));
+    void settle(deadline.race(Promise.resolve('done'), 'x')); // a wait that ended: the next takes its place
     expect(vi.getTimerCount()).toBe(1);
-    void settle(deadline.race(new Promise(() => {}), 'y'));
+    await Promise.resolve();
+    const wait = settle(deadline.race(new Promise(() => {}), 'y'));
     const other = new Deadline(1495); // passes between two looks: found at the next, 5 ms late
     const otherWait = settle(other.race(new Promise(() => {}), 'z'));
     expect(vi.getTimerCount()).toBe(1); // one timer, however many waits and deliveries
@@ -320,8 +321,8 @@ describe('Deadline where a request takes its timers with it (Cloudflare Workers)
     const { Deadline: OwnTimer, DeadlineExceededError: Exceeded } = await load();
     const first = new OwnTimer(100);
     const second = new OwnTimer(200);
+    void settle(first.race(Promise.resolve('done'), 'y')); // a wait that ended, and the next: one timer
     const wait = settle(first.race(new Promise(() => {}), 'x'));
-    void settle(first.race(new Promise(() => {}), 'y')); // a second wait: still one timer
     void second.race(new Promise(() => {}), 'z');
     expect(vi.getTimerCount()).toBe(2);
     await vi.advanceTimersByTimeAsync(99);

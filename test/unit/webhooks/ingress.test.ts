@@ -1,10 +1,11 @@
 // Ingress (src/webhooks/ingress.ts): the body's bounds as JSON (nesting, UTF-8, where malformed
-// text stops), the same for text and for a value a framework parsed; a body still to read is read
-// within the delivery's deadline (fake clock: what is checked is the order of events, not the
-// machine's speed), and a read that broke or came too late is never admitted.
+// text stops), the same for text and for a value a framework parsed. A body still to read is read
+// by the receiver within the delivery's deadline (fake clock: what is checked is the order of
+// events, not the machine's speed), and a read that broke or came too late is never admitted.
 import fc from 'fast-check';
 import { describe, expect, it, onTestFinished, vi } from 'vitest';
-import { Deadline, DeadlineExceededError } from '../../../src/webhooks/deadline.js';
+import { buildWebhookEvent } from '../../../src/testing/index.js';
+import { WebhookReceiver } from '../../../src/webhooks/index.js';
 import { admit, type BodySource, type IngressRules, MAX_JSON_DEPTH } from '../../../src/webhooks/ingress.js';
 import type { ReadResult } from '../../../src/webhooks/payload.js';
 import { leaveFakeClock } from '../../helpers.js';
@@ -17,31 +18,26 @@ const accepted: ReadResult = {
 };
 
 describe('admit: the body as JSON', () => {
-  const headers = { 'content-type': 'application/json' };
   const admitRaw = (value: string | Uint8Array) =>
     admit(
       rules(() => accepted),
-      headers,
       { form: 'raw', value },
-      new Deadline(1000),
     );
   const admitParsed = (value: unknown) =>
     admit(
       rules(() => accepted),
-      undefined,
       { form: 'parsed', value },
-      new Deadline(1000),
     );
   const deep = (depth: number) => `${'['.repeat(depth)}${']'.repeat(depth)}`;
 
   it(`refuses nesting deeper than ${MAX_JSON_DEPTH}, in text and in a parsed value, and lets ${MAX_JSON_DEPTH} in`, async () => {
     const refused = { ok: false, status: 400, reason: `JSON nested deeper than ${MAX_JSON_DEPTH} levels` };
-    expect(await admitRaw(`{"a":${deep(MAX_JSON_DEPTH)}}`)).toEqual(refused);
-    expect(await admitRaw(`{"a":${deep(MAX_JSON_DEPTH - 1)}}`)).toMatchObject({ ok: true });
-    expect(await admitParsed(JSON.parse(`{"a":${deep(MAX_JSON_DEPTH)}}`))).toEqual(refused);
-    expect(await admitParsed(JSON.parse(`{"a":${deep(MAX_JSON_DEPTH - 1)}}`))).toMatchObject({ ok: true });
+    expect(admitRaw(`{"a":${deep(MAX_JSON_DEPTH)}}`)).toEqual(refused);
+    expect(admitRaw(`{"a":${deep(MAX_JSON_DEPTH - 1)}}`)).toMatchObject({ ok: true });
+    expect(admitParsed(JSON.parse(`{"a":${deep(MAX_JSON_DEPTH)}}`))).toEqual(refused);
+    expect(admitParsed(JSON.parse(`{"a":${deep(MAX_JSON_DEPTH - 1)}}`))).toMatchObject({ ok: true });
     // Brackets inside strings (escaped quotes too) are text, not nesting.
-    expect(await admitRaw(JSON.stringify({ a: `\\"${deep(500)}`, b: '"[[[' }))).toMatchObject({ ok: true });
+    expect(admitRaw(JSON.stringify({ a: `\\"${deep(500)}`, b: '"[[[' }))).toMatchObject({ ok: true });
   });
 
   it('counts nesting in text as JSON.parse builds it (property)', async () => {
@@ -65,30 +61,30 @@ describe('admit: the body as JSON', () => {
           ) as unknown,
         };
         const tooDeep = depthOf(body) > MAX_JSON_DEPTH;
-        expect((await admitRaw(JSON.stringify(body))).ok).toBe(!tooDeep);
-        expect((await admitParsed(body)).ok).toBe(!tooDeep);
+        expect(admitRaw(JSON.stringify(body)).ok).toBe(!tooDeep);
+        expect(admitParsed(body).ok).toBe(!tooDeep);
       }),
       { numRuns: 300 },
     );
   });
 
   it('refuses bytes that are not UTF-8, and names where malformed JSON stops, quoting none of it', async () => {
-    expect(await admitRaw(Uint8Array.from([0x7b, 0x22, 0xff, 0x22, 0x3a, 0x31, 0x7d]))).toEqual({
+    expect(admitRaw(Uint8Array.from([0x7b, 0x22, 0xff, 0x22, 0x3a, 0x31, 0x7d]))).toEqual({
       ok: false,
       status: 400,
       reason: 'the body is not UTF-8',
     });
-    expect(await admitRaw('{"token": "SECRET", oops}')).toEqual({
+    expect(admitRaw('{"token": "SECRET", oops}')).toEqual({
       ok: false,
       status: 400,
       reason: 'malformed JSON at position 20',
     });
-    expect(await admitRaw('{"a": [1, 2')).toMatchObject({ reason: 'malformed JSON at position 11' });
-    expect(await admitRaw('  ')).toMatchObject({ reason: 'empty body' });
+    expect(admitRaw('{"a": [1, 2')).toMatchObject({ reason: 'malformed JSON at position 11' });
+    expect(admitRaw('  ')).toMatchObject({ reason: 'empty body' });
   });
 });
 
-describe('admit: a body still to read', () => {
+describe('the receiver: a body still to read', () => {
   const headers = { 'content-type': 'application/json' };
   const bytes = (text: string) => new TextEncoder().encode(text);
   /** A stream source whose body the test hands over (`deliver`) or breaks (`fail`) when it likes. */
@@ -100,8 +96,9 @@ describe('admit: a body still to read', () => {
     } = {};
     const source: BodySource = {
       form: 'stream',
-      read: (limit) =>
+      read: (limit, deadline) =>
         new Promise((resolve, reject) => {
+          deadline.bound(reject, 'reading the body'); // as the adapters' readers do
           control.limit = limit;
           control.deliver = resolve;
           control.fail = reject;
@@ -109,65 +106,56 @@ describe('admit: a body still to read', () => {
     };
     return { control, source };
   };
-  const admitStream = (source: BodySource, deadline: Deadline) =>
-    admit(
-      rules(() => accepted),
-      headers,
-      source,
-      deadline,
-    ).then(
-      (admission) => (admission.ok ? 'admitted' : `refused ${admission.status}`),
-      (error: unknown) => error,
-    );
+  const replyTo = (receiver: WebhookReceiver, source: BodySource) =>
+    receiver
+      .reply({ method: 'POST', headers, body: source })
+      .then((reply) => `${reply.status}${reply.drop ? ' dropped' : ''}`);
 
   it('reads up to maxBodyBytes, and admits the body once read', async () => {
-    const deadline = new Deadline(1000);
+    const receiver = new WebhookReceiver({ maxBodyBytes: 4096, logger: false });
     const { control, source } = controlled();
-    const admission = admitStream(source, deadline);
+    const reply = replyTo(receiver, source);
     await Promise.resolve();
-    expect(control.limit).toBe(1024);
-    control.deliver?.(bytes('{}'));
-    expect(await admission).toBe('admitted');
-    deadline.dispose();
+    expect(control.limit).toBe(4096);
+    control.deliver?.(bytes(JSON.stringify(buildWebhookEvent('i_ack'))));
+    expect(await reply).toBe('200');
   });
 
-  it('refuses a body over the limit (413) and rejects with what broke the read', async () => {
-    const deadline = new Deadline(1000);
+  it('refuses a body over the limit (413); a broken read is not recorded, and told', async () => {
+    const receiver = new WebhookReceiver({ logger: false });
+    const errors: unknown[] = [];
+    receiver.on('error', (error) => void errors.push(error));
     const over = controlled();
-    const tooLarge = admitStream(over.source, deadline);
+    const tooLarge = replyTo(receiver, over.source);
     await Promise.resolve();
     over.control.deliver?.('too-large');
-    expect(await tooLarge).toBe('refused 413');
+    expect(await tooLarge).toBe('413');
     const broken = controlled();
     const reset = new Error('socket hang up');
-    const failed = admitStream(broken.source, deadline);
+    const failed = replyTo(receiver, broken.source);
     await Promise.resolve();
     broken.control.fail?.(reset);
     broken.control.deliver?.(bytes('{}')); // after the failure: nothing
-    expect(await failed).toBe(reset);
-    deadline.dispose();
+    expect(await failed).toBe('503 dropped');
+    expect(errors).toEqual([reset]);
   });
 
-  it('rejects a body that misses the deadline, naming the wait, and never admits it when it comes later', async () => {
+  it('gives up on a body that misses the deadline, and never admits it when it comes later', async () => {
     vi.useFakeTimers();
     onTestFinished(leaveFakeClock);
-    const deadline = new Deadline(100);
+    const receiver = new WebhookReceiver({ ackTimeoutMs: 100, logger: false });
+    const errors: unknown[] = [];
+    receiver.on('error', (error) => void errors.push(error));
+    const handled = vi.fn();
+    receiver.on('event', handled);
     const { control, source } = controlled();
-    const read = vi.fn((body: unknown) => (void body, accepted));
-    const admission = admit(rules(read), headers, source, deadline);
-    const outcome = admission.then(
-      () => 'admitted',
-      (error: unknown) => error,
-    );
+    const reply = replyTo(receiver, source);
     await vi.advanceTimersByTimeAsync(99);
-    expect(read).not.toHaveBeenCalled();
     await vi.advanceTimersByTimeAsync(20);
-    const error = await outcome;
-    expect(error).toBeInstanceOf(DeadlineExceededError);
-    expect((error as Error).message).toMatch(/reading the body/);
-    control.deliver?.(bytes('{}'));
+    expect(await reply).toBe('503 dropped');
+    expect(String(errors[0])).toMatch(/reading the body did not finish within the ack deadline \(100 ms\)/);
+    control.deliver?.(bytes(JSON.stringify(buildWebhookEvent('i_ack'))));
     await vi.advanceTimersByTimeAsync(10);
-    expect(read).not.toHaveBeenCalled();
-    deadline.dispose();
+    expect(handled).not.toHaveBeenCalled();
   });
 });

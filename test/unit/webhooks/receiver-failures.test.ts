@@ -11,8 +11,11 @@ import type { BodySource } from '../../../src/webhooks/ingress.js';
 import { inMemoryTracing } from '../../otel.js';
 
 const headers = { 'content-type': 'application/json' };
-/** A body whose stream never ends (a sender that stopped sending). */
-const hung: BodySource = { form: 'stream', read: () => new Promise(() => {}) };
+/** A body whose stream never ends (a sender that stopped sending), read as the adapters read: until the deadline. */
+const hung: BodySource = {
+  form: 'stream',
+  read: (_limit, deadline) => new Promise((_resolve, reject) => deadline.bound(reject, 'reading the body')),
+};
 const throwingLogger = {
   debug() {},
   info() {},
