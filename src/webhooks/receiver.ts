@@ -1,8 +1,8 @@
 // The webhook receiver. A delivery is one async path, read top-down in `#deliver`:
-//   admit (ingress.ts: secret → content type → size → JSON → payload)
+//   admit (ingress.ts: secret → content type; the body read; size → JSON → payload)
 //   → the queue's add (queue/enqueue.ts), or the pipeline (pipeline.ts: claim → handlers → settle)
 //   → its result, and the reply an adapter sends (`replyTo`, here);
-// every wait raced against one ack deadline (deadline.ts). A job of `processor()` goes through the
+// every wait bounded by one ack deadline (deadline.ts). A job of `processor()` goes through the
 // same pipeline (queue/worker.ts). Adapters (adapters/) only translate a request into `reply()`'s
 // input and its reply into a response: every rule of what is answered lives here. The receiver
 // imports no adapter: a member that offers one (`nodeMiddleware()`, `fetchHandler`) loads it.
