@@ -3,15 +3,15 @@
 // against one deadline, and an answer leaves by then.
 //
 // One timer serves every delivery: it looks at the deadlines being waited on every SWEEP_MS while
-// there are any, and expires those that passed. A delivery costs an entry in a list, not a
+// there are any, and expires those that pass before it looks again: an answer leaves by the
+// deadline, at most SWEEP_MS before it on an idle loop. A delivery costs an entry in a list, not a
 // setTimeout and a clearTimeout of its own (that pair is a measurable share of a delivery's CPU:
 // docs/performance.md). The timer is not cleared when the last delivery is answered (under load that
 // happens between most deliveries): it looks once more, finds nothing and stops.
 //
 // A loop kept busy (a flood of deliveries) runs the timer late, and every deadline due meanwhile
-// with it. So each sweep notes how late it ran, and also expires the deadlines due before the next
-// sweep is likely to come (`lead`: a quarter of the deadline's time at most): under load an answer
-// leaves a little early rather than late; on an idle loop, never early, at most SWEEP_MS late.
+// with it. So each sweep notes how late it ran, and expires earlier by that much (`lead`: a quarter
+// of the deadline's time at most): under load an answer leaves a little early rather than late.
 // Those it expires early it expires after the I/O and timers already due (`soon`): a handler or a
 // store that finished while the loop was busy is heard before its delivery is given up on. A
 // lateness beyond MAX_LEAD_MS is a stall, a lost timer or a clock step, not a busy loop: it says
@@ -34,7 +34,7 @@ export class DeadlineExceededError extends FlashdutyError {
 DeadlineExceededError.prototype.name = 'DeadlineExceededError';
 
 /** How often the watched deadlines are looked at. */
-const SWEEP_MS = 10;
+const SWEEP_MS = 5;
 /** The most lateness taken for a busy loop's: beyond, a stall, a lost timer or a clock step. */
 const MAX_LEAD_MS = 250;
 /**
@@ -177,8 +177,11 @@ export class Deadline {
    * is likely to run; sweeps again in SWEEP_MS while some are left.
    */
   static #sweep(now = Date.now()): void {
+    // A sweep later than MAX_LEAD_MS ran after a stall, a lost timer or a clock step, not on a busy
+    // loop. The lead fades as sweeps run on time.
     const late = now - sweepDue;
     lead = sweepDue !== -Infinity && late > 0 && late <= MAX_LEAD_MS ? Math.max(late, lead / 2) : lead / 2;
+    if (lead < 1) lead = 0;
     // Due again from now on, before any expiry runs: a deadline that an expiry gets watched joins
     // this sweep (appended to the list it walks) instead of starting a sweep of its own over it.
     const due = (sweepDue = now + SWEEP_MS);
@@ -206,8 +209,11 @@ export class Deadline {
     }
   }
 
-  /** Whether it passes before the next sweep is likely to run (by the lead, a quarter of its time at most). */
+  /**
+   * Whether it passes before the next sweep is likely to run: within the sweep's interval, and on a
+   * busy loop the lead too (a quarter of its time at most).
+   */
   #dueBefore(now: number): boolean {
-    return this.#at - Math.min(lead, this.ms / 4) <= now;
+    return this.#at - Math.min(SWEEP_MS + lead, this.ms / 4) <= now;
   }
 }

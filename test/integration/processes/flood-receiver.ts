@@ -1,8 +1,9 @@
 // A receiver under a flood, for test/integration/stress/flood.test.ts: node:http + nodeMiddleware,
 // the default memory store, and handlers that take HOLD_MS (longer than the ack deadline, so every
 // delivery is answered at its deadline with its handlers still running). It measures each request
-// from its arrival (the server's 'request' event) to the moment its answer left (the response's
-// 'finish': the last byte handed to the kernel), or notes that it was dropped. `GET /stats` gives
+// from its arrival (the server's 'request' event) to the moment its answer left: when `res.end()`
+// returned, its bytes written to the socket (on loopback a small answer is written there and then;
+// 'finish' is only told a turn of the event loop later, and is measured too). `GET /stats` gives
 // those figures and forgets them. Config: ACK_MS and HOLD_MS in the environment. Prints `LISTENING <port>`.
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -15,17 +16,25 @@ receiver.on('event', () => new Promise((resolve) => setTimeout(resolve, holdMs))
 const middleware = receiver.nodeMiddleware();
 
 let answeredMs: number[] = [];
+let finishedMs: number[] = [];
 let statuses: Record<string, number> = {};
 const server = createServer((req, res) => {
   if (req.method === 'GET') {
-    res.end(JSON.stringify({ answeredMs, statuses }));
+    res.end(JSON.stringify({ answeredMs, finishedMs, statuses }));
     answeredMs = [];
+    finishedMs = [];
     statuses = {};
     return;
   }
   const arrived = performance.now();
-  res.on('finish', () => {
+  const end = res.end.bind(res);
+  res.end = ((...args: Parameters<typeof res.end>) => {
+    const ended = end(...args);
     answeredMs.push(performance.now() - arrived);
+    return ended;
+  }) as typeof res.end;
+  res.on('finish', () => {
+    finishedMs.push(performance.now() - arrived);
     statuses[res.statusCode] = (statuses[res.statusCode] ?? 0) + 1;
   });
   res.on('close', () => {
