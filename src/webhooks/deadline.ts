@@ -13,9 +13,11 @@
 // with it. So each sweep notes how late it ran, and expires earlier by that much (`lead`: a quarter
 // of the deadline's time at most): under load an answer leaves a little early rather than late.
 // Those it expires early it expires after the I/O and timers already due (`soon`): a handler or a
-// store that finished while the loop was busy is heard before its delivery is given up on. A
-// lateness beyond MAX_LEAD_MS is a stall, a lost timer or a clock step, not a busy loop: it says
-// nothing of the next sweep and is not taken as a lead.
+// store that finished while the loop was busy is heard before its delivery is given up on (not a
+// timer that came due while another timer's callback stalled the loop: Node's clock stands still
+// through its timers phase, and such a timer runs in the next turn, after them). A lateness
+// beyond MAX_LEAD_MS is a stall, a lost timer or a clock step, not a busy loop: it says nothing of
+// the next sweep and is not taken as a lead.
 //
 // The clock is Date's, the one fake timers fake along with setTimeout: a step of the wall clock
 // moves the deadlines in progress with it.

@@ -229,12 +229,24 @@ describe('Deadline: a stall, and timers replaced', () => {
       const busy = (ms: number) => {
         for (const end = Date.now() + ms; Date.now() < end;);
       };
+      const start = Date.now();
       const deadline = new Deadline(2_000);
-      // Work done at 1.65 s, while the loop is stalled from 1.56 s to 1.8 s (within what is taken for
-      // a busy loop's lateness): the first sweep after the stall may expire the deadline early, but
-      // only after the timers already due, the work's among them.
-      const work = new Promise<string>((resolve) => setTimeout(resolve, 1_650, 'done'));
-      setTimeout(() => busy(240), 1_560);
+      // The loop stalled from about 1.56 s to 1.8 s (within what is taken for a busy loop's
+      // lateness) by a callback of the check phase, as a handler called from I/O would (a stall in a
+      // timer's callback holds Node's clock for the rest of its timers phase: deadline.ts), and the
+      // work done during the stall: the first sweep after it may expire the deadline early, but
+      // only after the timers already due, the work's among them. The stall ends at 1.8 s however
+      // late it began (a loaded machine can run its timer late).
+      let finish!: (value: string) => void;
+      const work = new Promise<string>((resolve) => (finish = resolve));
+      setTimeout(
+        () =>
+          setImmediate(() => {
+            setTimeout(finish, 50, 'done'); // due after the sweep due now, and before the stall ends
+            busy(start + 1_800 - Date.now());
+          }),
+        1_560,
+      );
       expect(await deadline.byDeadline(work, 'given up')).toBe('done');
       deadline.dispose();
     },
