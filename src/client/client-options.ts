@@ -10,9 +10,9 @@
 
 import { ConfigError } from '../core/api-errors.js';
 import type { ValidateMode } from '../core/envelope-reader.js';
-import { closest } from '../internal/closest.js';
 import { readEnv } from '../internal/env.js';
 import type { Logger, LogLevel } from '../internal/logger.js';
+import { checkOptionKeys } from '../internal/options.js';
 import type { RateLimitOptions } from './rate-limiter.js';
 
 /** The public endpoint of the Flashduty Open API. */
@@ -150,18 +150,9 @@ const CALL_OPTION_NAMES = ['signal', 'timeout', 'maxRetries', 'headers', 'token'
 type UnlistedOfCalls = Exclude<keyof TokenRequestOptions, (typeof CALL_OPTION_NAMES)[number]>;
 const _everyCallOptionListed: [UnlistedOfCalls] extends [never] ? true : UnlistedOfCalls = true;
 
-/** Refuses a key of `options` that is not among `names`, with the one it was likely meant as. */
-function checkNames(options: object, names: readonly string[], of: string): void {
-  for (const name of Object.keys(options)) {
-    if (names.includes(name)) continue;
-    const near = closest(name, names);
-    throw new ConfigError(`${name}: not an option of ${of}${near ? ` (did you mean ${near}?)` : ''}`);
-  }
-}
-
 /** Refuses a key of `options` that is no option of the client, with the option it was likely meant as. */
 export function checkOptionNames(options: object): void {
-  checkNames(options, OPTION_NAMES, 'Flashduty');
+  checkOptionKeys(options, OPTION_NAMES, 'Flashduty');
 }
 
 /**
@@ -171,7 +162,7 @@ export function checkOptionNames(options: object): void {
  */
 export function checkCallOptions(options: RequestOptions | undefined): void {
   if (options === undefined) return;
-  checkNames(options, CALL_OPTION_NAMES, 'a call');
+  checkOptionKeys(options, CALL_OPTION_NAMES, 'a call');
   if (options.maxRetries !== undefined) checkWhole(options.maxRetries, 'maxRetries');
   if (options.timeout !== undefined) checkTimeout(options.timeout, 'timeout');
 }

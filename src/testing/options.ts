@@ -4,9 +4,8 @@
 // generator's state); there are 0 to 100 000 incidents; the clock starts at a valid time; agents and
 // skills have ids, an agent's once.
 
-import { closest } from '../internal/closest.js';
 import { ConfigError } from '../internal/flashduty-error.js';
-import { positiveWhole } from '../internal/options.js';
+import { checkOptionKeys, positiveWhole } from '../internal/options.js';
 import type { AgentSeed, SkillSeed } from './model/agents-and-skills.js';
 import type { RateLimits } from './rate-limit.js';
 
@@ -44,15 +43,6 @@ const _everyOptionListed: [Unlisted] extends [never] ? true : Unlisted = true;
 const MAX_INCIDENTS = 100_000;
 const MAX_SEED = 2 ** 32 - 1;
 
-/** Refuses names of `options` not in `known`, with the one likely meant. */
-function knownNames(options: object, known: readonly string[], owner: string): void {
-  for (const name of Object.keys(options)) {
-    if (known.includes(name)) continue;
-    const near = closest(name, known);
-    throw new ConfigError(`${name}: not an option of ${owner}${near ? ` (did you mean ${near}?)` : ''}`);
-  }
-}
-
 function wholeIn(value: unknown, name: string, min: number, max: number): void {
   if (!Number.isInteger(value) || (value as number) < min || (value as number) > max)
     throw new ConfigError(`${name}: expected a whole number from ${min} to ${max}, got ${String(value)}`);
@@ -74,7 +64,7 @@ function ids<T>(value: unknown, name: string, field: keyof T & string): void {
 export function checkMockOptions(options: unknown): MockServiceOptions {
   if (typeof options !== 'object' || options === null || Array.isArray(options))
     throw new ConfigError(`createMockService: expected an object of options, got ${JSON.stringify(options)}`);
-  knownNames(options, OPTION_NAMES, 'createMockService');
+  checkOptionKeys(options, OPTION_NAMES, 'createMockService');
   const given = options as MockServiceOptions;
   if (given.seed !== undefined) wholeIn(given.seed, 'seed', 0, MAX_SEED);
   if (given.incidents !== undefined) wholeIn(given.incidents, 'incidents', 0, MAX_INCIDENTS);
@@ -94,7 +84,7 @@ export function checkMockOptions(options: unknown): MockServiceOptions {
   if (given.rateLimits !== undefined && given.rateLimits !== false) {
     if (typeof given.rateLimits !== 'object' || given.rateLimits === null)
       throw new ConfigError(`rateLimits: expected false or { perSecond, perMinute }, got ${String(given.rateLimits)}`);
-    knownNames(given.rateLimits, ['perSecond', 'perMinute'], 'rateLimits');
+    checkOptionKeys(given.rateLimits, ['perSecond', 'perMinute'], 'rateLimits');
     for (const name of ['perSecond', 'perMinute'] as const) {
       const value = given.rateLimits[name];
       if (value !== undefined) positiveWhole(value, `rateLimits.${name}`);
