@@ -12,7 +12,7 @@ import { ConfigError } from '../core/api-errors.js';
 import type { ValidateMode } from '../core/envelope-reader.js';
 import { readEnv } from '../internal/env.js';
 import type { Logger, LogLevel } from '../internal/logger.js';
-import { checkOptionKeys } from '../internal/options.js';
+import { checkOptionKeys, type ListsEvery } from '../internal/options.js';
 import type { RateLimitOptions } from './rate-limiter.js';
 
 /** The public endpoint of the Flashduty Open API. */
@@ -140,15 +140,13 @@ const OPTION_NAMES = [
   'validate',
   'dangerouslyAllowBrowser',
 ] as const satisfies ReadonlyArray<keyof ClientOptions>;
-type Unlisted = Exclude<keyof ClientOptions, (typeof OPTION_NAMES)[number]>;
-const _everyOptionListed: [Unlisted] extends [never] ? true : Unlisted = true;
+const _everyOptionListed: ListsEvery<ClientOptions, typeof OPTION_NAMES> = true;
 
 /** Every option a call takes (the type below fails to compile when one is missing). */
 const CALL_OPTION_NAMES = ['signal', 'timeout', 'maxRetries', 'headers', 'token'] as const satisfies ReadonlyArray<
   keyof TokenRequestOptions
 >;
-type UnlistedOfCalls = Exclude<keyof TokenRequestOptions, (typeof CALL_OPTION_NAMES)[number]>;
-const _everyCallOptionListed: [UnlistedOfCalls] extends [never] ? true : UnlistedOfCalls = true;
+const _everyCallOptionListed: ListsEvery<TokenRequestOptions, typeof CALL_OPTION_NAMES> = true;
 
 /** Refuses a key of `options` that is no option of the client, with the option it was likely meant as. */
 export function checkOptionNames(options: object): void {

@@ -11,6 +11,14 @@ export function positiveWhole(value: number, name: string): number {
   return value;
 }
 
+/**
+ * `true` when `Names` lists every key of `T`, else the keys it misses: a constant of this type set
+ * to `true` fails to compile, naming them, when an option is added and not listed.
+ */
+export type ListsEvery<T, Names extends readonly PropertyKey[]> = [Exclude<keyof T, Names[number]>] extends [never]
+  ? true
+  : Exclude<keyof T, Names[number]>;
+
 /** Refuses a key of `options` that is not among `names`, with the one it was likely meant as. */
 export function checkOptionKeys(options: object, names: readonly string[], of: string): void {
   for (const name of Object.keys(options)) {

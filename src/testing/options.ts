@@ -5,7 +5,7 @@
 // skills have ids, an agent's once.
 
 import { ConfigError } from '../internal/flashduty-error.js';
-import { checkOptionKeys, positiveWhole } from '../internal/options.js';
+import { checkOptionKeys, type ListsEvery, positiveWhole } from '../internal/options.js';
 import type { AgentSeed, SkillSeed } from './model/agents-and-skills.js';
 import type { RateLimits } from './rate-limit.js';
 
@@ -37,8 +37,7 @@ const OPTION_NAMES = [
   'rateLimits',
   'maxBodyBytes',
 ] as const satisfies ReadonlyArray<keyof MockServiceOptions>;
-type Unlisted = Exclude<keyof MockServiceOptions, (typeof OPTION_NAMES)[number]>;
-const _everyOptionListed: [Unlisted] extends [never] ? true : Unlisted = true;
+const _everyOptionListed: ListsEvery<MockServiceOptions, typeof OPTION_NAMES> = true;
 
 const MAX_INCIDENTS = 100_000;
 const MAX_SEED = 2 ** 32 - 1;
