@@ -3,11 +3,12 @@
 // with its handlers still running. Measured at the server, from each request's arrival to the
 // moment its answer left, none dropped, none refused. `npm run stress` sends 3 000 at once, twice
 // to one process: the first flood meets code the JIT has not compiled yet and is held to
-// ackTimeoutMs + 100 ms (its slowest left 23–70 ms late in ten runs: the sender, the receiver and
+// ackTimeoutMs + 100 ms (its slowest left 16–70 ms late in sixteen runs: the sender, the receiver and
 // other tests share 2 cores, and the receiver waits for one), the second, the steady state, to
 // ackTimeoutMs + 50 ms. bench/flood.ts measures both with the receiver on a core of its own
 // (docs/performance.md). `npm test` sends 300, once, beside every other test, and holds them to
 // what the sender waits (2 s).
+import type { ChildProcess } from 'node:child_process';
 import { afterAll, expect, it } from 'vitest';
 import { flood, startFloodReceiver } from '../support/flood.js';
 import { stopChild } from '../support/lifetime.js';
@@ -17,7 +18,7 @@ const DELIVERIES = scale(300, 3_000);
 const ACK_MS = 1_500;
 /** The latest an answer may leave, flood by flood: in the stress run, cold then warm; beside other tests, the sender's 2 s. */
 const LATEST_MS = FULL ? [ACK_MS + 100, ACK_MS + 50] : [2_000];
-const children: Array<Awaited<ReturnType<typeof startFloodReceiver>>['child']> = [];
+const children: ChildProcess[] = [];
 afterAll(() => Promise.all(children.map((child) => stopChild(child))));
 
 it(
