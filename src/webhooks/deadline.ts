@@ -69,6 +69,8 @@ const soon: (run: () => void) => unknown =
  * One delivery's deadline: `race()` or `byDeadline()` each wait against it, `dispose()` once the
  * delivery is answered. A delivery's steps wait one at a time, so a deadline holds one wait: the
  * last one started (a wait started while another is open would leave that one to wait on its own).
+ * The one nesting (pipeline.ts: a wait for handlers, inside it a wait for the store's settlement of
+ * their claim) is sound for that reason: the outer wait's promise ends with the inner one.
  */
 export class Deadline {
   #at: number;
@@ -96,6 +98,11 @@ export class Deadline {
     clearTimeout(this.#timer);
     this.#timer = undefined;
     this.#watch();
+  }
+
+  /** Passed (and its wait ended), or disposed: a wait started now ends at once. */
+  get expired(): boolean {
+    return this.#expired;
   }
 
   /** Milliseconds left (0 once passed). */

@@ -2,8 +2,8 @@
 // (headers and a body in some form); else the refusal that answers it. Rules owned here, in order:
 // - The secret header is checked first, in constant time (401), before a byte of the body is read.
 // - The content type must be JSON (415), unless a framework parsed the body (then it was JSON).
-// - At most `maxBodyBytes` are read (413, and reading stops there); the receiver reads the body,
-//   between the two checks below, raced against its deadline.
+// - At most `maxBodyBytes` are read (413, and reading stops there), and only until the deadline: the
+//   receiver has the adapter's reader read the body between the two checks below.
 // - The bytes must be UTF-8 (400): ids that differ only in invalid bytes must not read as one.
 // - JSON nested at most MAX_JSON_DEPTH deep (400), checked before parsing (and for a body a framework
 //   parsed): deeper, a queue cannot store it (BullMQ's JSON.stringify overflows) and code that walks
@@ -23,7 +23,8 @@ export type HeadersLike = Headers | Record<string, string | string[] | undefined
 /**
  * Reads a body, up to `limit` bytes and until `deadline`: resolves with the bytes, or `'too-large'`
  * as soon as more arrived (reading stops there); rejects with what broke the read, or with the
- * deadline's error when it passed first (`deadline.bound`: the reader's own promise, raced).
+ * deadline's error when it passed first (the reader ends its own promise with it, through
+ * `deadline.bound`, and stops reading). Every adapter's reader keeps to this: nothing else bounds it.
  */
 export type BodyReader = (limit: number, deadline: Deadline) => Promise<Uint8Array | 'too-large'>;
 

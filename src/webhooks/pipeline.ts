@@ -214,6 +214,8 @@ export class Pipeline {
       if (this.#inFlight.get(keys.eventId) === running) this.#inFlight.delete(keys.eventId);
     };
     running.then(forget, forget);
+    // Still running at the deadline: accepted. Done before it, `running` ends by the deadline too
+    // (#finish waits for the settlement by it, starting the deadline's last wait).
     return run.deadline.byDeadline(running, ACCEPTED);
   }
 
@@ -255,7 +257,12 @@ export class Pipeline {
     if (token === undefined) return fate;
     const how = failure ? 'release' : 'complete';
     const settling = this.#settle(how, eventId, token);
-    return settling instanceof Promise ? this.#settled(settling, how, fate, eventId, token, event, run) : fate;
+    if (!(settling instanceof Promise)) return fate;
+    const settled = this.#settled(settling, how, fate, eventId, token, event, run);
+    // A delivery still waiting knows its fate now: it waits for the store by its deadline, no longer,
+    // and the settlement goes on. (Its handlers' wait, when they returned a promise, follows this one.)
+    if (!run.deadline || run.deadline.expired) return settled;
+    return run.deadline.byDeadline(settled, fate);
   }
 
   /** The store's completion or release of a claim: at once, or a promise (a failure at once as a rejection). */

@@ -49,6 +49,37 @@ function heldStore() {
   return store;
 }
 
+/**
+ * A state store whose claims answer at once (as a Redis that is up would, with a promise) and whose
+ * completions and releases wait until the test lets them through. `settled` lists those that landed.
+ */
+function slowSettleStore() {
+  const inner = new MemoryStateStore();
+  let open = () => {};
+  const gate = new Promise<void>((resolve) => (open = resolve));
+  const settled: string[] = [];
+  return {
+    settled,
+    letThrough: () => open(),
+    claim: async (request: ClaimRequest): Promise<Claim> => inner.claim(request),
+    complete: async (id: string, token: string) => {
+      await gate;
+      inner.complete(id, token);
+      settled.push(`complete ${id}`);
+    },
+    release: async (id: string, token: string) => {
+      await gate;
+      inner.release(id, token);
+      settled.push(`release ${id}`);
+    },
+    advance: async (scope: string, time: number, now: number) => inner.advance(scope, time, now),
+  };
+}
+
+function fail(): never {
+  throw new Error('the handler failed');
+}
+
 const servers: Server[] = [];
 afterEach(async () => {
   for (const server of servers.splice(0)) {
@@ -145,6 +176,77 @@ describe('the ack deadline', () => {
     });
     expect(result.error).toBe('ECONNRESET');
     expect(result.ms).toBeLessThan(1000);
+  });
+
+  it.each([
+    ['a synchronous handler succeeds', 'complete', () => {}],
+    ['a synchronous handler throws', 'release', fail],
+    ['an async handler succeeds', 'complete', async () => {}],
+    ['an async handler rejects', 'release', async () => fail()],
+  ] as const)(
+    'answers by the deadline when %s and the store is slow to settle the claim; the settlement still lands',
+    async (_, how, handler) => {
+      const store = slowSettleStore();
+      const receiver = new WebhookReceiver({ store, ackTimeoutMs: 200, logger: false });
+      receiver.on('error', () => {});
+      receiver.on('event', handler);
+      const url = await serve(receiver);
+      const event = buildWebhookEvent('i_new');
+      const answer = await post(url, JSON.stringify(event));
+      // What the handlers came to, told at the deadline: the store's settlement is bookkeeping.
+      expect(answer).toMatchObject({ status: how === 'complete' ? 200 : 500 });
+      expect(answer.ms).toBeLessThan(1000);
+      expect(store.settled).toEqual([]); // answered before the store settled
+      store.letThrough();
+      await vi.waitFor(() => expect(store.settled).toEqual([`${how} ${event.event_id}`]), { timeout: 5000 });
+    },
+    10_000,
+  );
+
+  it('cuts off a body that trickles in through fetchHandler, at the deadline, and cancels its stream', async () => {
+    const receiver = new WebhookReceiver({ ackTimeoutMs: 200, logger: false });
+    const handled: unknown[] = [];
+    receiver.on('event', (event) => void handled.push(event));
+    receiver.on('error', () => {});
+    const bytes = new TextEncoder().encode(JSON.stringify(buildWebhookEvent('i_new')));
+    let sent = 0;
+    let cancelled = false;
+    let timer: ReturnType<typeof setInterval> | undefined;
+    const body = new ReadableStream<Uint8Array>({
+      start(controller) {
+        timer = setInterval(() => {
+          if (sent >= bytes.length) {
+            clearInterval(timer);
+            return controller.close();
+          }
+          controller.enqueue(bytes.slice(sent, sent + 5));
+          sent += 5;
+        }, 50);
+      },
+      cancel() {
+        cancelled = true;
+        clearInterval(timer);
+      },
+    });
+    try {
+      const started = Date.now();
+      const response = await receiver.fetchHandler(
+        new Request('http://localhost/hook', {
+          method: 'POST',
+          headers: { 'Content-Type': 'application/json' },
+          body,
+          duplex: 'half',
+        } as RequestInit),
+      );
+      expect(response.status).toBe(503);
+      expect(await response.json()).toEqual({ outcome: 'rejected', reason: 'not recorded' });
+      expect(Date.now() - started).toBeLessThan(1000);
+      expect(sent).toBeLessThan(bytes.length);
+      await vi.waitFor(() => expect(cancelled).toBe(true), { timeout: 2000 });
+      expect(handled).toEqual([]);
+    } finally {
+      clearInterval(timer);
+    }
   });
 
   it('never answers duplicate for a claim held by another process at the deadline (it may have died)', async () => {
