@@ -137,6 +137,15 @@ export class Pipeline {
           // Held by another process, which may have died holding it: looked at again until the deadline.
           const slept = await deadline.byDeadline(sleep(CLAIM_POLL_MS), PASSED);
           if (slept === PASSED) return unrecorded(`event ${keys.eventId} is held by another process`);
+          continue;
+        }
+        default: {
+          // A store of the user's making answered what no store may: a failure, not a loop that spins.
+          const { status } = claim as { status: unknown };
+          return this.#storeFailed(
+            new FlashdutyError(`the state store answered a claim with status ${JSON.stringify(status)}`),
+            event,
+          );
         }
       }
     }
@@ -154,14 +163,16 @@ export class Pipeline {
     run: Run,
   ): Claim | Unclaimed | Promise<Claim | Unclaimed> {
     if (!this.#options.dedup) return this.#judge(keys, scope, run);
-    const claiming = this.#store.claim({
-      eventId: keys.eventId,
-      leaseMs: this.#options.leaseMs,
-      token: run.token,
-      scope,
-      eventTime: keys.eventTime,
-      now: Date.now(),
-    });
+    const claiming = native(
+      this.#store.claim({
+        eventId: keys.eventId,
+        leaseMs: this.#options.leaseMs,
+        token: run.token,
+        scope,
+        eventTime: keys.eventTime,
+        now: Date.now(),
+      }),
+    );
     const { deadline } = run;
     if (!deadline || !(claiming instanceof Promise)) return claiming;
     return deadline.race(claiming, 'the state store').catch((error: unknown) => {
@@ -178,7 +189,7 @@ export class Pipeline {
   /** Without dedup: each delivery its own, only judged against its scope's watermark. */
   async #judge(keys: DeliveryKeys, scope: string | undefined, run: Run): Promise<Claim | Unclaimed> {
     if (scope === undefined) return UNCLAIMED;
-    const fresh = this.#store.advance(scope, keys.eventTime, Date.now());
+    const fresh = native(this.#store.advance(scope, keys.eventTime, Date.now()));
     const judged =
       run.deadline && fresh instanceof Promise ? await run.deadline.race(fresh, 'the state store') : await fresh;
     return judged ? UNCLAIMED : STALE_CLAIM;
@@ -268,7 +279,7 @@ export class Pipeline {
   /** The store's completion or release of a claim: at once, or a promise (a failure at once as a rejection). */
   #settle(how: 'complete' | 'release', eventId: string, token: string): void | Promise<void> {
     try {
-      return this.#store[how](eventId, token);
+      return native(this.#store[how](eventId, token));
     } catch (error) {
       return rejection(error);
     }
@@ -345,6 +356,17 @@ const STALE_CLAIM: Claim = { status: 'stale' };
 /** What a wait raced against the deadline gives when the deadline came first. */
 const PASSED = Symbol('the deadline passed');
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+/**
+ * A store's answer, a promise of another library or realm made a native one: the steps tell an answer
+ * given at once from one to wait for with `instanceof Promise`.
+ */
+function native<T>(answer: T | PromiseLike<T>): T | Promise<T> {
+  if (answer instanceof Promise) return answer;
+  return typeof (answer as PromiseLike<T> | null | undefined)?.then === 'function'
+    ? Promise.resolve(answer)
+    : (answer as T);
+}
 
 /** A promise rejected with `error`. */
 async function rejection(error: unknown): Promise<never> {

@@ -1,6 +1,7 @@
 // The pipeline: an event's fate from its claim to its settled claim, for a delivery (with its
 // deadline) and a job (with its token). A MemoryStateStore, or one made to fail or wait; handlers
 // recorded; the fake clock, so a deadline or a retry wait passes without real time.
+import { runInNewContext } from 'node:vm';
 import { describe, expect, it, onTestFinished, vi } from 'vitest';
 import { buildWebhookEvent } from '../../../src/testing/index.js';
 import { Deadline } from '../../../src/webhooks/deadline.js';
@@ -305,5 +306,58 @@ describe('Pipeline, for a job (its token, no deadline)', () => {
     expect(await pipeline.run(event, keysOf(event), { token: 'fd-job' })).toMatchObject({ outcome: 'failed' });
     await vi.advanceTimersByTimeAsync(60_000);
     expect(releases).toBe(1);
+  });
+});
+
+describe("Pipeline, with a store of the user's making", () => {
+  /** A promise of another library: a thenable, not `instanceof Promise`. */
+  const foreign = <T>(value: T | Promise<T>): PromiseLike<T> => {
+    const inner = Promise.resolve(value);
+    return { then: (onFulfilled, onRejected) => inner.then(onFulfilled, onRejected) };
+  };
+
+  it.each([
+    ['another library', foreign],
+    ['another realm', <T>(value: T) => runInNewContext('Promise.resolve(value)', { value }) as Promise<T>],
+  ])("waits for a store's answers made by %s, as for its own promises", async (_, wrap) => {
+    const memory = new MemoryStateStore();
+    const settled: string[] = [];
+    const store = {
+      claim: (request: ClaimRequest) => wrap(memory.claim(request)),
+      complete: (id: string, token: string) =>
+        wrap(undefined).then(() => {
+          memory.complete(id, token);
+          settled.push(`complete ${id}`);
+        }),
+      release: (id: string, token: string) => wrap(memory.release(id, token)),
+      advance: (scope: string, time: number, now: number) => wrap(memory.advance(scope, time, now)),
+    } as unknown as StateStore; // what a user's store built on such a library looks like at run time
+    const { pipeline, handlers } = setup({ store });
+    const seen: string[] = [];
+    handlers.on('event', (event: unknown) => void seen.push((event as { event_id: string }).event_id));
+    const event = buildWebhookEvent('i_new');
+    expect(await deliver(pipeline, event)).toEqual({ outcome: 'accepted' });
+    expect(settled).toEqual([`complete ${event.event_id}`]); // answered once the completion landed
+    expect(await deliver(pipeline, event)).toEqual({ outcome: 'duplicate' });
+    expect(seen).toEqual([event.event_id]);
+  });
+
+  it('takes a claim status no store may answer for a failure of the store, at once', async () => {
+    const memory = new MemoryStateStore();
+    let claims = 0;
+    const store: StateStore = {
+      claim: () => {
+        claims++;
+        return { status: 'reserved' } as unknown as ReturnType<StateStore['claim']>;
+      },
+      complete: (id, token) => memory.complete(id, token),
+      release: (id, token) => memory.release(id, token),
+      advance: (scope, time, now) => memory.advance(scope, time, now),
+    };
+    const { pipeline, told } = setup({ store });
+    const event = buildWebhookEvent('i_new');
+    expect(await deliver(pipeline, event)).toMatchObject({ outcome: 'unrecorded' });
+    expect(claims).toBe(1);
+    expect(told).toEqual(['error the state store answered a claim with status "reserved"']);
   });
 });
