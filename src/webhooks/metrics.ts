@@ -3,7 +3,7 @@
 //                                       stale, rejected, unrecorded) and event type
 //   flashduty.webhook.handler.duration  histogram, s: one event's handlers, `error.type` when they failed
 //   flashduty.webhook.jobs              counter: every job of `processor()` by its outcome (rejected:
-//                                       a handler failed) and event type
+//                                       a handler failed, or the job is no delivery) and event type
 //   flashduty.webhook.queue.wait        histogram, s: from the handoff (the reply) to the job's first start
 // Each instrument has a description and a unit, and every attribute a bounded set of values,
 // whatever a sender sends: the event type is one the SDK knows, else `_OTHER`; the recording

@@ -43,7 +43,7 @@ export interface JobResult {
   outcome: 'accepted' | 'duplicate' | 'stale';
 }
 
-/** What became of a job, in the words its span and metric use (`rejected`: a handler failed). */
+/** What became of a job, in the words its span and metric use (`rejected`: a handler failed, or it is no delivery). */
 type JobRun = Traced;
 
 /** Longest wait between starts of a job whose store call failed. */
@@ -64,7 +64,7 @@ export async function processJob(
   return endJob(job, token, run);
 }
 
-/** One job through the pipeline: what became of it. Throws for a job that is not a delivery. */
+/** One job through the pipeline: what became of it (rejected with BullMQ's `UnrecoverableError` when it is no delivery). */
 async function runJob(job: WebhookJob, read: PayloadReader, pipeline: Pipeline): Promise<JobRun> {
   const delivery = read(job.data);
   if (!delivery.ok) {
@@ -73,7 +73,7 @@ async function runJob(job: WebhookJob, read: PayloadReader, pipeline: Pipeline):
       `job ${String(job.id)} is not a webhook delivery: ${path ? `${path}: ` : ''}${message}`,
     );
     error.name = 'UnrecoverableError'; // BullMQ's marker for "do not retry"
-    throw error;
+    return { outcome: 'rejected', error };
   }
   const { event, keys } = delivery;
   if ((job.attemptsStarted ?? (job.attemptsMade ?? 0) + 1) <= 1 && job.timestamp !== undefined)

@@ -2,13 +2,16 @@
 // run through the pipeline, its fate made the job's result (resolved, rejected with the handler's
 // error, or moved to the delayed set without an attempt when the store failed). Jobs are objects of
 // BullMQ's shape; the real BullMQ runs in test/integration/webhooks (queue, store-outage, fresh-once).
-import { describe, expect, it } from 'vitest';
+import { metrics } from '@opentelemetry/api';
+import { MeterProvider } from '@opentelemetry/sdk-metrics';
+import { describe, expect, it, onTestFinished } from 'vitest';
 import { buildWebhookEvent } from '../../../../src/testing/index.js';
 import { FlashdutyError } from '../../../../src/index.js';
 import { Handlers } from '../../../../src/webhooks/handlers.js';
 import { MemoryStateStore, readDefaultPayload, type WebhookJob } from '../../../../src/webhooks/index.js';
 import { Pipeline } from '../../../../src/webhooks/pipeline.js';
 import { processJob } from '../../../../src/webhooks/queue/worker.js';
+import { OnDemandMetricReader } from '../../../otel.js';
 
 const event = buildWebhookEvent('i_new');
 
@@ -34,6 +37,20 @@ describe('processJob', () => {
       name: 'UnrecoverableError',
       message: expect.stringMatching(/^job fd-1 is not a webhook delivery: event_id:/),
     });
+  });
+
+  it('counts a job that is not a delivery, as rejected', async () => {
+    const reader = new OnDemandMetricReader();
+    metrics.setGlobalMeterProvider(new MeterProvider({ readers: [reader] }));
+    onTestFinished(() => metrics.disable());
+    await processJob(job({ not: 'a delivery' }), 'token', readDefaultPayload, pipeline()).catch(() => {});
+    const { resourceMetrics } = await reader.collect();
+    const jobs = resourceMetrics.scopeMetrics
+      .flatMap((scope) => scope.metrics)
+      .find((metric) => metric.descriptor.name === 'flashduty.webhook.jobs');
+    expect(jobs?.dataPoints.map((point) => [point.attributes['flashduty.webhook.outcome'], point.value])).toEqual([
+      ['rejected', 1],
+    ]);
   });
 
   it('resolves accepted, duplicate and stale with the outcome (kept by BullMQ as the return value)', async () => {
