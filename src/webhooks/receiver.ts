@@ -221,7 +221,15 @@ export class WebhookReceiver {
     });
     const web = loader(() => import('./adapters/fetch.js'));
     this.fetchHandler = async (request) => {
-      const adapter = web.value ?? (await web());
+      let adapter: typeof import('./adapters/fetch.js');
+      try {
+        adapter = web.value ?? (await web());
+      } catch (error) {
+        // Its code could not load (the next request tries again): told to 'error', answered 503.
+        this.#handlers.emit('error', error);
+        const { status, headers, body } = replyTo(notRecorded(error));
+        return new Response(body, { status, headers });
+      }
       return adapter.responseOf(await this.reply(adapter.requestOf(request)));
     };
   }
