@@ -79,7 +79,10 @@ type Unclaimed = typeof UNCLAIMED;
 /** Records a run of an event's handlers (metrics.ts); none without a meter provider. */
 type HandlerTimer = ReturnType<typeof handlerTimer>;
 
-/** How often a delivery looks again at a claim another process holds. */
+/**
+ * How often a delivery looks again at a claim another process holds: a few dozen looks within the
+ * deadline, so that a claim released there is taken within a store's round trip or two of it.
+ */
 const CLAIM_POLL_MS = 25;
 
 export class Pipeline {
@@ -197,7 +200,8 @@ export class Pipeline {
 
   /**
    * Runs the handlers, then settles the claim (with its `token`). Handlers that returned no promise
-   * are done, and the claim is settled at once. Ones still running are waited for until the
+   * (one synchronous handler: several always give one, Handlers.call) are done, and the claim is
+   * settled at once. Ones still running are waited for until the
    * deadline (a delivery: still running then, accepted), a concurrent duplicate waiting on them
    * meanwhile, or until they are done (a job).
    */

@@ -1,6 +1,6 @@
 // A claim's settlement (complete or release) that the store refused, tried again until the store
-// takes it, as a store restarts: about 30 s in all. Loaded with the first such failure (the pipeline
-// settles a claim in one call otherwise).
+// takes it, as a store restarts: about 30 s in all (the pipeline settles a claim in one call
+// otherwise).
 
 /** The waits before each try, in ms: about 30 s in all. */
 const DELAYS_MS = [50, 100, 200, 400, 800, 1600, 3200, 6400, 6400, 6400, 6400];

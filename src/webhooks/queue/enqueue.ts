@@ -91,6 +91,8 @@ export async function enqueue(queue: WebhookQueue, job: JobToAdd, replicas: numb
   await deadline.race(Promise.resolve(queue.add(job.name, job.data, options)), 'the queue');
   if (replicas === NO_REPLICAS) return;
   const connection = await deadline.race(primaryOf(queue), 'the queue');
+  // WAIT's own timeout, a little inside the deadline: its answer (how many replicas hold the job)
+  // then comes back before the race gives up on it, and says which replicas were missing.
   const ms = Math.max(1, Math.floor(deadline.remaining) - 5);
   const acked = Number(await deadline.race(Promise.resolve(connection.call('WAIT', replicas, ms)), 'the queue'));
   if (acked < replicas) {

@@ -10,7 +10,7 @@
 // one key per event, so a delivery costs three Map lookups and two stores, all but one of them on
 // a key just touched. A claim never completed (a handler that hangs) goes with its generation. An
 // event is judged fresh or stale once, when first claimed (store.ts): a pending claim is always of a
-// fresh event (a stale one is recorded as done at once), and a released one is marked as such, so a
+// fresh event (a stale one is recorded as stale at once), and a released one is marked as such, so a
 // claim taken again (a retry after a failure, a lapsed lease) keeps the verdict.
 
 import { positiveWhole } from '../../internal/options.js';

@@ -32,7 +32,7 @@ export interface RedisStateStoreOptions {
 // (not judged yet: on a Cluster whose prefix has no hash tag, the watermark lies in another slot and
 // is judged by a second script). Every state lives for the TTL, so a lapsed claim keeps its verdict.
 // Lua functions the scripts are made of, so that every script reads a key the same way.
-// claim: 'done', 'pending' or 'claimed', and whether it was judged fresh before.
+// claim: 'done', 'stale', 'pending' or 'claimed', and whether it was judged fresh before.
 const CLAIM_FN = `
 local function holder(v)
   return string.sub(v, string.find(v, ':', 3, true) + 1)

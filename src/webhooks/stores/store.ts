@@ -35,7 +35,7 @@ export type Claim =
   | { status: 'claimed'; token: string; superseded: boolean }
   /** Older than an event already accepted in its scope: recorded, so its retries are told so too. */
   | { status: 'stale' }
-  /** Already processed (or dropped as stale): a duplicate. */
+  /** Already processed: a duplicate. */
   | { status: 'done' }
   /** Another delivery is processing it right now. */
   | { status: 'pending' };

@@ -10,8 +10,6 @@ import type { DeliveryKeys } from '../../../src/webhooks/payload.js';
 import { type Fate, Pipeline, type PipelineOptions } from '../../../src/webhooks/pipeline.js';
 import { type ClaimRequest, MemoryStateStore, type StateStore } from '../../../src/webhooks/index.js';
 import { leaveFakeClock } from '../../helpers.js';
-// Loaded now, as a receiver that met a refusing store before would have it: the waits below are the clock's alone.
-import '../../../src/webhooks/settle-again.js';
 
 function fakeClock(): void {
   vi.useFakeTimers();
