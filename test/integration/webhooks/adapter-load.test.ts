@@ -1,9 +1,12 @@
-// receiver.nodeMiddleware() loads the node adapter (its own chunk in dist/: adapters import the
-// receiver, never the other way). A deployment that
-// lacks that file, for a moment or for good: the request's connection is closed (the sender retries
-// a closed connection, never an HTTP error) and the failure goes to 'error'; once the file is back,
-// the next request loads it and is answered. The built package, copied, in a child process.
+// receiver.nodeMiddleware() and receiver.fetchHandler load their adapter (its own chunk in dist/:
+// adapters import the receiver, never the other way). A deployment that lacks that file, for a
+// moment or for good: the failure goes to 'error', and the request is answered as a delivery not
+// recorded (the node path closes its connection: the sender retries a closed connection, never an
+// HTTP error; fetchHandler answers 503, never rejects for its framework to answer 500); once the
+// file is back, the next request loads it and is answered. The built package, copied; the node
+// server in a child process.
 import { cpSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { pathToFileURL } from 'node:url';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
@@ -52,4 +55,34 @@ it("closes the connection while the adapter's file is missing, tells why, and an
   } finally {
     child.kill('SIGKILL');
   }
+});
+
+it("answers 503 through fetchHandler while its adapter's file is missing, tells why, and answers once it is back", async () => {
+  const fetchChunk = readdirSync(path.join(dir, 'dist')).find(
+    (file) =>
+      file.endsWith('.js') && readFileSync(path.join(dir, 'dist', file), 'utf8').includes('function responseOf(reply)'),
+  ) as string;
+  const file = path.join(dir, 'dist', fetchChunk);
+  const { WebhookReceiver } = (await import(
+    pathToFileURL(path.join(dir, 'dist/webhooks/index.js')).href
+  )) as typeof import('../../../src/webhooks/index.js');
+  const receiver = new WebhookReceiver({ logger: false });
+  const errors: string[] = [];
+  receiver.on('error', (error) => void errors.push(String(error)));
+  const send = () => {
+    const delivery = buildDelivery(buildWebhookEvent('i_ack'));
+    return receiver.fetchHandler(delivery.request('http://localhost/hooks'));
+  };
+  renameSync(file, `${file}.away`);
+  try {
+    const refused = await send();
+    expect(refused.status).toBe(503);
+    expect(await refused.json()).toEqual({ outcome: 'rejected', reason: 'not recorded' });
+    expect(errors).toEqual([expect.stringContaining(fetchChunk)]);
+  } finally {
+    renameSync(`${file}.away`, file);
+  }
+  const answered = await send();
+  expect(answered.status).toBe(200);
+  expect(await answered.json()).toEqual({ outcome: 'accepted' });
 });
