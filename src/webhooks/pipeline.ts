@@ -51,7 +51,10 @@ export type Fate =
   | { outcome: 'failed' | 'unrecorded'; error: unknown };
 
 /** How one event is run: a delivery (with its deadline) or a queue job (with its own token). */
-export type Run = { deadline: Deadline; token?: undefined } | { deadline?: undefined; token: string };
+export type Run =
+  | { deadline: Deadline; token?: undefined; judgedFresh?: undefined }
+  /** `judgedFresh`: an earlier attempt of the job ran its handlers (so its claim judged it fresh). */
+  | { deadline?: undefined; token: string; judgedFresh?: boolean };
 
 /** The rules of the steps, from the receiver's options. */
 export interface PipelineOptions {
@@ -171,6 +174,7 @@ export class Pipeline {
         eventId: keys.eventId,
         leaseMs: this.#options.leaseMs,
         token: run.token,
+        judgedFresh: run.judgedFresh,
         scope,
         eventTime: keys.eventTime,
         now: Date.now(),

@@ -64,6 +64,24 @@ export function describeStateStore(name: string, make: () => StateStore): void {
       expect(await claim({ eventId, token: 'job-1' })).toMatchObject({ status: 'claimed', token: 'job-1' });
     });
 
+    it('claims fresh what the claimant says was judged fresh before, even with its verdict gone (a job retried after the TTL)', async () => {
+      const scope = `incident:${unique('inc')}`;
+      expect(await claim({ eventId: unique('newer'), scope, eventTime: NOW - 1_000 })).toMatchObject({
+        status: 'claimed',
+      });
+      // An id this store no longer holds (its TTL passed), older than the watermark: judged anew, stale...
+      expect(await claim({ eventId: unique('forgotten'), scope, eventTime: NOW - 2_000 })).toEqual({ status: 'stale' });
+      // ...unless an earlier claim judged it fresh: claimed, told a newer event was accepted meanwhile.
+      const retried = unique('retried');
+      const claimed = await claim({ eventId: retried, scope, eventTime: NOW - 2_000, token: 'job', judgedFresh: true });
+      expect(claimed).toEqual({ status: 'claimed', token: 'job', superseded: true });
+      // Its release keeps it fresh, as any claim judged fresh.
+      await store.release(retried, 'job');
+      expect(await claim({ eventId: retried, scope, eventTime: NOW - 2_000, token: 'job' })).toMatchObject({
+        status: 'claimed',
+      });
+    });
+
     it('judges an event older than its scope’s watermark stale once, and records it so: its retries are stale too', async () => {
       const scope = `incident:${unique('inc')}`;
       const newer = unique('newer');

@@ -78,7 +78,11 @@ async function runJob(job: WebhookJob, read: PayloadReader, pipeline: Pipeline):
   const { event, keys } = delivery;
   if ((job.attemptsStarted ?? (job.attemptsMade ?? 0) + 1) <= 1 && job.timestamp !== undefined)
     recordQueueWait(Math.max(0, Date.now() - job.timestamp) / 1000, keys.eventType);
-  const fate = await pipeline.run(event, keys, { token: job.id ?? jobIdFor(keys.eventId) });
+  // An attempt that failed ran the handlers, so its claim judged the event fresh (a stale event
+  // completes its job, and a wait for the store uses no attempt): fresh for this one too, even once
+  // the store's TTL has dropped that verdict (a job retried from the failed set a day later).
+  const judgedFresh = (job.attemptsMade ?? 0) > 0;
+  const fate = await pipeline.run(event, keys, { token: job.id ?? jobIdFor(keys.eventId), judgedFresh });
   switch (fate.outcome) {
     case 'failed':
       return { outcome: 'rejected', error: fate.error, event };

@@ -90,10 +90,10 @@ export class MemoryStateStore implements StateStore {
     return this.#ids.bytes + this.#watermarks.bytes;
   }
 
-  claim({ eventId, leaseMs, token = claimToken(), scope, eventTime, now }: ClaimRequest): Claim {
+  claim({ eventId, leaseMs, token = claimToken(), scope, eventTime, now, judgedFresh }: ClaimRequest): Claim {
     const entry = this.#ids.get(eventId);
-    // Judged before: a released claim, or a pending one (lapsed, or this token's own).
-    let judged = false;
+    // Judged before: a released claim, or a pending one (lapsed, or this token's own), or as the claimant says.
+    let judged = judgedFresh === true;
     if (typeof entry === 'number') {
       if (entry > now) return DONE;
       judged = entry === RELEASED;

@@ -64,7 +64,8 @@ local function advance(key, time, now, ttlMs)
 end`;
 
 // KEYS[1] event key, KEYS[2] its scope's watermark (one slot on a Cluster; none: not judged here);
-// ARGV: token, lease end, now, event time, ttl ms, and `later` when the watermark is judged apart.
+// ARGV: token, lease end, now, event time, ttl ms, `later` when the watermark is judged apart, and
+// `1` when the claimant says an earlier claim judged it fresh (a job's next attempt).
 // Returns { status, superseded, judged before }: a first claim judged stale is recorded as stale.
 const CLAIM = /* @__PURE__ */ new LuaScript(
   CLAIM_FN,
@@ -72,6 +73,7 @@ const CLAIM = /* @__PURE__ */ new LuaScript(
   `
 local status, judged = claim(KEYS[1], ARGV[1], ARGV[3])
 if status ~= 'claimed' then return { status, 0, 0 } end
+if ARGV[7] == '1' then judged = 1 end
 local superseded = 0
 if KEYS[2] then
   local fresh = advance(KEYS[2], ARGV[4], ARGV[3], ARGV[5])
@@ -145,7 +147,15 @@ export class RedisStateStore implements StateStore {
    * One script where the event's key and its watermark lie in one slot; else (a Cluster without a
    * hash tag in the prefix) the claim, then the watermark, then the verdict, one script each.
    */
-  async claim({ eventId, leaseMs, token = claimToken(), scope, eventTime, now }: ClaimRequest): Promise<Claim> {
+  async claim({
+    eventId,
+    leaseMs,
+    token = claimToken(),
+    scope,
+    eventTime,
+    now,
+    judgedFresh,
+  }: ClaimRequest): Promise<Claim> {
     const key = this.#key(eventId);
     const args = [
       token,
@@ -156,11 +166,8 @@ export class RedisStateStore implements StateStore {
     ];
     const apart = scope !== undefined && !this.#oneSlot;
     const keys = scope === undefined || apart ? [key] : [key, this.keyPrefix + scope];
-    const [status, superseded, judged] = (await CLAIM.run(this.#run, keys, apart ? [...args, 'later'] : args)) as [
-      unknown,
-      unknown,
-      unknown,
-    ];
+    args.push(apart ? 'later' : '', judgedFresh === true ? '1' : '0');
+    const [status, superseded, judged] = (await CLAIM.run(this.#run, keys, args)) as [unknown, unknown, unknown];
     if (status !== 'claimed') return status === 'done' ? DONE : status === 'stale' ? STALE : PENDING;
     if (!apart) return { status, token, superseded: Number(superseded) === 1 };
     const fresh = await this.advance(scope, eventTime, now);

@@ -24,6 +24,12 @@ export interface ClaimRequest {
   eventTime: number;
   /** The receiver's clock (Unix ms): a watermark never moves past it. */
   now: number;
+  /**
+   * An earlier claim judged the event fresh (a job's attempt after a failed one): it is claimed fresh
+   * even when the store no longer holds that verdict (its TTL passed), never recorded stale;
+   * `superseded` still says whether a newer event was accepted in its scope.
+   */
+  judgedFresh?: boolean | undefined;
 }
 
 /** What a store says to "may I process this event?". */

@@ -63,6 +63,19 @@ describe('processJob', () => {
     expect(await processJob(job(older, { id: 'fd-3' }), 'token', readDefaultPayload, p)).toEqual({ outcome: 'stale' });
   });
 
+  it('runs the handlers of a job retried after a failed attempt, even once the store forgot its verdict', async () => {
+    const handlers = new Handlers(false);
+    const seen: string[] = [];
+    handlers.on('event', (e: unknown) => void seen.push((e as { event_id: string }).event_id));
+    const p = pipeline(new MemoryStateStore(), handlers);
+    expect(await processJob(job(event), 'token', readDefaultPayload, p)).toEqual({ outcome: 'accepted' });
+    // An older event of the incident whose first attempt failed a day ago: the store holds nothing of it.
+    const older = buildWebhookEvent('i_ack', { incident: event.incident, event_time: event.event_time - 1 });
+    const retried = job(older, { id: 'fd-retried', attemptsMade: 1, attemptsStarted: 2 });
+    expect(await processJob(retried, 'token', readDefaultPayload, p)).toEqual({ outcome: 'accepted' });
+    expect(seen).toEqual([event.event_id, older.event_id]);
+  });
+
   it("rejects with the handler's own error, so that BullMQ retries the job", async () => {
     const handlers = new Handlers(false);
     handlers.on('event', () => {
