@@ -1,7 +1,10 @@
 // What a delivery must be before the receiver takes it, read from what an adapter hands over
 // (headers and a body in some form); else the refusal that answers it. Rules owned here, in order:
 // - The secret header is checked first, in constant time (401), before a byte of the body is read.
-// - The content type must be JSON (415), unless a framework parsed the body (then it was JSON).
+// - The content type must be JSON (415); a body a framework parsed may come without one (`receive()`
+//   of an object), but not with another (a form a framework parsed is no delivery), nor with a
+//   Content-Length over `maxBodyBytes` (413, as its bytes would have been). The 415's reason names
+//   the media type, cut short: an answer never grows with what the sender sends.
 // - At most `maxBodyBytes` are read (413, and reading stops there), and only until the deadline: the
 //   receiver has the adapter's reader read the body between the two checks below.
 // - The bytes must be UTF-8 (400): ids that differ only in invalid bytes must not read as one.
@@ -68,10 +71,11 @@ export function refuseUnread(
 ): Admission | undefined {
   if (rules.secret && !secretMatches(rules.secret, headerOf(headers, rules.secret.header)))
     return refuse(401, `missing or wrong ${rules.secret.header} header`);
-  if (source.form === 'parsed') return undefined; // a framework parsed it: it was JSON
   const contentType = headerOf(headers, 'content-type');
-  if (!isJsonContentType(contentType))
-    return refuse(415, contentType ? `content type ${contentType} is not JSON` : 'no Content-Type header');
+  if (source.form !== 'parsed' || contentType !== undefined)
+    if (!isJsonContentType(contentType)) return notJson(contentType);
+  if (source.form === 'parsed' && Number(headerOf(headers, 'content-length')) > rules.maxBodyBytes)
+    return tooLarge(rules);
   return undefined;
 }
 
@@ -111,11 +115,14 @@ export function headerOf(headers: HeadersLike | undefined, name: string): string
   return Array.isArray(value) ? value.join(', ') : value;
 }
 
-/** `application/json`, or any `+json` type, with or without parameters. */
+/**
+ * `application/json`, or any `+json` type, with or without parameters. Of a header sent twice (which
+ * `Headers` joins with a comma), the first, as node:http keeps it.
+ */
 export function isJsonContentType(value: string | undefined): boolean {
   if (!value) return false;
   if (value === 'application/json') return true; // what the sender sends
-  const type = value.split(';')[0]?.trim().toLowerCase() ?? '';
+  const type = mediaType(value).toLowerCase();
   return type === 'application/json' || /^application\/[\w.+-]+\+json$/.test(type);
 }
 
@@ -132,6 +139,21 @@ function readPayload(rules: IngressRules, body: unknown): Admission {
   const { path, message } = read.problem;
   return refuse(400, `invalid payload${path ? ` at ${path}` : ''}: ${message}`);
 }
+
+/** The media type of a Content-Type (its first, if joined), without parameters. */
+function mediaType(contentType: string): string {
+  return contentType.split(/[;,]/)[0]?.trim() ?? '';
+}
+
+/** 415, naming the media type (at most MAX_NAMED characters of it). */
+function notJson(contentType: string | undefined): Admission {
+  if (!contentType) return refuse(415, 'no Content-Type header');
+  const type = mediaType(contentType);
+  return refuse(415, `content type ${type.length > MAX_NAMED ? `${type.slice(0, MAX_NAMED)}…` : type} is not JSON`);
+}
+
+/** The most characters of a sender's header an answer names. */
+const MAX_NAMED = 100;
 
 function tooLarge(rules: IngressRules): Admission {
   return refuse(413, `body over ${rules.maxBodyBytes} bytes`);

@@ -225,3 +225,27 @@ describe('a delivery the receiver cannot record in time', () => {
     }
   });
 });
+
+describe('a body parser in front of nodeMiddleware() (Express 5)', () => {
+  it('answers what the receiver answers without one: a form is 415, a body over maxBodyBytes 413', async () => {
+    const receiver = new WebhookReceiver({ maxBodyBytes: 2000 });
+    const app = express();
+    app.post(PATH, express.urlencoded({ extended: false }), express.json({ limit: '1mb' }), receiver.nodeMiddleware());
+    const server = await listening(createServer(app));
+    try {
+      const form = await post(server.url, 'event_id=e1&event_type=i_new', {
+        'Content-Type': 'application/x-www-form-urlencoded',
+      });
+      expect(form).toMatchObject({ status: 415 });
+      expect(JSON.parse(form.body)).toEqual({
+        outcome: 'rejected',
+        reason: 'content type application/x-www-form-urlencoded is not JSON',
+      });
+      const big = buildWebhookEvent('i_comm', { incident: { description: 'x'.repeat(5000) } });
+      expect((await deliver(server.url, big, {})).status).toBe(413);
+      expect((await deliver(server.url, buildWebhookEvent('i_new'), {})).status).toBe(200);
+    } finally {
+      await server.close();
+    }
+  });
+});

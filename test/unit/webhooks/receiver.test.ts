@@ -154,6 +154,31 @@ describe('WebhookReceiver.receive', () => {
     expect(result.reason).toContain(`at ${path}:`);
   });
 
+  it('names a content type cut short, and takes the first of one sent twice, as node:http keeps it', async () => {
+    const receiver = new WebhookReceiver();
+    const long = await receive(receiver, example, { contentType: `text/${'a'.repeat(3000)}; x=${'b'.repeat(3000)}` });
+    expect(long).toMatchObject({ status: 415, reason: `content type text/${'a'.repeat(95)}… is not JSON` });
+    expect(
+      (await receive(receiver, buildWebhookEvent('i_new'), { contentType: 'application/json, application/json' }))
+        .status,
+    ).toBe(200);
+    expect((await receive(receiver, example, { contentType: 'text/plain, application/json' })).status).toBe(415);
+  });
+
+  it('refuses a body a framework parsed from another content type (415) or over maxBodyBytes by its Content-Length (413)', async () => {
+    const receiver = new WebhookReceiver({ maxBodyBytes: 4096 });
+    const parsed = (headers: Record<string, string>) => receiver.receive({ body: buildWebhookEvent('i_new'), headers });
+    expect(await parsed({ 'content-type': 'application/x-www-form-urlencoded' })).toMatchObject({
+      status: 415,
+      reason: 'content type application/x-www-form-urlencoded is not JSON',
+    });
+    expect(await parsed({ 'content-type': 'application/json', 'content-length': '5000' })).toMatchObject({
+      status: 413,
+    });
+    expect((await parsed({ 'content-type': 'application/json', 'content-length': '1400' })).status).toBe(200);
+    expect((await parsed({})).status).toBe(200); // an object handed to receive(): no headers to judge
+  });
+
   it('refuses a body over maxBodyBytes with 413', async () => {
     const receiver = new WebhookReceiver({ maxBodyBytes: 4096 });
     const big = buildWebhookEvent('i_comm', { incident: { description: 'x'.repeat(5000) } });
