@@ -20,7 +20,7 @@ export { jobIdFor } from './queue/enqueue.js';
 export type { WebhookQueue } from './queue/enqueue.js';
 export type { JobResult, WebhookJob } from './queue/worker.js';
 export { replayFromHistory } from './replay.js';
-export type { ReplayClient, ReplayOptions, ReplayRejection, ReplayReport } from './replay.js';
+export type { ReplayClient, ReplayOptions, ReplayRejection, ReplayReport, UnreadRecord } from './replay.js';
 export { checkPayload, isWebhookEvent, readDefaultPayload } from './payload.js';
 export type { DeliveryKeys, PayloadReader, ReadResult } from './payload.js';
 export type { SecretOptions } from './secret.js';

@@ -7,6 +7,9 @@
 //   judges them in the order they happened.
 // - Each record's own headers go with it (the integration's custom headers carry the secret), with
 //   the content type it was sent with.
+// - A record whose request cannot be read (expired since the list was walked, or its call failed
+//   for good) is reported as unread and the walk goes on: one record never blocks the rest, and a
+//   run again reads it (the others are then duplicates). A list that cannot be walked throws.
 // - The client is taken structurally: the webhooks entry never bundles the API client.
 
 import type { ListWebhookHistoryParams, WebhookHistoryDetail, WebhookHistoryItem } from '../schemas/webhook-history.js';
@@ -49,9 +52,16 @@ export interface ReplayRejection {
   reason: string;
 }
 
+/** A history record whose request could not be read (`/webhook/history/detail` failed): replay again for it. */
+export interface UnreadRecord {
+  eventId: string;
+  /** What the detail call failed with (a typed error of the client). */
+  error: unknown;
+}
+
 /** What became of the replayed deliveries. */
 export interface ReplayReport {
-  /** History records walked. */
+  /** History records walked: each is accepted, duplicate, stale, rejected or unread. */
   seen: number;
   accepted: number;
   duplicate: number;
@@ -60,6 +70,8 @@ export interface ReplayReport {
   rejected: number;
   /** Each refusal, with the receiver's reason. */
   rejections: ReplayRejection[];
+  /** Records whose request could not be read, not replayed. */
+  unread: UnreadRecord[];
 }
 
 /**
@@ -69,7 +81,7 @@ export interface ReplayReport {
  * @example
  * ```ts
  * const report = await replayFromHistory({ client, receiver, integrationId: 5321026051131, since: Date.now() - 86_400_000 });
- * // → { seen: 12, accepted: 11, duplicate: 1, stale: 0, rejected: 0, rejections: [] }
+ * // → { seen: 12, accepted: 11, duplicate: 1, stale: 0, rejected: 0, rejections: [], unread: [] }
  * ```
  */
 export async function replayFromHistory(options: ReplayOptions): Promise<ReplayReport> {
@@ -90,7 +102,15 @@ export async function replayFromHistory(options: ReplayOptions): Promise<ReplayR
   if (status !== 'failed' && status !== 'all') {
     throw new ConfigError(`replayFromHistory: status must be 'failed' or 'all', got ${JSON.stringify(status)}`);
   }
-  const report: ReplayReport = { seen: 0, accepted: 0, duplicate: 0, stale: 0, rejected: 0, rejections: [] };
+  const report: ReplayReport = {
+    seen: 0,
+    accepted: 0,
+    duplicate: 0,
+    stale: 0,
+    rejected: 0,
+    rejections: [],
+    unread: [],
+  };
   const records = client.webhookHistory.list({
     integration_id: integrationId,
     start_time: since,
@@ -102,7 +122,13 @@ export async function replayFromHistory(options: ReplayOptions): Promise<ReplayR
   for await (const record of records) {
     signal?.throwIfAborted();
     report.seen++;
-    const detail = await client.webhookHistory.detail({ integration_id: integrationId, event_id: record.event_id });
+    let detail: WebhookHistoryDetail;
+    try {
+      detail = await client.webhookHistory.detail({ integration_id: integrationId, event_id: record.event_id });
+    } catch (error) {
+      report.unread.push({ eventId: record.event_id, error });
+      continue;
+    }
     const result = await receiver.receive({ body: detail.request_body ?? '', headers: recordedHeaders(detail) });
     count(report, record.event_id, result);
   }

@@ -60,7 +60,7 @@ describe('replayFromHistory', async () => {
     const handled: WebhookEvent[] = [];
     receiver.on('i_new', (event) => void handled.push(event));
     const report = await replayFromHistory({ client, receiver, integrationId: hook.id, since, until });
-    expect(report).toEqual({ seen: 5, accepted: 5, duplicate: 0, stale: 0, rejected: 0, rejections: [] });
+    expect(report).toEqual({ seen: 5, accepted: 5, duplicate: 0, stale: 0, rejected: 0, rejections: [], unread: [] });
     // Oldest first: in the order they happened.
     expect(handled.map((e) => e.incident?.incident_id)).toEqual(created.map((c) => c.incident_id));
     const again = await replayFromHistory({
@@ -70,7 +70,7 @@ describe('replayFromHistory', async () => {
       since: new Date(since),
       until: new Date(until),
     });
-    expect(again).toEqual({ seen: 5, accepted: 0, duplicate: 5, stale: 0, rejected: 0, rejections: [] });
+    expect(again).toEqual({ seen: 5, accepted: 0, duplicate: 5, stale: 0, rejected: 0, rejections: [], unread: [] });
     expect(handled).toHaveLength(5);
   });
 

@@ -5,7 +5,8 @@
 // - failed deliveries only by default, every one with `status: 'all'`, oldest first, every page of
 //   the history walked; a second replay is all duplicates (the receiver's dedup);
 // - the report counts each outcome (accepted, duplicate, stale, rejected) and lists each rejection
-//   with its event id, status and the receiver's reason;
+//   with its event id, status and the receiver's reason; a record whose detail cannot be read is
+//   listed as unread, and the walk goes on;
 // - each record goes with its own recorded headers (the secret), their names lowercased, an array
 //   joined, a JSON content type where none was recorded, none at all where they cannot be read;
 // - `until` defaults to now, the window is sent in Unix ms, the list asked oldest first;
@@ -14,7 +15,7 @@
 // - its signal stops the walk between records.
 import { setupServer } from 'msw/node';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { ConfigError, Flashduty } from '../../../src/index.js';
+import { ConfigError, Flashduty, FlashdutyError } from '../../../src/index.js';
 import type { Attempt, DeliveryRequest, PostDelivery } from '../../../src/testing/delivery-post.js';
 import { createMockServiceWith } from '../../../src/testing/service.js';
 import type { WebhookIntegration } from '../../../src/testing/index.js';
@@ -120,7 +121,7 @@ describe('what replayFromHistory replays', () => {
     expect(handled).toEqual(['i_new a', 'i_new b']);
 
     const report = await replayFromHistory({ client: client(), receiver, integrationId: hook.id, since, until });
-    expect(report).toEqual({ seen: 3, accepted: 3, duplicate: 0, stale: 0, rejected: 0, rejections: [] });
+    expect(report).toEqual({ seen: 3, accepted: 3, duplicate: 0, stale: 0, rejected: 0, rejections: [], unread: [] });
     // In the order they happened.
     expect(handled).toEqual(['i_new a', 'i_new b', 'i_new c', 'i_new d', 'i_new e']);
     expect(listed).toEqual([
@@ -129,8 +130,23 @@ describe('what replayFromHistory replays', () => {
     expect(detailCalls).toBe(3);
 
     const again = await replayFromHistory({ client: client(), receiver, integrationId: hook.id, since, until });
-    expect(again).toEqual({ seen: 3, accepted: 0, duplicate: 3, stale: 0, rejected: 0, rejections: [] });
+    expect(again).toEqual({ seen: 3, accepted: 0, duplicate: 3, stale: 0, rejected: 0, rejections: [], unread: [] });
     expect(handled).toHaveLength(5);
+  });
+
+  it('reports a record whose request cannot be read as unread and goes on; a run again replays it', async () => {
+    const { receiver, handled } = countingReceiver();
+    const hook = integration(receiver, () => false);
+    await createIncidents('p', 'q');
+    const first = service.webhooks.history(hook.id).at(-1); // the oldest, walked first
+    service.faults.add({ path: '/webhook/history/detail', status: 404 }); // gone between the list and its detail
+    const report = await replayFromHistory({ client: client(), receiver, integrationId: hook.id, since, until });
+    expect(report).toMatchObject({ seen: 2, accepted: 1, rejected: 0, unread: [{ eventId: first?.event_id }] });
+    expect(report.unread[0]?.error).toBeInstanceOf(FlashdutyError);
+    expect(handled).toEqual(['i_new q']);
+    const again = await replayFromHistory({ client: client(), receiver, integrationId: hook.id, since, until });
+    expect(again).toMatchObject({ seen: 2, accepted: 1, duplicate: 1, unread: [] });
+    expect(handled).toEqual(['i_new q', 'i_new p']);
   });
 
   it("every delivery with status: 'all', those that did arrive as duplicates; a Date window is sent in ms", async () => {
@@ -145,7 +161,7 @@ describe('what replayFromHistory replays', () => {
       until: new Date(until),
       status: 'all',
     });
-    expect(report).toEqual({ seen: 4, accepted: 2, duplicate: 2, stale: 0, rejected: 0, rejections: [] });
+    expect(report).toEqual({ seen: 4, accepted: 2, duplicate: 2, stale: 0, rejected: 0, rejections: [], unread: [] });
     expect(handled).toEqual(['i_new a', 'i_new b', 'i_new c', 'i_new d']);
     expect(listed).toEqual([
       { integration_id: hook.id, start_time: since, end_time: until, asc: true, limit: 100 }, // no status filter
@@ -244,6 +260,7 @@ describe('the report', () => {
       stale: 1,
       rejected: 1,
       rejections: [{ eventId: brokenId, status: 500, reason: 'handler failed' }],
+      unread: [],
     });
     expect(handled).toEqual(['i_ack first', 'i_new second']);
   });
@@ -265,6 +282,7 @@ describe('the report', () => {
       stale: 0,
       rejected: 2,
       rejections: oldestFirst.map((eventId) => ({ eventId, status: 401, reason })),
+      unread: [],
     });
     expect(handled).toEqual([]);
   });
