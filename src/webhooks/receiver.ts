@@ -47,7 +47,7 @@ import { countDelivery } from './metrics.js';
 import { OutageReport } from './outage.js';
 import { readDefaultPayload } from './payload.js';
 import { type Fate, type HandlerContext, Pipeline } from './pipeline.js';
-import { checkQueue, checkWaitForReplicas, enqueue, type WebhookQueue } from './queue/enqueue.js';
+import { checkQueue, checkWaitForReplicas, enqueue, type PendingAdds, type WebhookQueue } from './queue/enqueue.js';
 import { type JobResult, processJob, type WebhookJob } from './queue/worker.js';
 import { checkSecretOptions, type SecretOptions } from './secret.js';
 import { traced } from './span.js';
@@ -96,7 +96,11 @@ export interface WebhookReceiverOptions {
   maxClockSkewMs?: number;
   /** How long a claim holds before another delivery may take it over (a crashed replica); default 60 s. */
   leaseMs?: number;
-  /** Deliveries handled in this process at once (without a queue); beyond, 503. Default 10 000. */
+  /**
+   * Deliveries in flight in this process at once: handlers running (without a queue), or adds the
+   * queue has not answered (with one, however late: a queue whose Redis is down keeps them until it
+   * is back); beyond, not recorded at once (503). Default 10 000.
+   */
   maxInFlight?: number;
   /**
    * Where failures on this side (a handler's, the store's, the queue's) are logged, besides
@@ -194,6 +198,7 @@ export class WebhookReceiver {
   readonly #pipeline: Pipeline;
   readonly #queue: WebhookQueue | undefined;
   readonly #queueFailures: OutageReport;
+  readonly #pendingAdds: PendingAdds;
   readonly #waitForReplicas: number;
   readonly #ackTimeoutMs: number;
   readonly #dedup: boolean;
@@ -210,6 +215,8 @@ export class WebhookReceiver {
       read: options.customBody === undefined ? readDefaultPayload : customBodyReader({ ...options.customBody, dedup }),
     };
     this.#ackTimeoutMs = positiveWhole(options.ackTimeoutMs ?? 1500, 'ackTimeoutMs');
+    const maxInFlight = positiveWhole(options.maxInFlight ?? 10_000, 'maxInFlight');
+    this.#pendingAdds = { count: 0, max: maxInFlight };
     this.#pipeline = new Pipeline({
       store: options.store ?? new MemoryStateStore(),
       handlers: this.#handlers,
@@ -217,7 +224,7 @@ export class WebhookReceiver {
       dropStale: options.dropStale ?? true,
       leaseMs: positiveWhole(options.leaseMs ?? 60_000, 'leaseMs'),
       maxClockSkewMs: positiveWhole(options.maxClockSkewMs ?? 300_000, 'maxClockSkewMs'),
-      maxInFlight: positiveWhole(options.maxInFlight ?? 10_000, 'maxInFlight'),
+      maxInFlight,
     });
     const web = loader(() => import('./adapters/fetch.js'));
     this.fetchHandler = async (request) => {
@@ -368,7 +375,7 @@ export class WebhookReceiver {
     // The body as it came: the worker's processor() reads it again, with the same reader.
     const job = { name: keys.eventType, data: body, eventId: this.#dedup ? keys.eventId : undefined };
     try {
-      await enqueue(queue, job, this.#waitForReplicas, deadline);
+      await enqueue(queue, job, this.#waitForReplicas, deadline, this.#pendingAdds);
       return { status: 200, outcome: 'accepted', event };
     } catch (error) {
       this.#queueFailures.failed(error, event);

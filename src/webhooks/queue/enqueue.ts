@@ -16,6 +16,10 @@
 //   connection that wrote the job (the queue's own; on a Cluster, the primary of the queue's slot),
 //   bounded by what is left of the ack deadline (never 0: WAIT 0 blocks for ever). Fewer replicas
 //   in time: the delivery is not recorded, so the sender retries it.
+// - At most `maxInFlight` adds the queue has not taken yet, however long they take: an add given up
+//   on at the deadline still holds its body until the queue answers (BullMQ's connection keeps
+//   commands while Redis is down), so beyond that a delivery is not recorded at once, and an outage
+//   holds a bounded memory.
 
 import { ConfigError, FlashdutyError } from '../../internal/flashduty-error.js';
 import type { Deadline } from '../deadline.js';
@@ -42,6 +46,12 @@ export interface JobToAdd {
   name: string;
   data: unknown;
   eventId: string | undefined;
+}
+
+/** The adds of one receiver the queue has not answered yet, and how many it may have. */
+export interface PendingAdds {
+  count: number;
+  readonly max: number;
 }
 
 /** Nothing to wait for: a job is held once `add` resolved. */
@@ -85,10 +95,22 @@ export function jobIdFor(eventId: string): string {
  * @internal Adds the delivery's job, then (with `replicas` above 0) waits until that many replicas
  * hold it, all within the deadline; rejects (the delivery is not recorded) otherwise.
  */
-export async function enqueue(queue: WebhookQueue, job: JobToAdd, replicas: number, deadline: Deadline): Promise<void> {
+export async function enqueue(
+  queue: WebhookQueue,
+  job: JobToAdd,
+  replicas: number,
+  deadline: Deadline,
+  pending: PendingAdds,
+): Promise<void> {
+  if (pending.count >= pending.max)
+    throw new FlashdutyError(`maxInFlight (${pending.max}) deliveries wait for the queue already`);
   const options = job.eventId === undefined ? {} : { jobId: jobIdFor(job.eventId) };
   // Promise.resolve: anything with BullMQ's `add` may answer without a promise.
-  await deadline.race(Promise.resolve(queue.add(job.name, job.data, options)), 'the queue');
+  const adding = Promise.resolve(queue.add(job.name, job.data, options));
+  pending.count++;
+  const answered = () => void pending.count--;
+  adding.then(answered, answered);
+  await deadline.race(adding, 'the queue');
   if (replicas === NO_REPLICAS) return;
   const connection = await deadline.race(primaryOf(queue), 'the queue');
   // WAIT's own timeout, a little inside the deadline: its answer (how many replicas hold the job)

@@ -218,4 +218,30 @@ describe('WebhookReceiver with a queue it cannot reach', () => {
     expect(response.status).toBe(503);
     expect(await response.json()).toEqual({ outcome: 'rejected', reason: 'not recorded' });
   });
+
+  it('holds at most maxInFlight adds while Redis is away (BullMQ keeps each until it is back): the rest are refused at once', async () => {
+    const port = await closedPort();
+    const unreachable = new Redis({ host: '127.0.0.1', port, maxRetriesPerRequest: null, retryStrategy: () => 50 });
+    unreachable.on('error', () => {});
+    const queue = new Queue('unreachable-bounded', { connection: unreachable });
+    queue.on('error', () => {});
+    closers.push(async () => {
+      unreachable.disconnect();
+      await queue.close();
+    });
+    const added: string[] = [];
+    const add = queue.add.bind(queue);
+    const counted = Object.assign(queue, {
+      add: (...args: Parameters<typeof add>) => (added.push(args[0]), add(...args)),
+    });
+    const receiver = new WebhookReceiver({ queue: counted, ackTimeoutMs: 100, maxInFlight: 3, logger: false });
+    const errors: unknown[] = [];
+    receiver.on('error', (error) => void errors.push(error));
+    const results = [];
+    for (let i = 0; i < 6; i++) results.push(await receive(receiver, buildWebhookEvent('i_new')));
+    expect(results.map((r) => r.status)).toEqual([503, 503, 503, 503, 503, 503]);
+    expect(added).toHaveLength(3); // the other three never reached BullMQ's offline queue
+    expect(String((results[5]?.error as Error).message)).toBe('maxInFlight (3) deliveries wait for the queue already');
+    expect(errors.length).toBeGreaterThan(0); // the outage, told (once per 10 s)
+  });
 });

@@ -14,6 +14,7 @@ import {
   checkWaitForReplicas,
   enqueue,
   jobIdFor,
+  type PendingAdds,
   type WebhookQueue,
 } from '../../../../src/webhooks/queue/enqueue.js';
 import { leaveFakeClock } from '../../../helpers.js';
@@ -122,12 +123,15 @@ describe('checkWaitForReplicas', () => {
 
 describe('enqueue', () => {
   const event = buildWebhookEvent('i_new');
+  const pending = (): PendingAdds => ({ count: 0, max: 100 });
 
   it("takes an add that answers without a promise (anything with BullMQ's add may)", async () => {
     const added: unknown[] = [];
     const queue = { add: (...args: unknown[]) => void added.push(args) } as unknown as WebhookQueue;
     const deadline = new Deadline(1_000);
-    await expect(enqueue(queue, { name: 'i_new', data: event, eventId: 'e1' }, 0, deadline)).resolves.toBeUndefined();
+    await expect(
+      enqueue(queue, { name: 'i_new', data: event, eventId: 'e1' }, 0, deadline, pending()),
+    ).resolves.toBeUndefined();
     expect(added).toHaveLength(1);
     deadline.dispose();
   });
@@ -136,8 +140,8 @@ describe('enqueue', () => {
     const added: unknown[] = [];
     const queue = { add: async (...args: unknown[]) => void added.push(args) };
     const deadline = new Deadline(1_000);
-    await enqueue(queue, { name: 'i_new', data: event, eventId: 'e:1%' }, 0, deadline);
-    await enqueue(queue, { name: 'i_new', data: event, eventId: undefined }, 0, deadline);
+    await enqueue(queue, { name: 'i_new', data: event, eventId: 'e:1%' }, 0, deadline, pending());
+    await enqueue(queue, { name: 'i_new', data: event, eventId: undefined }, 0, deadline, pending());
     expect(added).toEqual([
       ['i_new', event, { jobId: 'fd-e%3A1%25' }],
       ['i_new', event, {}],
@@ -152,12 +156,19 @@ describe('enqueue', () => {
     let acked = 2;
     const client = { call: async (...args: unknown[]) => (waits.push(args), acked) };
     const deadline = new Deadline(1_000);
-    await enqueue({ add, client: Promise.resolve(client) }, { name: 'i_new', data: event, eventId: 'e1' }, 1, deadline);
+    await enqueue(
+      { add, client: Promise.resolve(client) },
+      { name: 'i_new', data: event, eventId: 'e1' },
+      1,
+      deadline,
+      pending(),
+    );
     await enqueue(
       { add, getBackend: () => ({ client: Promise.resolve(client) }) },
       { name: 'i_new', data: event, eventId: 'e1' },
       2,
       deadline,
+      pending(),
     );
     expect(waits).toEqual([
       ['WAIT', 1, 995],
@@ -165,16 +176,62 @@ describe('enqueue', () => {
     ]);
     acked = 0;
     await expect(
-      enqueue({ add, client: Promise.resolve(client) }, { name: 'i_new', data: event, eventId: 'e1' }, 1, deadline),
+      enqueue(
+        { add, client: Promise.resolve(client) },
+        { name: 'i_new', data: event, eventId: 'e1' },
+        1,
+        deadline,
+        pending(),
+      ),
     ).rejects.toThrow(/waitForReplicas: 0 of 1 replicas held the job/);
     await expect(
-      enqueue({ add, client: Promise.resolve({}) }, { name: 'i_new', data: event, eventId: 'e1' }, 1, deadline),
+      enqueue(
+        { add, client: Promise.resolve({}) },
+        { name: 'i_new', data: event, eventId: 'e1' },
+        1,
+        deadline,
+        pending(),
+      ),
     ).rejects.toThrow(new ConfigError('waitForReplicas: queue.client is not an ioredis client'));
     const stuck = { add: () => new Promise<never>(() => {}) };
-    const adding = enqueue(stuck, { name: 'i_new', data: event, eventId: 'e2' }, 0, deadline).catch((e: unknown) => e);
+    const adding = enqueue(stuck, { name: 'i_new', data: event, eventId: 'e2' }, 0, deadline, pending()).catch(
+      (e: unknown) => e,
+    );
     await vi.advanceTimersByTimeAsync(1_000);
     expect(await adding).toBeInstanceOf(DeadlineExceededError);
     deadline.dispose();
+  });
+
+  it('refuses an add at once beyond maxInFlight adds the queue has not answered, however late, and takes one again once it answers', async () => {
+    vi.useFakeTimers();
+    onTestFinished(leaveFakeClock);
+    let answer = () => {};
+    const answered = new Promise<void>((resolve) => (answer = resolve));
+    const added: string[] = [];
+    // A queue whose Redis is down: its adds wait (BullMQ's connection keeps them) until it is back.
+    const down = { add: async (name: string) => (added.push(name), answered) };
+    const adds: PendingAdds = { count: 0, max: 2 };
+    const deadlines = [new Deadline(100), new Deadline(100)]; // a delivery's own each
+    const first = deadlines.map((deadline, n) =>
+      enqueue(down, { name: `e${n + 1}`, data: event, eventId: `e${n + 1}` }, 0, deadline, adds).catch(
+        (e: unknown) => e,
+      ),
+    );
+    await vi.advanceTimersByTimeAsync(100);
+    for (const given of first) expect(await given).toBeInstanceOf(DeadlineExceededError); // given up on, still held
+    expect(adds.count).toBe(2);
+    const refused = await enqueue(down, { name: 'e3', data: event, eventId: 'e3' }, 0, new Deadline(100), adds).catch(
+      (e: unknown) => e,
+    );
+    expect(refused).toMatchObject({ message: 'maxInFlight (2) deliveries wait for the queue already' });
+    expect(added).toEqual(['e1', 'e2']); // never handed to the queue
+    answer();
+    await vi.advanceTimersByTimeAsync(0);
+    expect(adds.count).toBe(0);
+    const later = new Deadline(100);
+    await expect(enqueue(down, { name: 'e4', data: event, eventId: 'e4' }, 0, later, adds)).resolves.toBeUndefined();
+    later.dispose();
+    for (const deadline of deadlines) deadline.dispose();
   });
 });
 
