@@ -94,6 +94,13 @@ for (const [name, adapter] of Object.entries(adapters)) {
       expect((await deliver(server.url, JSON.stringify(example), AUTH, 'text/plain')).status).toBe(415);
     });
 
+    it('judges a malformed Content-Type as the receiver does: after the secret (401), then 415', async () => {
+      expect((await deliver(server.url, JSON.stringify(example), {}, 'json')).status).toBe(401);
+      const refused = await deliver(server.url, JSON.stringify(example), AUTH, 'json');
+      expect(refused.status).toBe(415);
+      expect(JSON.parse(refused.body)).toEqual({ outcome: 'rejected', reason: 'content type json is not JSON' });
+    });
+
     if (!adapter.parsed)
       it('refuses a missing content type with 415', async () => {
         expect((await deliver(server.url, JSON.stringify(buildWebhookEvent('i_new')), AUTH, null)).status).toBe(415);
