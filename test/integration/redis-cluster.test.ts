@@ -59,6 +59,17 @@ for (const [flavour, client] of Object.entries({ ioredis, 'node-redis': nodeRedi
       expect(await slotOf(`ca:${flavour}:event:a`)).not.toBe(await slotOf(`ca:${flavour}:incident:a`));
     });
 
+    it('without a hash tag, a claim whose watermark cannot be judged is let go, not held for its lease', async () => {
+      const keyPrefix = `apart-fails:${flavour}:`;
+      const store = new RedisStateStore({ client, keyPrefix, ttlMs: 60_000 });
+      await ioredis.hset(`${keyPrefix}incident:broken`, 'not', 'a watermark'); // its script fails: WRONGTYPE
+      const request = { eventId: 'e1', leaseMs: 60_000, scope: 'incident:broken', eventTime: 1, now: Date.now() };
+      await expect(store.claim(request)).rejects.toThrow(/WRONGTYPE/);
+      await ioredis.del(`${keyPrefix}incident:broken`);
+      // The sender's retry claims it at once (it was 'pending' for the 60 s lease).
+      expect(await store.claim({ ...request, now: Date.now() })).toMatchObject({ status: 'claimed' });
+    });
+
     it('the shared limiter keeps both windows in one slot and limits calls through the cluster', async () => {
       const h = await startMock({ incidents: 5 });
       const keyPrefix = `rl:${flavour}:`;

@@ -170,10 +170,16 @@ export class RedisStateStore implements StateStore {
     const [status, superseded, judged] = (await CLAIM.run(this.#run, keys, args)) as [unknown, unknown, unknown];
     if (status !== 'claimed') return status === 'done' ? DONE : status === 'stale' ? STALE : PENDING;
     if (!apart) return { status, token, superseded: Number(superseded) === 1 };
-    const fresh = await this.advance(scope, eventTime, now);
-    if (Number(judged) === 1) return { status, token, superseded: !fresh };
-    await JUDGED.run(this.#run, [key], [token, fresh ? 'f' : 's', String(this.ttlMs)]);
-    return fresh ? { status, token, superseded: false } : STALE;
+    try {
+      const fresh = await this.advance(scope, eventTime, now);
+      if (Number(judged) === 1) return { status, token, superseded: !fresh };
+      await JUDGED.run(this.#run, [key], [token, fresh ? 'f' : 's', String(this.ttlMs)]);
+      return fresh ? { status, token, superseded: false } : STALE;
+    } catch (error) {
+      // Claimed but not judged: let the claim go (it would hold off the sender's retry for its lease).
+      await this.release(eventId, token).catch(() => {});
+      throw error;
+    }
   }
 
   async complete(eventId: string, token: string): Promise<void> {
