@@ -98,6 +98,22 @@ describe('HistoryFollower', () => {
     expect(history.asked.map((ask) => ask.start_time)).toEqual([T0, T0]);
   });
 
+  it('gives again the record its taker failed with (its detail could not be read): none is lost', async () => {
+    const history = historyOf([
+      { event_id: 'a', at: T0 + 1 },
+      { event_id: 'b', at: T0 + 2 },
+    ]);
+    const follower = new HistoryFollower(history as never, 7, T0);
+    const taken: string[] = [];
+    await expect(async () => {
+      for await (const record of follower.poll(T0 + 10)) {
+        if (record.event_id === 'b') throw new Error('the detail of b could not be read');
+        taken.push(record.event_id);
+      }
+    }).rejects.toThrow('could not be read');
+    expect(await ids(follower, T0 + 20)).toEqual(['b']);
+  });
+
   it('remembers only the events the next window can still hold, however long it runs', async () => {
     const history = historyOf([]);
     const follower = new HistoryFollower(history as never, 7, T0);
