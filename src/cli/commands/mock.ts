@@ -1,8 +1,9 @@
 // `flashduty mock`: the mock service (createMockService) over HTTP on 127.0.0.1 until SIGINT or
-// SIGTERM. It prints its base URL, app key and access token (the mock's own, not secrets), or with
-// --json one line `{"baseUrl":…,"appKey":…,"accessToken":…}` for scripts that start it in the
-// background. `webhooks trigger --via <its URL>` makes deliveries inside it (its control route).
+// SIGTERM. It prints its base URL, app key and access token (the mock's own, not secrets) and its
+// seed, or with --json one line `{"baseUrl":…,"appKey":…,"accessToken":…,"seed":…}` for scripts
+// that start it in the background. `webhooks trigger --via <its URL>` makes deliveries inside it (its control route).
 
+import { randomInt } from 'node:crypto';
 import { once } from 'node:events';
 import type { Command, Context } from '../command.js';
 import { EXIT } from '../exit.js';
@@ -33,7 +34,9 @@ export const MOCK_COMMAND: Command = {
 async function mock(context: Context): Promise<number> {
   const { values } = context;
   const port = (values.port as number | undefined) ?? 0;
-  const seed = (values.seed as number | undefined) ?? 1;
+  // A world of its own each run unless asked for one again: a fixed default would give every run the
+  // same event ids, which a receiver that remembers them takes for duplicates.
+  const seed = (values.seed as number | undefined) ?? randomInt(0, 2 ** 31 - 1);
   const incidents = (values.incidents as number | undefined) ?? 200;
   // Listened for before anything is printed: a Ctrl-C sent as soon as the URL shows (a script's,
   // a test's) would otherwise find no listener yet and kill the process with the signal's default.
@@ -43,9 +46,9 @@ async function mock(context: Context): Promise<number> {
   const server = await service.listen({ port });
   const { url: baseUrl } = server;
   const { appKey, accessToken } = service;
-  if (context.json) context.io.out(`${JSON.stringify({ baseUrl, appKey, accessToken })}\n`);
+  if (context.json) context.io.out(`${JSON.stringify({ baseUrl, appKey, accessToken, seed })}\n`);
   else {
-    context.io.out(`Mock service on ${baseUrl}\n`);
+    context.io.out(`Mock service on ${baseUrl} (seed ${seed}: --seed ${seed} serves this world again)\n`);
     context.io.out(`  export FLASHDUTY_BASE_URL=${baseUrl}\n  export FLASHDUTY_APP_KEY=${appKey}\n`);
     context.io.out(`  # or, instead of the app key: export FLASHDUTY_ACCESS_TOKEN=${accessToken}\n`);
     context.io.out(

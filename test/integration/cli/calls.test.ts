@@ -14,6 +14,18 @@ const env = { FLASHDUTY_BASE_URL: mock.baseUrl, FLASHDUTY_APP_KEY: mock.appKey }
 const counter = await serve((_req, res) => res.end('{}'));
 
 describe('flashduty against flashduty mock', () => {
+  it('serves a world of its own each run (its event ids new), saying its seed; --seed serves one again', async () => {
+    const [first, second] = await Promise.all([
+      startMockProcess(['--incidents', '1']),
+      startMockProcess(['--incidents', '1']),
+    ]);
+    expect(first.seed).not.toBe(second.seed);
+    expect(first.appKey).not.toBe(second.appKey);
+    const again = await startMockProcess(['--incidents', '1', '--seed', String(first.seed)]);
+    expect(again).toMatchObject({ seed: first.seed, appKey: first.appKey });
+    expect(mock.seed).toBe(3);
+  });
+
   it('lists incidents of a window as JSON lines, and as a table for people', async () => {
     const json = await flashduty(
       ['incidents', 'list', '--since', '7d', '--progress', 'Triggered,Processing', '--json'],

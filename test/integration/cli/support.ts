@@ -71,7 +71,7 @@ export const lines = (run: Run): Array<Record<string, unknown>> =>
 /** `flashduty mock --json` in a child process, stopped after the file's tests. */
 export async function startMockProcess(
   args: string[] = [],
-): Promise<{ baseUrl: string; appKey: string; accessToken: string; child: ChildProcess }> {
+): Promise<{ baseUrl: string; appKey: string; accessToken: string; seed: number; child: ChildProcess }> {
   const child = spawnTied(process.execPath, [BIN, 'mock', '--json', ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
   afterAll(() => stopChild(child));
   let output = '';
@@ -83,12 +83,13 @@ export async function startMockProcess(
     child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
     child.once('exit', (code) => reject(new Error(`flashduty mock exited (${code}) before printing: ${output}`)));
   });
-  const { baseUrl, appKey, accessToken } = JSON.parse(first) as {
+  const { baseUrl, appKey, accessToken, seed } = JSON.parse(first) as {
     baseUrl: string;
     appKey: string;
     accessToken: string;
+    seed: number;
   };
-  return { baseUrl, appKey, accessToken, child };
+  return { baseUrl, appKey, accessToken, seed, child };
 }
 
 /** An HTTP server on loopback for the file's tests (helpers' standIn); `requests` counts what reached it. */
