@@ -60,9 +60,14 @@ export function readTime(text: string, flag: string, command: string, now = Date
   if (text === 'now') return now;
   const ago = /^(\d+)([smhdw])$/.exec(text);
   if (ago) return now - Number(ago[1]) * (UNITS[ago[2] as string] as number);
-  if (/^\d{4}-\d{2}-\d{2}/.test(text)) {
+  const date = /^(\d{4})-(\d{2})-(\d{2})/.exec(text);
+  if (date) {
     const ms = Date.parse(text);
-    if (!Number.isNaN(ms)) return ms;
+    // Date.parse rolls a day that does not exist over (2026-02-30 is March 2nd): refused instead.
+    const [year, month, day] = date.slice(1).map(Number) as [number, number, number];
+    const real = new Date(Date.UTC(year, month - 1, day));
+    const exists = real.getUTCFullYear() === year && real.getUTCMonth() === month - 1 && real.getUTCDate() === day;
+    if (!Number.isNaN(ms) && exists) return ms;
   }
   throw new UsageError(
     `${flag}: expected a duration (30m, 24h, 7d), now, or an ISO date; got ${JSON.stringify(text)}`,

@@ -46,10 +46,11 @@ describe('readTime', () => {
     expect(readTime('2w', '--since', 'x', NOW)).toBe(NOW - 14 * 86_400_000);
     expect(readTime('2026-10-31', '--since', 'x', NOW)).toBe(Date.UTC(2026, 9, 31));
     expect(readTime('2026-10-31T10:00:00Z', '--since', 'x', NOW)).toBe(Date.UTC(2026, 9, 31, 10));
+    expect(readTime('2028-02-29', '--since', 'x', NOW)).toBe(Date.UTC(2028, 1, 29)); // a leap day
   });
 
   it('refuses anything else, naming the flag and what it takes', () => {
-    for (const text of ['yesterday', '7days', '-1d', '1.5h', '2026-13-45', '']) {
+    for (const text of ['yesterday', '7days', '-1d', '1.5h', '2026-13-45', '2026-02-30', '2026-11-31T10:00:00Z', '']) {
       const error = refusal(() => readTime(text, '--until', 'incidents list', NOW));
       expect(error.message).toBe(
         `--until: expected a duration (30m, 24h, 7d), now, or an ISO date; got ${JSON.stringify(text)}`,
