@@ -83,6 +83,12 @@ export class RateLimiter implements Limiter {
         onAbort: () => {
           const index = this.#waiters.indexOf(waiter);
           if (index >= 0) this.#waiters.splice(index, 1);
+          // The last one gone: no timer left to hold the process open for a slot nobody waits for.
+          if (this.#waiters.length === 0 && this.#timer !== undefined) {
+            clearTimeout(this.#timer);
+            this.#timer = undefined;
+            this.#timerAt = Infinity;
+          }
           reject(new APIUserAbortError());
         },
       };

@@ -98,6 +98,8 @@ export class SharedRateLimiter implements Limiter {
   readonly #windows: string[];
   readonly #queue: Waiter[] = [];
   #pumping = false;
+  /** Ends the pump's wait for Redis's next slot early (every waiter left). */
+  #wake: (() => void) | undefined;
   /** `performance.now()` before which Redis is not asked (it failed); 0 while it answers. */
   #retryAt = 0;
 
@@ -142,6 +144,7 @@ export class SharedRateLimiter implements Limiter {
         onAbort: () => {
           const index = this.#queue.indexOf(waiter);
           if (index >= 0) this.#queue.splice(index, 1);
+          if (this.#queue.length === 0) this.#wake?.(); // the pump's wait ends: nobody waits for a slot
           reject(new APIUserAbortError());
         },
       };
@@ -176,7 +179,14 @@ export class SharedRateLimiter implements Limiter {
           this.#log('warn', 'rateLimit: Redis answers again; the limit is shared again');
         }
         if (wait > 0) {
-          await new Promise((resolve) => setTimeout(resolve, wait));
+          await new Promise<void>((resolve) => {
+            const timer = setTimeout(resolve, wait);
+            this.#wake = () => {
+              clearTimeout(timer);
+              resolve();
+            };
+          });
+          this.#wake = undefined;
         } else if (this.#queue[0] === waiter) {
           this.#settle(waiter, slot);
         } else {

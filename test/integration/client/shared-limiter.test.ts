@@ -3,11 +3,13 @@
 // draw no 429; different prefixes do not share; and what happens when Redis dies, comes back or
 // freezes (the in-process limiter stands in: every call answered, within the local limits). Every
 // check counts (429s, answers, arrivals per rolling second as the mock logged them), none times.
+import { fileURLToPath } from 'node:url';
 import { Redis } from 'ioredis';
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import { APIUserAbortError } from '../../../src/index.js';
 import { DAY, NOW, rejection, startMock } from '../../helpers.js';
 import { busiestWindow, runClient, startMockProcess } from '../support/fleet.js';
+import { spawnTied } from '../support/lifetime.js';
 import { startRedis } from '../support/redis.js';
 
 const redis = await startRedis();
@@ -111,6 +113,28 @@ describe('a fleet on one Redis and prefix', () => {
       expect(h.service.callLog).toHaveLength(4); // the aborted call never went out
     } finally {
       await io.quit();
+    }
+  });
+});
+
+describe('an aborted wait for a slot', () => {
+  it('leaves nothing that holds the process open (it waited for the next minute)', { timeout: 60_000 }, async () => {
+    const mock = await startMockProcess();
+    try {
+      const script = fileURLToPath(new URL('../processes/limiter-abort.ts', import.meta.url));
+      const args = [mock.url, mock.appKey, redis.url, `abort:${Date.now()}:`];
+      const child = spawnTied(process.execPath, ['--import', 'tsx', script, ...args], {
+        stdio: ['ignore', 'pipe', 'inherit'],
+      });
+      let out = '';
+      child.stdout?.on('data', (chunk: Buffer) => (out += chunk.toString()));
+      const code = await new Promise((resolve) => child.once('exit', resolve));
+      expect(code).toBe(0);
+      expect(out).toMatch(/^ABORTED APIUserAbortError$/m);
+      // Held by the limiter it would exit a minute later; 20 s is a bound for a hang, not a speed check.
+      expect(Number(/^EXIT (\d+)$/m.exec(out)?.[1])).toBeLessThan(20_000);
+    } finally {
+      await mock.stop();
     }
   });
 });

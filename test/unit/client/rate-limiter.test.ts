@@ -42,4 +42,16 @@ describe('RateLimiter windows', () => {
     expect(order).toEqual(['aborted', 'second']);
     expect(limiter.pending).toBe(0);
   });
+
+  it('clears its timer when the last waiter is aborted: nothing holds the process open for a slot', async () => {
+    vi.useFakeTimers();
+    const limiter = new RateLimiter({ perSecond: 50, perMinute: 1 });
+    (await limiter.acquire())();
+    const controller = new AbortController();
+    const waiting = limiter.acquire(controller.signal).catch((e: unknown) => e);
+    expect(vi.getTimerCount()).toBe(1); // the next minute's slot
+    controller.abort();
+    expect(await waiting).toBeInstanceOf(APIUserAbortError);
+    expect(vi.getTimerCount()).toBe(0);
+  });
 });
