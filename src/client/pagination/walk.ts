@@ -30,9 +30,17 @@ export async function* walk<Item, Request extends PagedRequest, Page extends Lis
   { by, maxPages, resumeFrom }: WalkOptions,
   awaited: () => Promise<Page> | undefined,
 ): AsyncGenerator<Page> {
-  const scheme = call.scheme(by);
   const { name, paging } = call.operation;
   const token = resumeFrom === undefined ? undefined : decodeToken(resumeFrom, name, call.fingerprint());
+  // A token's position is a cursor or a page number: the walk resumes by the mode that wrote it
+  // (another mode would read no position in it, and start over).
+  const tokenBy = token?.c !== undefined ? 'cursor' : token?.p !== undefined ? 'number' : undefined;
+  if (by !== undefined && tokenBy !== undefined && by !== tokenBy)
+    throw new RequestValidationError(
+      'resumeFrom',
+      `the token was written by a walk by ${tokenBy}: resume with by: '${tokenBy}', or without by`,
+    );
+  const scheme = call.scheme(by ?? tokenBy);
   if (token?.end) return;
   const windows = call.windows();
   const count = windows?.length ?? 1;

@@ -16,7 +16,7 @@ import { Flashduty, IncidentPage, ListPage } from '../../../../src/index.js';
 import { RESPONSE } from '../../../../src/core/api-promise.js';
 import { PAGE_RECORD } from '../../../../src/client/pagination/page.js';
 import { createMockService } from '../../../../src/testing/index.js';
-import { collect } from '../../../helpers.js';
+import { collect, rejection } from '../../../helpers.js';
 
 const NOW_MS = Date.UTC(2026, 10, 1);
 const NOW = NOW_MS / 1000;
@@ -172,6 +172,27 @@ describe('resumeToken', () => {
     expect(second.resumeToken).not.toBe(first.resumeToken);
     const rest = idsOf(await collect(client().incidents.list(params).items({ resumeFrom: second.resumeToken })));
     expect([...idsOf(first.items), ...idsOf(second.items), ...rest]).toEqual(every);
+  });
+
+  it("resumes by the mode that wrote it (a page number's token read by cursor started over); another mode asked is refused", async () => {
+    const params = { ...window, limit: 4 };
+    const every = idsOf(await collect(client().incidents.list(params).items({ by: 'number' })));
+    const walked: string[] = [];
+    let token = '';
+    for await (const page of client().incidents.list(params).pages({ by: 'number', maxPages: 2 })) {
+      walked.push(...idsOf(page.items));
+      token = page.resumeToken;
+    }
+    const rest = idsOf(await collect(client().incidents.list(params).items({ resumeFrom: token })));
+    expect([...walked, ...rest]).toEqual(every);
+    const refused = await rejection(
+      collect(client().incidents.list(params).items({ by: 'cursor', resumeFrom: token })),
+    );
+    expect(refused).toMatchObject({
+      name: 'RequestValidationError',
+      field: 'resumeFrom',
+      message: expect.stringContaining("resume with by: 'number', or without by"),
+    });
   });
 
   it('of the last page resumes to nothing', async () => {
