@@ -61,13 +61,19 @@ export async function* walk<Item, Request extends PagedRequest, Page extends Lis
     const progress = new Progress(name, paging.id !== undefined);
     let page: Page | null = await (reuse ?? call.fetch(request, { scheme, at, window: index, windows }));
     while (page) {
+      // New to this window's walk (by id), whether or not the edge rule then drops it: a page of only
+      // items of the edge second, yielded by the window before, is progress all the same.
+      let news = 0;
       const fresh = page.items.filter((item) => {
-        if (edge !== undefined && timeOf(item, paging) === edge) return false;
-        if (paging.id === undefined) return true;
-        const id = idOf((item as Record<string, unknown>)[paging.id]);
-        return !ids.has(id) && (ids.add(id), true);
+        if (paging.id !== undefined) {
+          const id = idOf((item as Record<string, unknown>)[paging.id]);
+          if (ids.has(id)) return false;
+          ids.add(id);
+          news++;
+        }
+        return edge === undefined || timeOf(item, paging) !== edge;
       });
-      progress.check(page.items, fresh.length, page.requestId);
+      progress.check(page.items, news, page.requestId);
       yield call.withItems(page, fresh);
       if (--pagesLeft <= 0) return;
       if (!page.hasNextPage) break;

@@ -81,6 +81,18 @@ describe('walking pages', () => {
     }
   });
 
+  it(`walks on past ${STALE_PAGES} and more pages of only the edge second's items (yielded by the window before)`, async () => {
+    const edge = END - 31 * DAY;
+    const storm = Array.from({ length: 2 * STALE_PAGES + 1 }, (_, n) => item(100 + n, edge)); // an alert storm's second
+    const items = [item(1, END - 10), ...storm, item(2, END - 40 * DAY)];
+    for (const asc of [false, true]) {
+      const { client } = memoryClient(listService(items));
+      const range = { start_time: END - 62 * DAY, end_time: END, asc, limit: 1 };
+      const got = ids(await collect(client.incidents.list(range)));
+      expect(got.sort(), `asc=${asc}`).toEqual(ids(items).sort());
+    }
+  });
+
   it('does not yield an id twice within a window (pages shifting while items are added)', async () => {
     const items = spread(6, 60);
     // Each page after the first starts one row early, as when an item arrived in front meanwhile.
