@@ -10,6 +10,8 @@ export interface PagingOverride {
   window?: number;
   /** The item's field the window filters on (default `start_time`). */
   windowField?: string;
+  /** How many of that field's units make one of the window's (1000: the item's time in ms, the window in s). */
+  windowFieldUnits?: number;
   /** The service refuses `p × limit` beyond this. */
   depth?: number;
   /** The item's id field. */
@@ -27,7 +29,8 @@ export const PAGING_OVERRIDES: Record<string, PagingOverride> = {
   // The service's own descriptions: "Maximum range: 183 days", "Maximum window: 365 days", "Maximum span 90 days".
   '/rum/issue/list': { window: 183 * DAY_MS },
   '/sourcemap/list': { window: 365 * DAY_MS },
-  '/audit/search': { window: 90 * 86_400 },
+  // Its window is in seconds, its docs' `created_at` in ms: a doc at the edge second's first ms is in both windows.
+  '/audit/search': { window: 90 * 86_400, windowField: 'created_at', windowFieldUnits: 1000 },
   // The session with a window of its events: `search_after_ctx` pages older events (`has_more_older`).
   // As a list, its pages would hold the events alone and lose the session, which is what it is for.
   '/safari/session/get': { detail: true },

@@ -52,7 +52,7 @@ export const RULES: Record<string, OperationRule> = {
   "/sourcemap/list": {"paging":{"items":"items","limit":20,"total":true,"window":31536000000,"number":true},"times":{"start_time":"ms","end_time":"ms"}},
   "/member/list": {"paging":{"items":"items","limit":20,"number":true}},
   "/team/list": {"paging":{"items":"items","limit":20,"total":true,"number":true}},
-  "/audit/search": {"paging":{"items":"docs","limit":20,"total":true,"window":7776000,"cursor":true},"times":{"start_time":"s","end_time":"s"}},
+  "/audit/search": {"paging":{"items":"docs","limit":20,"total":true,"window":7776000,"windowField":"created_at","windowFieldUnits":1000,"cursor":true},"times":{"start_time":"s","end_time":"s"}},
   "/monit/query/diagnose": {"times":{"time_range.start":"s","time_range.end":"s"}},
   "/monit/targets": {"paging":{"items":"items","limit":50,"cursorFields":{"request":"cursor","response":"next_cursor"},"cursor":true}},
   "/change/list": {"paging":{"items":"items","limit":10,"number":true},"times":{"start_time":"s","end_time":"s"}},

@@ -20,7 +20,7 @@ import type { ListPage } from './page.js';
 import { decodeToken } from './resume-token.js';
 import type { WalkOptions } from './page-promise.js';
 import type { Position } from './scheme.js';
-import { edgeOf, timeOf } from './windows.js';
+import { atEdge, edgeOf } from './windows.js';
 
 /** Pages in a row of only items already yielded, after which a walk is taken to make no progress. */
 export const STALE_PAGES = 3;
@@ -71,7 +71,7 @@ export async function* walk<Item, Request extends PagedRequest, Page extends Lis
           ids.add(id);
           news++;
         }
-        return edge === undefined || timeOf(item, paging) !== edge;
+        return edge === undefined || !atEdge(item, paging, edge);
       });
       progress.check(page.items, news, page.requestId);
       yield call.withItems(page, fresh);

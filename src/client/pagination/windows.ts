@@ -56,9 +56,13 @@ export function edgeOf(windows: readonly Range[] | undefined, index: number, asc
   return before?.[ascending ? 1 : 0];
 }
 
-/** An item's time as the operation's windows filter it (incidents and alerts: `start_time`). */
-export function timeOf(item: unknown, paging: PagingRule): number {
-  return Number((item as Record<string, unknown>)[paging.windowField ?? 'start_time'] ?? 0);
+/**
+ * Whether an item's time (the field the operation's windows filter on: incidents' and alerts'
+ * `start_time`) is `edge`, in the field's own unit: a window's edge is in both windows around it.
+ */
+export function atEdge(item: unknown, paging: PagingRule, edge: number): boolean {
+  const time = Number((item as Record<string, unknown>)[paging.windowField ?? 'start_time']);
+  return time === edge * (paging.windowFieldUnits ?? 1);
 }
 
 function rangeOf(request: WireRequest): Range {

@@ -48,6 +48,8 @@ export interface PagingRule {
   window?: number;
   /** The item's time field the window filters on (default `start_time`). */
   windowField?: string;
+  /** How many of that field's units make one of the window's (1000: the item's time in ms, the window in s); default 1. */
+  windowFieldUnits?: number;
   /** The deepest page-number page the service serves (`p × limit`). */
   depth?: number;
   /** The item's id field (an item is yielded once even when pages shift). */

@@ -93,6 +93,30 @@ describe('walking pages', () => {
     }
   });
 
+  it("yields an audit doc at a window's edge once, by its created_at in ms against the windows' seconds", async () => {
+    const edge = END - 90 * DAY;
+    const docs = [END * 1000 - 10, edge * 1000 + 500, edge * 1000, edge * 1000 - 500].map((created_at, n) => ({
+      request_id: `r${n}`,
+      created_at,
+    }));
+    const { client } = memoryClient((sent) => {
+      const body = sent.body as { start_time: number; end_time: number; search_after_ctx?: string; limit?: number };
+      const matching = docs.filter(
+        (d) => d.created_at >= body.start_time * 1000 && d.created_at <= body.end_time * 1000,
+      );
+      const from = Number(body.search_after_ctx ?? 0);
+      const page = matching.slice(from, from + (body.limit ?? 20));
+      const more = from + page.length < matching.length;
+      return ok({
+        docs: page,
+        total: matching.length,
+        ...(more ? { search_after_ctx: String(from + page.length) } : {}),
+      });
+    });
+    const got = await collect(client.audits.search({ start_time: END - 100 * DAY, end_time: END, limit: 1 }));
+    expect(got.map((d) => d.request_id).sort()).toEqual(['r0', 'r1', 'r2', 'r3']);
+  });
+
   it('does not yield an id twice within a window (pages shifting while items are added)', async () => {
     const items = spread(6, 60);
     // Each page after the first starts one row early, as when an item arrived in front meanwhile.

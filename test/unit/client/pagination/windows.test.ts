@@ -4,11 +4,11 @@
 import { describe, expect, it } from 'vitest';
 import { RequestValidationError } from '../../../../src/index.js';
 import {
+  atEdge,
   checkWindowLength,
   edgeOf,
   inWindow,
   splitWindows,
-  timeOf,
   windowsOf,
 } from '../../../../src/client/pagination/windows.js';
 
@@ -57,10 +57,14 @@ describe('a window', () => {
     expect([0, 1, 2].map((index) => edgeOf(oldestFirst, index, true))).toEqual([undefined, 10, 20]);
   });
 
-  it('reads an item’s time from the field the operation filters on', () => {
-    expect(timeOf({ start_time: 7 }, paging)).toBe(7);
-    expect(timeOf({ created_at: 9 }, { ...paging, windowField: 'created_at' })).toBe(9);
-    expect(timeOf({}, paging)).toBe(0);
+  it('tells an item at the edge by the field the operation filters on, in that field’s own unit', () => {
+    expect(atEdge({ start_time: 7 }, paging, 7)).toBe(true);
+    expect(atEdge({ start_time: 8 }, paging, 7)).toBe(false);
+    expect(atEdge({ created_at: 9 }, { ...paging, windowField: 'created_at' }, 9)).toBe(true);
+    const ms = { ...paging, windowField: 'created_at', windowFieldUnits: 1000 };
+    expect(atEdge({ created_at: 9000 }, ms, 9)).toBe(true);
+    expect(atEdge({ created_at: 9500 }, ms, 9)).toBe(false); // within the edge second, but in one window only
+    expect(atEdge({}, paging, 0)).toBe(false);
   });
 
   it('refuses one request whose range passes the longest span, pointing at iteration', () => {
