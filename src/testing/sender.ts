@@ -118,6 +118,16 @@ const KINDS: readonly WebhookKind[] = ['incident', 'alert', 'custom_action'];
 const HISTORY_MS = 7 * 86_400_000;
 
 /** What a delivery is about, for its history record. */
+/** How {@link WebhookSender.release} sends what it held. */
+export interface ReleaseOptions {
+  /** Newest first (by event time), instead of the order made. */
+  newestFirst?: boolean;
+  /** Each delivery this many times, with its one event_id; default 1. */
+  times?: number;
+  /** Only the deliveries about these incidents or alerts; the rest held is dropped. */
+  only?: { incidentIds?: readonly string[]; alertIds?: readonly string[] };
+}
+
 interface About {
   /** Empty for alert events. */
   incidentId: string;
@@ -205,14 +215,18 @@ export class WebhookSender {
    * Sends what {@link hold} kept, in the order made or newest first (by event time, later-made first
    * where equal), each delivery `times` times with its one event_id; resolves when all are done.
    */
-  release(
-    id: number,
-    { newestFirst = false, times = 1 }: { newestFirst?: boolean; times?: number } = {},
-  ): Promise<void> {
-    const held = this.#held.get(id);
+  release(id: number, { newestFirst = false, times = 1, only }: ReleaseOptions = {}): Promise<void> {
+    const kept = this.#held.get(id);
     const integration = this.#integrations.get(id);
-    if (!held || !integration) throw new ConfigError(`webhooks.release: no held integration ${String(id)}`);
+    if (!kept || !integration) throw new ConfigError(`webhooks.release: no held integration ${String(id)}`);
     this.#held.delete(id);
+    const held = only
+      ? kept.filter(
+          ({ about }) =>
+            only.incidentIds?.includes(about.incidentId) ||
+            (about.alertId !== undefined && only.alertIds?.includes(about.alertId)),
+        )
+      : kept;
     const time = (entry: (typeof held)[number]) => entry.payload.event_time as number;
     const order = newestFirst ? [...held].reverse().sort((a, b) => time(b) - time(a)) : held;
     for (const { payload, about } of order) for (let i = 0; i < times; i++) this.#enqueue(integration, payload, about);

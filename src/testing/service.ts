@@ -16,7 +16,13 @@ import { createHandlers } from './msw.js';
 import { answerControlRoute, isControlRoute } from './control.js';
 import { DROP, Truncated } from './replies.js';
 import { route } from './router.js';
-import type { HistoryFilter, HistoryRecord, WebhookIntegration, WebhookIntegrationConfig } from './sender.js';
+import type {
+  HistoryFilter,
+  HistoryRecord,
+  ReleaseOptions,
+  WebhookIntegration,
+  WebhookIntegrationConfig,
+} from './sender.js';
 import { type ListenOptions, type RunningServer, serve } from './server.js';
 import { type CallRecord, MockState } from './state.js';
 import { FlashdutyError } from '../internal/flashduty-error.js';
@@ -87,9 +93,10 @@ export interface MockService {
     hold(id: number): void;
     /**
      * Sends what `hold` kept: in the order made, or `newestFirst`; each delivery `times` times with its
-     * one event_id. Resolves when all are done.
+     * one event_id; with `only`, just the deliveries about those incidents or alerts (the rest held is
+     * dropped: events another caller made meanwhile). Resolves when all are done.
      */
-    release(id: number, options?: { newestFirst?: boolean; times?: number }): Promise<void>;
+    release(id: number, options?: ReleaseOptions): Promise<void>;
     /** Call history of an integration, newest first, within the last 7 days. */
     history(id: number, filter?: HistoryFilter): HistoryRecord[];
     /** Resolves when no delivery is queued or in flight. */

@@ -78,14 +78,19 @@ export async function trigger(
     ...(options.valueMapping !== undefined ? { valueMapping: options.valueMapping } : {}),
   });
   service.webhooks.hold(hook.id);
+  // What this run made: the integration is held for its events only (another run's, or any caller's
+  // on the same channel meanwhile, are not this run's deliveries).
+  const made = { incidentIds: [] as string[], alertIds: [] as string[] };
   for (let i = 0; i < (options.count ?? 1); i++) {
-    if (options.reorder) await sequence(service, types, channel, hook.id, i);
-    else
-      await (kind === 'alert'
-        ? alertEvent(service, first, channel, hook.id, i)
-        : incidentEvent(service, first, channel, hook.id, i));
+    if (options.reorder) made.incidentIds.push(await sequence(service, types, channel, hook.id, i));
+    else if (kind === 'alert') made.alertIds.push(await alertEvent(service, first, channel, hook.id, i));
+    else made.incidentIds.push(await incidentEvent(service, first, channel, hook.id, i));
   }
-  await service.webhooks.release(hook.id, { newestFirst: options.reorder === true, times: options.duplicate ?? 1 });
+  await service.webhooks.release(hook.id, {
+    newestFirst: options.reorder === true,
+    times: options.duplicate ?? 1,
+    only: made,
+  });
   return { integration: hook.id, records: service.webhooks.history(hook.id).reverse() };
 }
 
@@ -100,7 +105,7 @@ async function sequence(
   channel: number,
   hookId: number,
   n: number,
-): Promise<void> {
+): Promise<string> {
   const { incident_id: id } = await service.actions.create({
     title: `Disk full on db-${n + 1}`,
     incident_severity: 'Critical',
@@ -111,6 +116,7 @@ async function sequence(
     await tick(service);
     await incidentEvent(service, eventType, channel, hookId, n, id);
   }
+  return id;
 }
 
 /** A moment later by the mock's clock: pinned, it is moved on; following real time, it is waited for. */
@@ -120,7 +126,7 @@ async function tick(service: MockService): Promise<void> {
   while (service.clock.now() === now) await new Promise((resolve) => setTimeout(resolve, 1));
 }
 
-/** One incident event of `eventType`, on the incident `existing`, else on a fresh incident of `channel`. */
+/** One incident event of `eventType`, on the incident `existing`, else on a fresh incident of `channel`; its id. */
 async function incidentEvent(
   service: MockService,
   eventType: string,
@@ -128,12 +134,25 @@ async function incidentEvent(
   hookId: number,
   n: number,
   existing?: string,
-): Promise<void> {
-  const { actions, personId } = service;
-  const other = service.world.members[1]?.person_id ?? personId;
+): Promise<string> {
+  const { actions } = service;
   const fresh = () =>
     actions.create({ title: `Disk full on db-${n + 1}`, incident_severity: 'Critical', channel_id: channel });
   const id = existing ?? (await fresh()).incident_id;
+  await incidentAction(service, eventType, id, hookId, fresh);
+  return id;
+}
+
+/** The action that makes `eventType` happen to incident `id`. */
+async function incidentAction(
+  service: MockService,
+  eventType: string,
+  id: string,
+  hookId: number,
+  fresh: () => Promise<{ incident_id: string }>,
+): Promise<void> {
+  const { actions, personId } = service;
+  const other = service.world.members[1]?.person_id ?? personId;
   switch (eventType) {
     case 'i_new':
       return;
@@ -191,6 +210,7 @@ const UPDATED: Record<string, Parameters<MockService['actions']['update']>[1]> =
 /**
  * One alert event of `eventType`, on a fresh alert of `channel`: its key is the run's (the
  * integration made for it) and the event's number, so that no alert of another run is taken for it.
+ * Its id.
  */
 async function alertEvent(
   service: MockService,
@@ -198,7 +218,7 @@ async function alertEvent(
   channel: number,
   hookId: number,
   n: number,
-): Promise<void> {
+): Promise<string> {
   const { alertActions, personId } = service;
   const key = `trigger-${hookId}-${n}`;
   const push = (event_status: 'Critical' | 'Ok') =>
@@ -214,4 +234,5 @@ async function alertEvent(
     });
     await alertActions.merge(alert.alert_id, incident_id, personId);
   }
+  return alert.alert_id;
 }

@@ -46,6 +46,23 @@ describe('trigger', () => {
     expect(post.requests.every((request) => request.headers['X-Secret'] === 's')).toBe(true);
   });
 
+  it.each(['i_new', 'a_new'])(
+    'keeps runs at once apart: each delivers its own %s events, count of them',
+    async (eventType) => {
+      const { service, post } = mock();
+      const runs = await Promise.all(
+        ['http://a.test/hooks', 'http://b.test/hooks'].map((endpoint) =>
+          triggerDeliveries(service, { eventType, endpoint, count: 5 }),
+        ),
+      );
+      expect(runs.map((records) => records.length)).toEqual([5, 5]);
+      const about = (records: (typeof runs)[number]) => records.map((r) => r.incident_id || r.alert_id);
+      const [a, b] = runs.map(about) as [string[], string[]];
+      expect(new Set([...a, ...b]).size).toBe(10); // no event of one run delivered by the other
+      expect(post.requests).toHaveLength(10);
+    },
+  );
+
   it('reorders one incident’s events: made in the order given, delivered newest first', async () => {
     const { service } = mock();
     const records = await triggerDeliveries(service, {
