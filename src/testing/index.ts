@@ -19,6 +19,7 @@ export type { AlertActions, AlertEvent, PushAlertParams } from './model/alert-ac
 export type {
   HistoryFilter,
   HistoryRecord,
+  ReleaseOptions,
   WebhookIntegration,
   WebhookIntegrationConfig,
   WebhookKind,
