@@ -118,7 +118,7 @@ const KINDS: readonly WebhookKind[] = ['incident', 'alert', 'custom_action'];
 const HISTORY_MS = 7 * 86_400_000;
 
 /** What a delivery is about, for its history record. */
-/** How {@link WebhookSender.release} sends what it held. */
+/** How `service.webhooks.release` sends what `hold` kept. */
 export interface ReleaseOptions {
   /** Newest first (by event time), instead of the order made. */
   newestFirst?: boolean;
