@@ -28,14 +28,20 @@ export type LogFn = (level: Exclude<LogLevel, 'off'>, message: string) => void;
 /**
  * The SDK only ever logs strings it built, and scrubs each one. Without a logger, lines go to
  * stderr (`console.error`, `console.warn` for warnings): never into what a program prints on stdout.
+ * A logger that throws (a transport down) loses its line and nothing else: a call logs mid-flight,
+ * and a throw there would turn a success into a failure, or a sent mutation into one sent again.
  */
 export function createLog(logger: Logger | undefined, level: LogLevel, scrub: Redactor): LogFn {
   const threshold = RANK[level];
   return (at, message) => {
     if (RANK[at] < threshold) return;
     const line = `[flashduty] ${scrub(message)}`;
-    if (logger) logger[at](line);
-    else if (at === 'warn') console.warn(line);
-    else console.error(line);
+    try {
+      if (logger) logger[at](line);
+      else if (at === 'warn') console.warn(line);
+      else console.error(line);
+    } catch {
+      // Nowhere to tell that the logger failed; the call goes on.
+    }
   };
 }

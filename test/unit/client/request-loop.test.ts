@@ -129,6 +129,27 @@ describe('retries', () => {
     expect(patient.sent).toHaveLength(1);
   });
 
+  it('goes on as if logged when the logger throws: a mutation sent once, a read answered, a retry its own error', async () => {
+    const down = () => {
+      throw new Error('log sink down');
+    };
+    const logger = { debug: down, info: down, warn: down, error: down };
+    const writes = memoryClient(() => ok({}), { logger, logLevel: 'debug' });
+    await writes.client.incidents.ack(write);
+    expect(writes.sent).toHaveLength(1);
+    const reads = memoryClient(
+      inTurn(
+        () => failure('ServiceUnavailable', 503),
+        () => ok({ incident_id: ID }),
+      ),
+      { logger, logLevel: 'debug' },
+    );
+    expect(await after(10_000, reads.client.incidents.info(read))).toMatchObject({ incident_id: ID });
+    expect(reads.sent).toHaveLength(2);
+    const failing = memoryClient(() => failure('ResourceNotFound', 404), { logger, logLevel: 'debug' });
+    expect(await rejection(failing.client.incidents.info(read))).toBeInstanceOf(ResourceNotFoundError);
+  });
+
   it('logs each retry as a warning, with what failed', async () => {
     const lines: string[] = [];
     const logger = { warn: (line: string) => lines.push(line), error: () => {}, info: () => {}, debug: () => {} };
