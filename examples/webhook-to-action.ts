@@ -9,8 +9,11 @@ import { Flashduty } from 'flashduty-sdk';
 import { WebhookReceiver } from 'flashduty-sdk/webhooks';
 
 const client = new Flashduty();
+// The custom header's value set on the integration: required (a fallback here would be a secret anyone can read).
+const HOOK_TOKEN = process.env.HOOK_TOKEN;
+if (!HOOK_TOKEN) throw new Error('set HOOK_TOKEN to the value of the custom header set on the webhook integration');
 const receiver = new WebhookReceiver({
-  secret: { header: 'x-flashduty-token', values: [process.env.HOOK_TOKEN ?? 'change-me'] },
+  secret: { header: 'x-flashduty-token', values: [HOOK_TOKEN] },
 });
 
 receiver.on('i_new', async (event) => {

@@ -16,17 +16,20 @@ const connection = new Redis(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379', 
 const queue = new Queue('flashduty-webhooks', {
   connection,
   defaultJobOptions: {
-    attempts: 8, // with the backoff below: retries over about four minutes
+    attempts: 8, // with the backoff below: retries over about two minutes (1 + 2 + … + 64 s)
     backoff: { type: 'exponential', delay: 1000 },
     removeOnComplete: { age: 24 * 3600 }, // finished jobs dedup redeliveries for as long as the store remembers ids
     removeOnFail: false, // the dead letters stay, to inspect and retry
   },
 });
 
+// The custom header's value set on the integration: required (a fallback here would be a secret anyone can read).
+const HOOK_TOKEN = process.env.HOOK_TOKEN;
+if (!HOOK_TOKEN) throw new Error('set HOOK_TOKEN to the value of the custom header set on the webhook integration');
 const receiver = new WebhookReceiver({
   queue,
   store: new RedisStateStore({ client: connection, keyPrefix: 'flashduty:webhooks:' }),
-  secret: { header: 'x-flashduty-token', values: [process.env.HOOK_TOKEN ?? 'change-me'] },
+  secret: { header: 'x-flashduty-token', values: [HOOK_TOKEN] },
 });
 // Handlers run in the workers. Throw to have BullMQ retry the event later.
 receiver.on('i_new', async (event) => {
@@ -72,9 +75,10 @@ async function shutdown(): Promise<void> {
   await queue.close();
   connection.disconnect();
 }
-process.on('SIGTERM', () => {
-  shutdown().catch((error: unknown) => {
-    console.error(`[${process.pid}] shutdown failed:`, error);
-    process.exitCode = 1;
+for (const signal of ['SIGTERM', 'SIGINT'] as const)
+  process.once(signal, () => {
+    shutdown().catch((error: unknown) => {
+      console.error(`[${process.pid}] shutdown failed:`, error);
+      process.exitCode = 1;
+    });
   });
-});

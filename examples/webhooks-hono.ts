@@ -4,8 +4,11 @@ import { serve } from '@hono/node-server';
 import { WebhookReceiver } from 'flashduty-sdk/webhooks';
 import { Hono } from 'hono';
 
+// The custom header's value set on the integration: required (a fallback here would be a secret anyone can read).
+const HOOK_TOKEN = process.env.HOOK_TOKEN;
+if (!HOOK_TOKEN) throw new Error('set HOOK_TOKEN to the value of the custom header set on the webhook integration');
 const receiver = new WebhookReceiver({
-  secret: { header: 'x-flashduty-token', values: [process.env.HOOK_TOKEN ?? 'change-me'] },
+  secret: { header: 'x-flashduty-token', values: [HOOK_TOKEN] },
 });
 receiver.on('event', (event) =>
   console.log(`event ${event.event_type} ${event.event_id} for ${event.incident?.num ?? event.alert?.alert_id}`),

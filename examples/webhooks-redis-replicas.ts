@@ -7,9 +7,12 @@ import { RedisStateStore, WebhookReceiver } from 'flashduty-sdk/webhooks';
 import { Redis } from 'ioredis';
 
 const redis = new Redis(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379');
+// The custom header's value set on the integration: required (a fallback here would be a secret anyone can read).
+const HOOK_TOKEN = process.env.HOOK_TOKEN;
+if (!HOOK_TOKEN) throw new Error('set HOOK_TOKEN to the value of the custom header set on the webhook integration');
 const receiver = new WebhookReceiver({
   store: new RedisStateStore({ client: redis, keyPrefix: 'flashduty:webhooks:' }),
-  secret: { header: 'x-flashduty-token', values: [process.env.HOOK_TOKEN ?? 'change-me'] },
+  secret: { header: 'x-flashduty-token', values: [HOOK_TOKEN] },
 });
 receiver.on('event', (event) => console.log(`[${process.pid}] event ${event.event_type} ${event.event_id}`));
 receiver.on('duplicate', (event) => console.log(`[${process.pid}] duplicate ${event.event_id}`));

@@ -146,7 +146,7 @@ describe('client examples', () => {
       await service.actions.create({ title: `lost ${i}`, incident_severity: 'Info', channel_id: channel });
     await service.webhooks.idle();
     const { stdout } = await run('replay-failed-deliveries.ts', [String(hook.id), '1'], { HOOK_TOKEN: 'tok' });
-    expect(stdout).toContain('seen 3, accepted 3, duplicate 0, stale 0, rejected 0');
+    expect(stdout).toContain('seen 3, accepted 3, duplicate 0, stale 0, rejected 0, unread 0');
     expect(stdout.match(/^replayed i_new /gm)).toHaveLength(3);
     service.webhooks.remove(hook.id); // later examples create incidents too
   });
@@ -266,7 +266,7 @@ describe('webhook receiver examples', () => {
       const answers = await Promise.all([fetch(a.url, delivery()), fetch(b.url, delivery()), fetch(a.url, delivery())]);
       expect(answers.map((r) => r.status)).toEqual([200, 200, 200]);
       const worker = spawnTied(process.execPath, ['--import', 'tsx', 'examples/webhooks-bullmq.ts'], {
-        env: { ...env, REDIS_URL: redis.url, ROLE: 'worker' },
+        env: { ...env, REDIS_URL: redis.url, ROLE: 'worker', HOOK_TOKEN: 'tok' },
       });
       children.push(worker);
       let out = '';
