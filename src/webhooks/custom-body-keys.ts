@@ -149,9 +149,13 @@ function readKey(
   slots: Partial<Record<KeyVariable, Slot>>,
   key: KeyVariable,
 ): { value: string | number | undefined } | { problem: SlotProblem } {
-  const slot = slots[key];
+  let slot = slots[key];
   if (!slot) return { value: undefined };
-  const read = readSlot(body, slot);
+  let read = readSlot(body, slot);
+  if (read === NOT_FILLED && slot.otherwise) {
+    const other = readSlot(body, slot.otherwise);
+    if (other !== NOT_FILLED) [slot, read] = [slot.otherwise, other];
+  }
   if (read === NOT_FILLED) {
     // An id the payload did not have (an alert event through a template with {{incident.incident_id}}):
     // no staleness for it. The other keys are always in the payload.

@@ -56,6 +56,11 @@ export interface Placement {
 export interface Slot extends Placement {
   /** Delivered value (whole: JSON of it; in text: the text) → the payload's value. */
   inverse?: Map<string, string>;
+  /**
+   * Where else the key is read when this place came unfilled: the event id is at the top of one
+   * payload and inside `incident` of another (a custom action), so a template may place both.
+   */
+  otherwise?: Slot;
 }
 
 /** @internal A problem at a place (in the template, or in a delivered body), and the key it makes unreadable. */
@@ -124,7 +129,9 @@ export function findSlots(
     }
     const table = Object.hasOwn(valueMapping, key) ? valueMapping[key] : undefined;
     if (!table || Object.keys(table).length === 0) {
-      slots[key] = placement;
+      const others = candidates.filter((p) => p.variable !== placement.variable);
+      const otherwise = others.find((p) => p.whole) ?? others.find((p) => p.around);
+      slots[key] = otherwise ? { ...placement, otherwise } : placement;
       continue;
     }
     if (key === 'event_id' || key === 'event_time') {

@@ -50,6 +50,28 @@ describe('customBodyReader', () => {
     expect(result.ok && result.event.body).toBe(body);
   });
 
+  it('reads the event id from {{event_id}} or {{incident.event_id}}, whichever the delivery filled', () => {
+    const template = {
+      id: '{{event_id}}',
+      id2: '{{incident.event_id}}',
+      at: '{{event_time}}',
+      type: '{{event_type}}',
+      inc: '{{incident.incident_id}}',
+    };
+    expect(lintCustomBody(template)).toEqual({ problems: [] });
+    const read = customBodyReader({ template });
+    const action = buildWebhookEvent('i_custom') as Record<string, unknown> & { incident: Record<string, unknown> };
+    const atTop = action;
+    const inside = { ...action, event_id: undefined, incident: { ...action.incident, event_id: action.event_id } };
+    for (const payload of [atTop, inside]) {
+      const result = read(renderCustomBody(template, payload));
+      expect(result).toMatchObject({ ok: true, keys: { eventId: action.event_id, eventType: 'i_custom' } });
+    }
+    // Neither filled: refused, naming the first place.
+    const none = { ...action, event_id: undefined };
+    expect(read(renderCustomBody(template, none))).toMatchObject({ ok: false, problem: { path: 'id' } });
+  });
+
   it('reads keys placed in text with fixed text around them, and in arrays', () => {
     const template = JSON.stringify({
       ref: 'fd-{{ event_id }}!',
