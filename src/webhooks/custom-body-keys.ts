@@ -2,7 +2,14 @@
 // at construction, custom-body.ts), with value mapping undone.
 
 import type { Slot, SlotProblem } from './custom-body.js';
-import { type DeliveryKeys, ID_EXPECTED, isId, MIN_EVENT_TIME_MS, type PayloadReader } from './payload.js';
+import {
+  type DeliveryKeys,
+  ID_EXPECTED,
+  isId,
+  isJudgedByTime,
+  MIN_EVENT_TIME_MS,
+  type PayloadReader,
+} from './payload.js';
 import { CustomBodyEvent } from './types.js';
 
 /** @internal The variables the receiver reads keys from. */
@@ -56,7 +63,7 @@ export function readerOf(slots: Partial<Record<KeyVariable, Slot>>): PayloadRead
       eventId: event.event_id,
       eventType: event.event_type,
       eventTime: event.event_time,
-      scope: found.event_time === undefined ? undefined : id,
+      scope: found.event_time === undefined || !isJudgedByTime(found.event_type) ? undefined : id,
     };
     return { ok: true, event, keys: deliveryKeys };
   };

@@ -75,6 +75,13 @@ const MILLISECONDS = 'Unix milliseconds';
 const ALERT_TYPES: ReadonlySet<unknown> = new Set(ALERT_EVENT_TYPES);
 const INCIDENT_TYPES: ReadonlySet<unknown> = new Set(INCIDENT_EVENT_TYPES);
 
+/**
+ * @internal Whether events of a type are judged against their incident's newer events: not a custom
+ * action (`i_custom`), which is a command someone gave, not a state of the incident that a newer one
+ * replaces (its button pressed just before an acknowledgement that arrives first is still meant).
+ */
+export const isJudgedByTime = (type: unknown) => type !== 'i_custom';
+
 /** @internal Whether an event type is one of the service's (incident or alert). */
 export const isServiceEventType = (type: unknown) => INCIDENT_TYPES.has(type) || ALERT_TYPES.has(type);
 
@@ -98,7 +105,8 @@ export function checkPayload(body: unknown): Problem | undefined {
   if (!isNonEmptyString(body.event_type)) return fault('event_type', body.event_type, NON_EMPTY_STRING);
   if (!isInteger(body.event_time)) return fault('event_time', body.event_time, 'an integer (milliseconds)');
   if (!isOptionalObject(body.person)) return fault('person', body.person, OBJECT);
-  if (kind === 'other') return undefined;
+  // A type added later is held to nothing more: what it carries may differ from today's kinds.
+  if (kind === 'other' || !isServiceEventType(body.event_type)) return undefined;
   if (!isMilliseconds(body.event_time)) return fault('event_time', body.event_time, MILLISECONDS);
   if (!isObject(inner)) return fault(kind, inner, OBJECT);
   return kind === 'incident' ? incidentProblem(inner) : alertProblem(inner);
@@ -147,12 +155,14 @@ export const readDefaultPayload: PayloadReader = (body) => {
   let event = raw as unknown as WebhookEvent;
   let scope: string | undefined;
   const kind = kindOf(raw);
+  // Judged per incident or alert where it has a well-formed id (a type added later may not).
   if (kind === 'incident') {
-    const incident = raw.incident as { incident_id: string; event_id?: string };
-    scope = `incident:${incident.incident_id}`;
+    const incident = raw.incident as { incident_id: unknown; event_id?: string };
+    if (isId(incident.incident_id) && isJudgedByTime(raw.event_type)) scope = `incident:${incident.incident_id}`;
     if (raw.event_id === undefined) event = { ...raw, event_id: incident.event_id } as WebhookEvent;
   } else if (kind === 'alert') {
-    scope = `alert:${(raw.alert as { alert_id: string }).alert_id}`;
+    const { alert_id: id } = raw.alert as { alert_id: unknown };
+    if (isId(id)) scope = `alert:${id}`;
   }
   return {
     ok: true,

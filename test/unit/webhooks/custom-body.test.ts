@@ -128,7 +128,8 @@ describe('customBodyReader', () => {
             eventId: event.event_id,
             eventType: type,
             eventTime: time,
-            scope: `incident:${event.incident.incident_id}`,
+            // A custom action is a command, never judged against its incident's newer events.
+            scope: type === 'i_custom' ? undefined : `incident:${event.incident.incident_id}`,
           });
         },
       ),

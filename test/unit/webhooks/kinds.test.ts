@@ -60,13 +60,30 @@ describe('readDefaultPayload', () => {
     expect(result.ok && result.keys).toMatchObject({ eventType: type, scope: 'alert:645c3affd2b92d989a0bd824' });
   });
 
+  it('holds a type added later to event_id, event_type and event_time only, judged by the incident or alert it names', () => {
+    const summary = { event_id: 'e1', event_type: 's_update', event_time: 1_700_000_000_000 };
+    const withIncident = readDefaultPayload({
+      ...summary,
+      incident: { incident_id: '64b1c3e4f2a1b2c3d4e5f6a7', title: 't' },
+    });
+    expect(withIncident.ok && withIncident.keys.scope).toBe('incident:64b1c3e4f2a1b2c3d4e5f6a7');
+    const withAlert = readDefaultPayload({
+      ...summary,
+      event_type: 'a_later',
+      alert: { alert_id: '645c3affd2b92d989a0bd824' },
+    });
+    expect(withAlert.ok && withAlert.keys.scope).toBe('alert:645c3affd2b92d989a0bd824');
+    const oddId = readDefaultPayload({ ...summary, incident: { incident_id: 7 } });
+    expect(oddId.ok && oddId.keys.scope).toBeUndefined(); // accepted, not judged
+  });
+
   it('reads a custom action with event_id at the top or inside incident, and always hands it over at the top', () => {
     const top = readDefaultPayload(clone(customAction));
     expect(top.ok && top.keys).toEqual({
       eventId: 'fac0599a2a25529ba2362c0c184b6cfb',
       eventType: 'i_custom',
       eventTime: 1700208013988,
-      scope: 'incident:6551f3888713372ad1054d57',
+      scope: undefined, // a command, never judged against its incident's newer events
     });
     const body = idInside();
     const inside = readDefaultPayload(body);

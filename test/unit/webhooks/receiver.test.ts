@@ -111,6 +111,18 @@ describe('WebhookReceiver.receive', () => {
     expect((await receive(keepAll, buildWebhookEvent('i_new', { event_time: t, incident }))).outcome).toBe('accepted');
   });
 
+  it('handles a custom action that arrives after a newer event of its incident: a command, never stale', async () => {
+    const receiver = new WebhookReceiver();
+    const handled: string[] = [];
+    receiver.on('event', (event) => void handled.push(event.event_type));
+    const incident = buildWebhookEvent('i_new').incident;
+    const t = Date.now() - 10_000;
+    await receive(receiver, buildWebhookEvent('i_ack', { event_time: t, incident }));
+    const pressed = await receive(receiver, buildWebhookEvent('i_custom', { event_time: t - 500, incident }));
+    expect(pressed).toMatchObject({ status: 200, outcome: 'accepted' });
+    expect(handled).toEqual(['i_ack', 'i_custom']);
+  });
+
   it('accepts unknown event types and emits them on "event"', async () => {
     const receiver = new WebhookReceiver();
     const got: string[] = [];
