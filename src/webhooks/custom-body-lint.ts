@@ -40,7 +40,7 @@ const PAYLOAD: Shape = /* @__PURE__ */ (() => {
   };
   const incident: Shape = {
     ...scalars(
-      'incident_id event_id account_id account_name title description impact root_cause resolution incident_severity incident_status progress created_at updated_at start_time last_time end_time ack_time close_time snoozed_before creator_id closer_id owner_id dedup_key alert_cnt active_alert_cnt integration_id data_source_id num channel_id channel_name channel_status team_id detail_url silence_url group_method has_unfinished_work_item post_mortem_id',
+      'incident_id event_id account_id account_name title description impact root_cause resolution incident_severity incident_status progress created_at updated_at start_time last_time end_time ack_time close_time snoozed_before creator_id closer_id owner_id dedup_key alert_cnt active_alert_cnt integration_id data_source_id num channel_id channel_name channel_status team_id detail_url silence_url group_method has_unfinished_work_item post_mortem_id equals_md5 ai_summary frequency ever_muted alert_event_cnt account_locale account_time_zone integration_type manual_overrides',
     ),
     labels: labels,
     fields: 'open',

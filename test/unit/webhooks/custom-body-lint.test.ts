@@ -10,6 +10,9 @@ import { describe, expect, it } from 'vitest';
 import { lintCustomBody } from '../../../src/webhooks/custom-body-lint.js';
 import type { ValueMapping } from '../../../src/webhooks/index.js';
 import documented from '../../fixtures/incident-webhook.custom-body-template.example.json' with { type: 'json' };
+import alertExample from '../../fixtures/alert-webhook.example.json' with { type: 'json' };
+import customActionExample from '../../fixtures/custom-action.example.json' with { type: 'json' };
+import incidentExample from '../../fixtures/incident-webhook.example.json' with { type: 'json' };
 
 const NO_EVENT_ID = {
   path: '',
@@ -74,6 +77,18 @@ describe('the keys the receiver needs', () => {
 });
 
 describe('variables no payload has', () => {
+  it('knows every field of the documented payloads (incident, alert, custom action)', () => {
+    const leaves = (value: unknown, path: string[] = []): string[] =>
+      value !== null && typeof value === 'object'
+        ? Object.entries(value).flatMap(([key, item]) => leaves(item, [...path, key]))
+        : [path.join('.')];
+    for (const example of [incidentExample, alertExample, customActionExample]) {
+      const template = Object.fromEntries(leaves(example).map((path, i) => [`v${i}`, `{{${path}}}`]));
+      const unknown = problemsOf({ ...keys, ...template }).filter((p) => p.message.includes('no payload has'));
+      expect(unknown).toEqual([]);
+    }
+  });
+
   it.each([
     ['{{}}', 'an empty path'],
     ['{{ }}', 'an empty path'],
