@@ -3,6 +3,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { APIUserAbortError } from '../../../src/index.js';
 import { RateLimiter } from '../../../src/client/rate-limiter.js';
+import { SharedRateLimiter } from '../../../src/client/shared-limiter.js';
 
 describe('RateLimiter windows', () => {
   afterEach(() => vi.useRealTimers());
@@ -53,5 +54,30 @@ describe('RateLimiter windows', () => {
     controller.abort();
     expect(await waiting).toBeInstanceOf(APIUserAbortError);
     expect(vi.getTimerCount()).toBe(0);
+  });
+});
+
+describe('SharedRateLimiter, its waiter aborted while Redis answers', () => {
+  it('does not sleep until the slot Redis named: the next call asks Redis at once', async () => {
+    let asked = 0;
+    // Redis answers "wait a minute" 30 ms after it is asked (real time: the script's SHA-1 is WebCrypto's).
+    const run = () => (asked++, new Promise((resolve) => setTimeout(() => resolve(60_000), 30)));
+    const shared = new SharedRateLimiter(
+      { run, keyPrefix: 'x:', redisTimeoutMs: 1_000 },
+      new RateLimiter(),
+      {},
+      () => {},
+    );
+    const first = new AbortController();
+    const waiting = shared.acquire(first.signal).catch((e: unknown) => e);
+    await vi.waitFor(() => expect(asked).toBe(1), { interval: 1 });
+    first.abort(); // during the round trip
+    expect(await waiting).toBeInstanceOf(APIUserAbortError);
+    await new Promise((resolve) => setTimeout(resolve, 60)); // Redis has answered
+    const second = new AbortController();
+    const next = shared.acquire(second.signal).catch((e: unknown) => e);
+    await vi.waitFor(() => expect(asked).toBe(2), { timeout: 2_000, interval: 5 });
+    second.abort();
+    await next;
   });
 });
