@@ -155,14 +155,17 @@ export const readDefaultPayload: PayloadReader = (body) => {
   let event = raw as unknown as WebhookEvent;
   let scope: string | undefined;
   const kind = kindOf(raw);
-  // Judged per incident or alert where it has a well-formed id (a type added later may not).
+  // Judged per incident or alert where it has a well-formed id, and (a type added later, whose time
+  // is not checked) where its time reads as milliseconds: a watermark compares like with like.
+  const judged =
+    isJudgedByTime(raw.event_type) && (isServiceEventType(raw.event_type) || isMilliseconds(raw.event_time));
   if (kind === 'incident') {
     const incident = raw.incident as { incident_id: unknown; event_id?: string };
-    if (isId(incident.incident_id) && isJudgedByTime(raw.event_type)) scope = `incident:${incident.incident_id}`;
+    if (judged && isId(incident.incident_id)) scope = `incident:${incident.incident_id}`;
     if (raw.event_id === undefined) event = { ...raw, event_id: incident.event_id } as WebhookEvent;
   } else if (kind === 'alert') {
     const { alert_id: id } = raw.alert as { alert_id: unknown };
-    if (isId(id)) scope = `alert:${id}`;
+    if (judged && isId(id)) scope = `alert:${id}`;
   }
   return {
     ok: true,

@@ -75,6 +75,9 @@ describe('readDefaultPayload', () => {
     expect(withAlert.ok && withAlert.keys.scope).toBe('alert:645c3affd2b92d989a0bd824');
     const oddId = readDefaultPayload({ ...summary, incident: { incident_id: 7 } });
     expect(oddId.ok && oddId.keys.scope).toBeUndefined(); // accepted, not judged
+    // Its time unchecked, it is judged only where the time reads as milliseconds, as watermarks are.
+    const seconds = readDefaultPayload({ ...summary, event_time: 1_700_000_000, incident: { incident_id: 'i1' } });
+    expect(seconds.ok && seconds.keys.scope).toBeUndefined();
   });
 
   it('reads a custom action with event_id at the top or inside incident, and always hands it over at the top', () => {
