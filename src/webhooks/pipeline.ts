@@ -120,6 +120,9 @@ export class Pipeline {
       } catch (error) {
         return this.#storeFailed(error, event);
       }
+      // A store of the user's making may answer nothing at all (an async claim without its return).
+      if (typeof claim !== 'object' || claim === null)
+        return this.#storeFailed(new FlashdutyError('the state store answered a claim with nothing'), event);
       switch (claim.status) {
         case 'claimed': {
           const fate = this.#handle(event, keys, claim.token, claim.superseded ? SUPERSEDED : FRESH, run);

@@ -58,14 +58,19 @@ export async function processJob(
 ): Promise<JobResult> {
   const run = await traced(
     'flashduty.webhook.process',
-    () => runJob(job, read, pipeline),
+    () => runJob(job, token, read, pipeline),
     (error) => ({ outcome: 'rejected', error }),
   );
   return endJob(job, token, run);
 }
 
 /** One job through the pipeline: what became of it (rejected with BullMQ's `UnrecoverableError` when it is no delivery). */
-async function runJob(job: WebhookJob, read: PayloadReader, pipeline: Pipeline): Promise<JobRun> {
+async function runJob(
+  job: WebhookJob,
+  token: string | undefined,
+  read: PayloadReader,
+  pipeline: Pipeline,
+): Promise<JobRun> {
   const delivery = read(job.data);
   if (!delivery.ok) {
     const { path, message } = delivery.problem;
@@ -79,9 +84,11 @@ async function runJob(job: WebhookJob, read: PayloadReader, pipeline: Pipeline):
   if ((job.attemptsStarted ?? (job.attemptsMade ?? 0) + 1) <= 1 && job.timestamp !== undefined)
     recordQueueWait(Math.max(0, Date.now() - job.timestamp) / 1000, keys.eventType);
   // An attempt that failed ran the handlers, so its claim judged the event fresh (a stale event
-  // completes its job, and a wait for the store uses no attempt): fresh for this one too, even once
-  // the store's TTL has dropped that verdict (a job retried from the failed set a day later).
-  const judgedFresh = (job.attemptsMade ?? 0) > 0;
+  // completes its job, and a wait for the store uses no attempt where the job can be moved to the
+  // delayed set): fresh for this one too, even once the store's TTL has dropped that verdict (a job
+  // retried from the failed set a day later).
+  const waitsUseNoAttempt = typeof job.moveToDelayed === 'function' && token !== undefined;
+  const judgedFresh = waitsUseNoAttempt && (job.attemptsMade ?? 0) > 0;
   const fate = await pipeline.run(event, keys, { token: job.id ?? jobIdFor(keys.eventId), judgedFresh });
   switch (fate.outcome) {
     case 'failed':

@@ -340,6 +340,19 @@ describe("Pipeline, with a store of the user's making", () => {
     expect(seen).toEqual([event.event_id]);
   });
 
+  it('takes a claim answered with nothing (an async claim without its return) for a failure of the store', async () => {
+    const memory = new MemoryStateStore();
+    const store: StateStore = {
+      claim: async () => undefined as never,
+      complete: (id, token) => memory.complete(id, token),
+      release: (id, token) => memory.release(id, token),
+      advance: (scope, time, now) => memory.advance(scope, time, now),
+    };
+    const { pipeline, told } = setup({ store });
+    expect(await deliver(pipeline, buildWebhookEvent('i_new'))).toMatchObject({ outcome: 'unrecorded' });
+    expect(told).toEqual(['error the state store answered a claim with nothing']);
+  });
+
   it('takes a claim status no store may answer for a failure of the store, at once', async () => {
     const memory = new MemoryStateStore();
     let claims = 0;

@@ -71,9 +71,14 @@ describe('processJob', () => {
     expect(await processJob(job(event), 'token', readDefaultPayload, p)).toEqual({ outcome: 'accepted' });
     // An older event of the incident whose first attempt failed a day ago: the store holds nothing of it.
     const older = buildWebhookEvent('i_ack', { incident: event.incident, event_time: event.event_time - 1 });
-    const retried = job(older, { id: 'fd-retried', attemptsMade: 1, attemptsStarted: 2 });
+    const moveToDelayed = async () => {}; // BullMQ's: a wait for the store used no attempt
+    const retried = job(older, { id: 'fd-retried', attemptsMade: 1, attemptsStarted: 2, moveToDelayed });
     expect(await processJob(retried, 'token', readDefaultPayload, p)).toEqual({ outcome: 'accepted' });
     expect(seen).toEqual([event.event_id, older.event_id]);
+    // A queue whose waits for the store use attempts: an attempt made says nothing of a verdict.
+    const elsewhere = buildWebhookEvent('i_ack', { incident: event.incident, event_time: event.event_time - 2 });
+    const unmoved = job(elsewhere, { id: 'fd-unmoved', attemptsMade: 1, attemptsStarted: 2 });
+    expect(await processJob(unmoved, 'token', readDefaultPayload, p)).toEqual({ outcome: 'stale' });
   });
 
   it("rejects with the handler's own error, so that BullMQ retries the job", async () => {
