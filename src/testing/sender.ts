@@ -124,8 +124,19 @@ export interface ReleaseOptions {
   newestFirst?: boolean;
   /** Each delivery this many times, with its one event_id; default 1. */
   times?: number;
-  /** Only the deliveries about these incidents or alerts; the rest held is dropped. */
+  /**
+   * Only the deliveries about these incidents or alerts, from then on until the integration is
+   * removed: the rest, held or to come, is dropped.
+   */
   only?: { incidentIds?: readonly string[]; alertIds?: readonly string[] };
+}
+
+/** Whether a delivery is about one of `only`'s incidents or alerts. */
+function isAbout(only: NonNullable<ReleaseOptions['only']>, about: About): boolean {
+  return (
+    only.incidentIds?.includes(about.incidentId) === true ||
+    (about.alertId !== undefined && only.alertIds?.includes(about.alertId) === true)
+  );
 }
 
 interface About {
@@ -146,6 +157,8 @@ export class WebhookSender {
   readonly #idBase: number;
   /** Deliveries held per integration (hold/release), in the order made. */
   readonly #held = new Map<number, Array<{ payload: Record<string, unknown>; about: About }>>();
+  /** What an integration released with `only` delivers from then on, until it is removed. */
+  readonly #only = new Map<number, NonNullable<ReleaseOptions['only']>>();
   #inFlight = 0;
   #idleWaiters: Array<() => void> = [];
   #sequence = 0;
@@ -202,6 +215,7 @@ export class WebhookSender {
   remove(id: number, { keepHistory = false }: { keepHistory?: boolean } = {}): boolean {
     if (!keepHistory) this.#history.delete(id);
     this.#held.delete(id);
+    this.#only.delete(id);
     return this.#integrations.delete(id);
   }
 
@@ -220,13 +234,8 @@ export class WebhookSender {
     const integration = this.#integrations.get(id);
     if (!kept || !integration) throw new ConfigError(`webhooks.release: no held integration ${String(id)}`);
     this.#held.delete(id);
-    const held = only
-      ? kept.filter(
-          ({ about }) =>
-            only.incidentIds?.includes(about.incidentId) ||
-            (about.alertId !== undefined && only.alertIds?.includes(about.alertId)),
-        )
-      : kept;
+    if (only) this.#only.set(id, only);
+    const held = only ? kept.filter(({ about }) => isAbout(only, about)) : kept;
     const time = (entry: (typeof held)[number]) => entry.payload.event_time as number;
     const order = newestFirst ? [...held].reverse().sort((a, b) => time(b) - time(a)) : held;
     for (const { payload, about } of order) for (let i = 0; i < times; i++) this.#enqueue(integration, payload, about);
@@ -317,6 +326,8 @@ export class WebhookSender {
   }
 
   #enqueue(integration: WebhookIntegration, payload: Record<string, unknown>, about: About): void {
+    const only = this.#only.get(integration.id);
+    if (only && !isAbout(only, about)) return;
     const held = this.#held.get(integration.id);
     if (held) return void held.push({ payload, about });
     this.#inFlight++;

@@ -93,8 +93,9 @@ export interface MockService {
     hold(id: number): void;
     /**
      * Sends what `hold` kept: in the order made, or `newestFirst`; each delivery `times` times with its
-     * one event_id; with `only`, just the deliveries about those incidents or alerts (the rest held is
-     * dropped: events another caller made meanwhile). Resolves when all are done.
+     * one event_id; with `only`, just the deliveries about those incidents or alerts, from then on
+     * until the integration is removed (the rest, held or to come, is dropped: events another caller
+     * made). Resolves when all are done.
      */
     release(id: number, options?: ReleaseOptions): Promise<void>;
     /** Call history of an integration, newest first, within the last 7 days. */
