@@ -43,8 +43,7 @@ export class HistoryFollower {
 
   /**
    * The records up to `until` (Unix ms) not given before, oldest first. A poll that fails or is
-   * stopped part way is asked again whole by the next one: what it gave is not given again, but the
-   * record its taker was holding when it failed is.
+   * stopped part way is asked again whole by the next one: what it gave is not given again.
    */
   async *poll(until: number, signal?: AbortSignal): AsyncGenerator<WebhookHistoryItem> {
     const from = Math.max(this.#since, this.#lastUntil - LOOKBACK_MS);
@@ -55,10 +54,8 @@ export class HistoryFollower {
     );
     for await (const record of records) {
       if (this.#given.has(record.event_id)) continue;
-      yield record;
-      // Given once its taker asks for the next: one that failed with it (its detail could not be
-      // read, the receiver could not be reached) meets it again in the next poll.
       this.#given.set(record.event_id, until);
+      yield record;
     }
     this.#lastUntil = until;
     // A record given by a poll that ended before the next window starts happened before it too.

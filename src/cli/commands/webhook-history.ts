@@ -10,6 +10,7 @@
 
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Flashduty } from '../../client/client.js';
+import type { WebhookHistoryItem } from '../../schemas/webhook-history.js';
 import type { Command, Context } from '../command.js';
 import { EXIT, UsageError } from '../exit.js';
 import { SINCE_FLAG, UNTIL_FLAG } from '../flags.js';
@@ -24,6 +25,8 @@ const HISTORY_MS = 7 * 86_400_000;
 /** How often `listen` asks the history: not so often that it spends the account's rate limit. */
 const INTERVALS = { min: 1_000, max: 5 * 60_000 };
 const DEFAULT_INTERVAL = '5s';
+/** How many polls in a row a delivery may fail to be forwarded (its request unreadable) before listen gives up on it. */
+const FORWARD_TRIES = 5;
 
 export const REPLAY_COMMAND: Command = {
   words: ['webhooks', 'replay'],
@@ -115,14 +118,44 @@ async function listen(context: Context): Promise<number> {
     `flashduty: forwarding the new deliveries of integration ${integration} to ${to}, asking every ${formatDuration(interval)}; Ctrl-C to stop\n`,
   );
   const follower = new HistoryFollower(client, integration, since);
+  // Deliveries whose forwarding failed with an error a later poll may not meet (their recorded
+  // request could not be read): each tried again at the next polls, up to FORWARD_TRIES, the others
+  // going on meanwhile; then given up on, saying how to replay it.
+  const again = new Map<string, { record: WebhookHistoryItem; tries: number }>();
+  const attempt = async (record: WebhookHistoryItem): Promise<'done' | 'stopped'> => {
+    const { event_time, event_type, event_id } = record;
+    let forwarded: Forwarded;
+    try {
+      forwarded = await forward(client, integration, record, to, stop);
+    } catch (error) {
+      if (stop.aborted) return 'stopped';
+      if (!passing(error)) throw error;
+      const tries = (again.get(event_id)?.tries ?? 0) + 1;
+      const { name: kind = 'Error', message } = error as Error;
+      if (tries < FORWARD_TRIES) {
+        again.set(event_id, { record, tries });
+        context.io.err(
+          `flashduty: delivery ${event_id} could not be forwarded (${kind}: ${message}); trying it again in ${formatDuration(interval)}\n`,
+        );
+      } else {
+        again.delete(event_id);
+        context.io.err(
+          `flashduty: gave up on delivery ${event_id} after ${tries} tries (${kind}: ${message}); ` +
+            `flashduty webhooks replay --integration ${integration} --to ${to} sends it again\n`,
+        );
+      }
+      return 'done';
+    }
+    if (forwarded.error === 'stopped') return 'stopped';
+    again.delete(event_id);
+    printForwarded(context, { event_time, event_type, event_id, ...forwarded });
+    return 'done';
+  };
   while (!stop.aborted) {
     try {
+      for (const { record } of [...again.values()]) if ((await attempt(record)) === 'stopped' || stop.aborted) break;
       for await (const record of follower.poll(Date.now(), stop)) {
-        const forwarded = await forward(client, integration, record, to, stop);
-        if (forwarded.error === 'stopped') break;
-        const { event_time, event_type, event_id } = record;
-        printForwarded(context, { event_time, event_type, event_id, ...forwarded });
-        if (stop.aborted) break;
+        if ((await attempt(record)) === 'stopped' || stop.aborted) break;
       }
     } catch (error) {
       if (stop.aborted) break;
