@@ -109,6 +109,8 @@ function check(
     const types = Array.isArray(schema.type) ? schema.type : [schema.type];
     if (!types.some((type) => fits(value, type)))
       return { path, message: `expected ${types.join(' or ')}, got ${typeOf(value)}` };
+    // A type that lists null lets null in, whatever its enum lists (a nullable enum's values are the others).
+    if (value === null && types.includes('null')) return undefined;
   }
   if (schema.const !== undefined && value !== schema.const)
     return { path, message: `expected ${JSON.stringify(schema.const)}` };

@@ -53,6 +53,13 @@ describe('checkSchema', () => {
     expect(problem(value)).toBe(message);
   });
 
+  it('lets null into an enum whose type lists null, and nothing else outside the enum', () => {
+    const locale: Schema = { type: ['string', 'null'], enum: ['zh-CN', 'en-US'] };
+    expect(checkSchema(null, locale, {})).toBeUndefined();
+    expect(checkSchema('en-US', locale, {})).toBeUndefined();
+    expect(checkSchema('fr-FR', locale, {})).toMatchObject({ message: expect.stringContaining('expected one of') });
+  });
+
   it('leaves enums to the server when asked', () => {
     expect(problem({ ids: ['00af'], level: 'mid' }, { enums: false })).toBeUndefined();
   });
