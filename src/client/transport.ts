@@ -7,6 +7,7 @@
 // Connection errors name the host and the reason.
 
 import { APIError, ResponseTooLargeError } from '../core/api-errors.js';
+import { requestIdOf } from '../core/envelope-reader.js';
 import type { SanitizedCause } from '../internal/cause.js';
 import type { Attempt } from '../internal/abort.js';
 import { readBounded } from '../internal/bytes.js';
@@ -55,7 +56,12 @@ export async function follow(
     void response.body?.cancel().catch(() => {});
     if ('refused' in next) {
       const message = `HTTP ${response.status}: redirect not followed (${next.refused})`;
-      throw new APIError(message, { status: response.status, headers: hop.show(response.headers), url: hop.url });
+      throw new APIError(message, {
+        status: response.status,
+        headers: hop.show(response.headers),
+        url: hop.url,
+        requestId: requestIdOf(response.headers),
+      });
     }
     log('debug', `${hop.method} ${hop.url} → ${response.status}, following to ${next.url}`);
     at = next.url;
@@ -99,7 +105,7 @@ export interface BodyContext {
  * time or aborted, it is cancelled, which closes the connection.
  */
 export function readText(response: Response, limit: number, context: BodyContext, attempt: Attempt): Promise<string> {
-  const tooLarge = () => new ResponseTooLargeError(limit, context);
+  const tooLarge = () => new ResponseTooLargeError(limit, { ...context, requestId: requestIdOf(response.headers) });
   // A declared length is the encoded size: conclusive only when nothing decompresses it.
   const declared = response.headers.has('content-encoding') ? 0 : Number(response.headers.get('content-length')) || 0;
   if (declared > limit) {

@@ -47,6 +47,10 @@ describe('follow', () => {
       follow(redirect(302, '/again'), hop({ method: 'POST' }), async () => new Response(''), noLog),
     );
     expect((error as APIError).message).toBe('HTTP 302: redirect not followed (a 302 would turn POST into GET)');
+    const withId = redirect(302, '/again');
+    withId.headers.set('Service-Request-Id', 'rid-302');
+    const refused = await rejection(follow(withId, hop({ method: 'POST' }), async () => new Response(''), noLog));
+    expect((refused as APIError).requestId).toBe('rid-302');
   });
 
   it.each<[string, Response, Partial<Hop>, string]>([
@@ -74,8 +78,10 @@ describe('readText', () => {
     expect(await readText(new Response('12345'), 5, context, startAttempt(1_000))).toBe('12345');
     const declared = new Response('123456', { headers: { 'Content-Length': '6' } });
     expect(await rejection(readText(declared, 5, context, startAttempt(1_000)))).toBeInstanceOf(ResponseTooLargeError);
-    const streamed = new Response(new Blob(['123', '456']).stream());
-    expect(await rejection(readText(streamed, 5, context, startAttempt(1_000)))).toBeInstanceOf(ResponseTooLargeError);
+    const streamed = new Response(new Blob(['123', '456']).stream(), { headers: { 'Service-Request-Id': 'rid-big' } });
+    const tooLarge = await rejection(readText(streamed, 5, context, startAttempt(1_000)));
+    expect(tooLarge).toBeInstanceOf(ResponseTooLargeError);
+    expect((tooLarge as ResponseTooLargeError).requestId).toBe('rid-big'); // the header's, as every error has it
   });
 });
 
