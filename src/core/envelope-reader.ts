@@ -128,12 +128,14 @@ export function interpret(answer: RawAnswer, validate: ValidateMode, scrub: Reda
   if (typeof body !== 'object' || body === null || Array.isArray(body)) {
     throw broken(answer.text === '' ? 'empty body' : body === undefined ? 'not JSON' : 'not an object');
   }
-  if (validate !== false) {
+  const envelope = body as { data?: unknown; error?: { code?: unknown; message?: unknown } };
+  const code = typeof envelope.error?.code === 'string' ? envelope.error.code : undefined;
+  // An error code makes the error's class whatever the rest of the envelope looks like (a null
+  // message, a null request_id): the shape is checked for successes, which hand their data on.
+  if (validate !== false && (code === undefined || code === 'OK')) {
     const problem = checkEnvelope(body);
     if (problem) throw broken(`${problem.path}: ${problem.message}`, problem.path);
   }
-  const envelope = body as { data?: unknown; error?: { code?: unknown; message?: unknown } };
-  const code = typeof envelope.error?.code === 'string' ? envelope.error.code : undefined;
   if (code !== undefined && code !== 'OK') {
     const message =
       typeof envelope.error?.message === 'string' && envelope.error.message ? envelope.error.message : code;

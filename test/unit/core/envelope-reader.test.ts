@@ -63,6 +63,38 @@ describe('interpret', () => {
     expect([(unknown as APIError).constructor, (unknown as APIError).code]).toEqual([APIError, 'BrandNew']);
   });
 
+  it.each(['envelope', 'deep'] as const)(
+    'keeps the class of an error code whatever else the envelope holds (a null message or request_id), validate %s',
+    (validate) => {
+      const busy = thrown(() =>
+        interpret(
+          answer(
+            429,
+            { request_id: 'r', error: { code: 'RequestTooFrequently', message: null } },
+            { 'Retry-After': '3' },
+          ),
+          validate,
+          scrub,
+        ),
+      );
+      expect(busy).toBeInstanceOf(RequestTooFrequentlyError);
+      expect(busy).toMatchObject({ code: 'RequestTooFrequently', retryAfterMs: 3000, requestId: 'r' });
+      const gone = thrown(() =>
+        interpret(
+          answer(
+            400,
+            { request_id: null, error: { code: 'ResourceNotFound', message: 'gone' } },
+            { 'Service-Request-Id': 'h' },
+          ),
+          validate,
+          scrub,
+        ),
+      );
+      expect(gone).toBeInstanceOf(ResourceNotFoundError);
+      expect(gone).toMatchObject({ code: 'ResourceNotFound', message: 'gone', requestId: 'h' });
+    },
+  );
+
   it('keeps no key in an error, scrubbed from the message, the body and the headers', () => {
     const echo = { error: { code: 'BadRequest', message: 'bad key sekret-key' }, echo: 'sekret%2Dkey' };
     const error = thrown(() => interpret(answer(400, echo, { 'X-Echo': 'sekret-key' }), 'envelope', scrub)) as APIError;
