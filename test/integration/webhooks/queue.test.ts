@@ -174,6 +174,20 @@ describe('WebhookReceiver with a BullMQ queue', () => {
   });
 });
 
+/** A BullMQ queue whose Redis is never there (a closed port): its adds wait in its connection. */
+async function unreachableQueue(name: string): Promise<Queue> {
+  const port = await closedPort();
+  const unreachable = new Redis({ host: '127.0.0.1', port, maxRetriesPerRequest: null, retryStrategy: () => 50 });
+  unreachable.on('error', () => {});
+  const queue = new Queue(name, { connection: unreachable });
+  queue.on('error', () => {});
+  closers.push(async () => {
+    unreachable.disconnect(); // then the queue closes at once, though it never reached Redis
+    await queue.close();
+  });
+  return queue;
+}
+
 describe('WebhookReceiver with a queue it cannot reach', () => {
   const servers: Server[] = [];
   afterAll(async () => {
@@ -184,15 +198,7 @@ describe('WebhookReceiver with a queue it cannot reach', () => {
   });
 
   it('closes the connection without an answer by the deadline (node), answers 503 (fetch)', async () => {
-    const port = await closedPort();
-    const unreachable = new Redis({ host: '127.0.0.1', port, maxRetriesPerRequest: null, retryStrategy: () => 50 });
-    unreachable.on('error', () => {});
-    const queue = new Queue('unreachable', { connection: unreachable });
-    queue.on('error', () => {});
-    closers.push(async () => {
-      unreachable.disconnect(); // then the queue closes at once, though it never reached Redis
-      await queue.close();
-    });
+    const queue = await unreachableQueue('unreachable');
     const receiver = new WebhookReceiver({ queue, ackTimeoutMs: 300 });
     const middleware = receiver.nodeMiddleware();
     const server = createServer((req, res) => middleware(req, res));
@@ -220,15 +226,7 @@ describe('WebhookReceiver with a queue it cannot reach', () => {
   });
 
   it('holds at most maxInFlight adds while Redis is away (BullMQ keeps each until it is back): the rest are refused at once', async () => {
-    const port = await closedPort();
-    const unreachable = new Redis({ host: '127.0.0.1', port, maxRetriesPerRequest: null, retryStrategy: () => 50 });
-    unreachable.on('error', () => {});
-    const queue = new Queue('unreachable-bounded', { connection: unreachable });
-    queue.on('error', () => {});
-    closers.push(async () => {
-      unreachable.disconnect();
-      await queue.close();
-    });
+    const queue = await unreachableQueue('unreachable-bounded');
     const added: string[] = [];
     const add = queue.add.bind(queue);
     const counted = Object.assign(queue, {
