@@ -83,12 +83,39 @@ export const REPAIRS: Record<string, Repairs> = {
   },
 };
 
-/** A request schema replaced: the one the file has (checked), the one used instead, and why. */
+/**
+ * A request schema replaced: the one the file has (checked), the one used instead (or how to make it
+ * from the file's components), and why.
+ */
 export interface BodyRepair {
   was: unknown;
-  body: unknown;
+  body: Json | ((document: OpenAPIDocument) => Json);
   why: string;
 }
+
+/**
+ * An `allOf` of object schemas as one object schema: properties merged, a later part's replacing
+ * an earlier part's of the same name (the operation's own over the shared filter's), required joined.
+ */
+function flattened(document: OpenAPIDocument, schema: unknown): { properties: Json; required: string[] } {
+  const resolve = (node: unknown): Json => {
+    const ref = (node as { $ref?: string }).$ref;
+    return (ref ? componentOf(document, ref) : node) as Json;
+  };
+  const node = resolve(schema);
+  const merged = { properties: {} as Json, required: [] as string[] };
+  for (const part of (node.allOf as unknown[] | undefined) ?? []) {
+    const inner = flattened(document, part);
+    Object.assign(merged.properties, inner.properties);
+    merged.required.push(...inner.required.filter((name) => !merged.required.includes(name)));
+  }
+  Object.assign(merged.properties, (node.properties as Json | undefined) ?? {});
+  for (const name of (node.required as string[] | undefined) ?? [])
+    if (!merged.required.includes(name)) merged.required.push(name);
+  return merged;
+}
+
+type Json = Record<string, unknown>;
 
 /** An open object taking `page_id` (int64), as the status page operations' examples send it. */
 const PAGE_BODY = {
@@ -111,6 +138,14 @@ export const BODY_REPAIRS: Record<string, Record<string, BodyRepair>> = {
       was: { $ref: '#/components/schemas/EmptyRequest' },
       body: PAGE_BODY,
       why: 'its body is EmptyRequest while its example sends the page_id of the page to delete; now an object taking page_id',
+    },
+    '/insight/alert/topk-by-label': {
+      was: { $ref: '#/components/schemas/InsightTopkAlertByLabelRequest' },
+      body: (document: OpenAPIDocument) => ({
+        type: 'object',
+        ...flattened(document, { $ref: '#/components/schemas/InsightTopkAlertByLabelRequest' }),
+      }),
+      why: 'an allOf of the shared insight filter (orderby: created_at) and its own part (orderby: total_alert_cnt or total_alert_event_cnt, as its example sends): both at once, no orderby could pass and its type was never; now one object, its own orderby in place of the filter’s',
     },
   },
 };
@@ -213,7 +248,7 @@ function repaired(
       ?.requestBody?.content?.['application/json'];
     if (!json || JSON.stringify(json.schema) !== JSON.stringify(was))
       throw new Error(`merge: ${file} changed the request of ${route}: drop or redo its repair`);
-    json.schema = structuredClone(body);
+    json.schema = structuredClone(typeof body === 'function' ? body(copy) : body);
   }
   return copy;
 }

@@ -122,7 +122,7 @@ export const EXAMPLES: Record<string, Record<string, unknown> | unknown[]> = {
   "/enrichment/mapping/api/create": {"api_name":"CMDB API","url":"https://cmdb.example.com/api/lookup"},
   "/enrichment/mapping/api/update": {"api_id":"665f1a2b3c4d5e6f7a8b9c02"},
   "/enrichment/mapping/api/delete": {"api_id":"665f1a2b3c4d5e6f7a8b9c02"},
-  "/insight/alert/topk-by-label": {"start_time":1767225600,"end_time":1767312000,"label":"check"},
+  "/insight/alert/topk-by-label": {"start_time":1712000000,"end_time":1712604800,"label":"check"},
   "/insight/account": {"start_time":1712000000,"end_time":1712604800},
   "/insight/incident/list": {"start_time":1712000000,"end_time":1712604800},
   "/insight/incident/export": {"start_time":1712000000,"end_time":1712604800},

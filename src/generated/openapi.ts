@@ -24002,7 +24002,89 @@ export interface operations {
                  *       "orderby": "total_alert_cnt"
                  *     }
                  */
-                "application/json": components["schemas"]["InsightTopkAlertByLabelRequest"];
+                "application/json": {
+                    /**
+                     * Format: int64
+                     * Start time, Unix seconds. Must be greater than 0.
+                     */
+                    start_time: number;
+                    /**
+                     * Format: int64
+                     * End time, Unix seconds. Must be greater than `start_time`.
+                     */
+                    end_time: number;
+                    /** Filter by team IDs. At most 100 entries. */
+                    team_ids?: number[];
+                    /** Filter by channel IDs. At most 100 entries. */
+                    channel_ids?: number[];
+                    /** Filter by responder person IDs. At most 100 entries. */
+                    responder_ids?: number[];
+                    /** Filter by severity. At most 3 entries. */
+                    severities?: ("Critical" | "Warning" | "Info" | "Ok")[];
+                    /** Filter by incident IDs (MongoDB ObjectIDs). At most 100 entries. */
+                    incident_ids?: string[];
+                    /** Full-text query applied to incident title and description. */
+                    query?: string;
+                    /** Label filters (exact match). */
+                    labels?: {
+                        [key: string]: string;
+                    };
+                    /** Custom-field filters (exact match). */
+                    fields?: {
+                        [key: string]: unknown;
+                    };
+                    /**
+                     * Field to sort results by.
+                     * @enum {string}
+                     */
+                    orderby?: "total_alert_cnt" | "total_alert_event_cnt";
+                    /** Sort ascending when `true`, descending otherwise. */
+                    asc?: boolean;
+                    /** Restrict results to teams the caller belongs to. When true and the caller has no teams, the result set is empty. */
+                    is_my_team?: boolean;
+                    /** IANA time zone name used to interpret the time range (e.g. `Asia/Shanghai`). Defaults to the account time zone. */
+                    time_zone?: string;
+                    /**
+                     * Format: int64
+                     * Lower bound (inclusive) on time-to-close, in seconds.
+                     */
+                    seconds_to_close_from?: number;
+                    /**
+                     * Format: int64
+                     * Upper bound (exclusive) on time-to-close, in seconds. Must be greater than `seconds_to_close_from` when both are set.
+                     */
+                    seconds_to_close_to?: number;
+                    /**
+                     * Format: int64
+                     * Lower bound (inclusive) on time-to-acknowledge, in seconds.
+                     */
+                    seconds_to_ack_from?: number;
+                    /**
+                     * Format: int64
+                     * Upper bound (exclusive) on time-to-acknowledge, in seconds. Must be greater than `seconds_to_ack_from` when both are set.
+                     */
+                    seconds_to_ack_to?: number;
+                    /** Subset of CSV column keys to include in the export. At most 50 entries. Only used by the export endpoints. */
+                    export_fields?: ("incident_id" | "title" | "severity" | "progress" | "channel_id" | "channel_name" | "team_id" | "team_name" | "created_at" | "seconds_to_ack" | "seconds_to_close" | "closed_by" | "engaged_seconds" | "hours" | "notifications" | "interruptions" | "acknowledgements" | "assignments" | "reassignments" | "escalations" | "manual_escalations" | "timeout_escalations" | "assigned_to" | "responders" | "description" | "labels" | "fields" | "creator_id" | "creator_name")[];
+                    /** Strip HTML markup from the description column when exporting. */
+                    description_html_to_text?: boolean;
+                    /** Include incidents that have ever been muted. By default, they are excluded. */
+                    include_ever_muted?: boolean;
+                    /** When true, metrics are split into `work`/`sleep`/`off` hour buckets. */
+                    split_hours?: boolean;
+                    /**
+                     * Aggregate metrics into time buckets. When set, the time range must cover at least 24 hours; `day` additionally caps the range at 31 days.
+                     * @enum {string}
+                     */
+                    aggregate_unit?: "day" | "week" | "month";
+                    /**
+                     * Dimension to aggregate by.
+                     * @enum {string}
+                     */
+                    label: "check" | "resource";
+                    /** Number of top entries to return, between 1 and 100. */
+                    k?: number;
+                };
             };
         };
         responses: {
