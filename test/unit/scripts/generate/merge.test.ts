@@ -82,7 +82,8 @@ describe('the merged description', () => {
         (op as { post: { requestBody: { content: { 'application/json': { schema: unknown } } } } }).post.requestBody
           .content['application/json'];
       expect(content(newest.paths[path]).schema, path).toEqual(was);
-      expect(content(document.paths[path]).schema, path).toEqual(body);
+      // A body made from the file's components is made from the newest file, as the merge does.
+      expect(content(document.paths[path]).schema, path).toEqual(typeof body === 'function' ? body(newest) : body);
       const restored = structuredClone(document.paths[path]);
       content(restored).schema = was;
       expect(restored, path).toEqual(newest.paths[path]);
