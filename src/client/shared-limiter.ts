@@ -178,8 +178,8 @@ export class SharedRateLimiter implements Limiter {
           this.#retryAt = 0;
           this.#log('warn', 'rateLimit: Redis answers again; the limit is shared again');
         }
-        if (wait > 0 && this.#queue.length === 0) continue; // its waiter left while Redis answered
         if (wait > 0) {
+          if (this.#queue.length === 0) continue; // its waiter left while Redis answered
           await new Promise<void>((resolve) => {
             const timer = setTimeout(resolve, wait);
             this.#wake = () => {

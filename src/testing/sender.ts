@@ -117,7 +117,6 @@ const KINDS: readonly WebhookKind[] = ['incident', 'alert', 'custom_action'];
 /** How far back the call history reaches. */
 const HISTORY_MS = 7 * 86_400_000;
 
-/** What a delivery is about, for its history record. */
 /** How `service.webhooks.release` sends what `hold` kept. */
 export interface ReleaseOptions {
   /** Newest first (by event time), instead of the order made. */
@@ -139,6 +138,7 @@ function isAbout(only: NonNullable<ReleaseOptions['only']>, about: About): boole
   );
 }
 
+/** What a delivery is about, for its history record. */
 interface About {
   /** Empty for alert events. */
   incidentId: string;
@@ -230,12 +230,12 @@ export class WebhookSender {
    * where equal), each delivery `times` times with its one event_id; resolves when all are done.
    */
   release(id: number, { newestFirst = false, times = 1, only }: ReleaseOptions = {}): Promise<void> {
-    const kept = this.#held.get(id);
+    const held = this.#held.get(id);
     const integration = this.#integrations.get(id);
-    if (!kept || !integration) throw new ConfigError(`webhooks.release: no held integration ${String(id)}`);
+    if (!held || !integration) throw new ConfigError(`webhooks.release: no held integration ${String(id)}`);
     this.#held.delete(id);
+    // From now on (held ones included, sent below) #enqueue delivers only what `only` names.
     if (only) this.#only.set(id, only);
-    const held = only ? kept.filter(({ about }) => isAbout(only, about)) : kept;
     const time = (entry: (typeof held)[number]) => entry.payload.event_time as number;
     const order = newestFirst ? [...held].reverse().sort((a, b) => time(b) - time(a)) : held;
     for (const { payload, about } of order) for (let i = 0; i < times; i++) this.#enqueue(integration, payload, about);

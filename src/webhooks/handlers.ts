@@ -7,6 +7,7 @@
 // - Lists are replaced, never changed, on `on`/`off`: a handler added or removed during a call
 //   takes effect from the next one.
 
+import { native } from '../internal/guards.js';
 import type { Logger } from '../internal/logger.js';
 import { isKnownEventType } from './types.js';
 
@@ -56,10 +57,7 @@ export class Handlers {
   call(eventType: string, event: unknown, context: unknown): unknown {
     const handlers = this.#runsOf(eventType);
     if (handlers.length === 1) {
-      const result = (handlers[0] as Listener)(event, context);
-      return typeof (result as PromiseLike<unknown> | null | undefined)?.then === 'function'
-        ? Promise.resolve(result)
-        : result;
+      return native((handlers[0] as Listener)(event, context));
     }
     const runs = handlers.map(async (handler) => handler(event, context));
     return Promise.allSettled(runs).then((outcomes) => {

@@ -72,10 +72,10 @@ export function refuseUnread(
   if (rules.secret && !secretMatches(rules.secret, headerOf(headers, rules.secret.header)))
     return refuse(401, `missing or wrong ${rules.secret.header} header`);
   const contentType = headerOf(headers, 'content-type');
-  if (source.form !== 'parsed' || contentType !== undefined)
-    if (!isJsonContentType(contentType)) return notJson(contentType);
-  if (source.form === 'parsed' && Number(headerOf(headers, 'content-length')) > rules.maxBodyBytes)
-    return tooLarge(rules);
+  if (source.form !== 'parsed') return isJsonContentType(contentType) ? undefined : notJson(contentType);
+  // A body a framework parsed may come without a Content-Type (an object handed to `receive()`).
+  if (contentType !== undefined && !isJsonContentType(contentType)) return notJson(contentType);
+  if (Number(headerOf(headers, 'content-length')) > rules.maxBodyBytes) return tooLarge(rules);
   return undefined;
 }
 

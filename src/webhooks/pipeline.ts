@@ -24,6 +24,7 @@
 //   store that keeps failing (an outage) is told once per interval (outage.ts), not per delivery.
 
 import { FlashdutyError } from '../internal/flashduty-error.js';
+import { native } from '../internal/guards.js';
 import type { Deadline } from './deadline.js';
 import type { Handlers } from './handlers.js';
 import { OutageReport } from './outage.js';
@@ -367,17 +368,6 @@ const STALE_CLAIM: Claim = { status: 'stale' };
 /** What a wait raced against the deadline gives when the deadline came first. */
 const PASSED = Symbol('the deadline passed');
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
-
-/**
- * A store's answer, a promise of another library or realm made a native one: the steps tell an answer
- * given at once from one to wait for with `instanceof Promise`.
- */
-function native<T>(answer: T | PromiseLike<T>): T | Promise<T> {
-  if (answer instanceof Promise) return answer;
-  return typeof (answer as PromiseLike<T> | null | undefined)?.then === 'function'
-    ? Promise.resolve(answer)
-    : (answer as T);
-}
 
 /** A promise rejected with `error`. */
 async function rejection(error: unknown): Promise<never> {
